@@ -1,0 +1,519 @@
+"""Bandwidth analysis: the paths a design allows, what each gets when all run at once, and why.
+
+A path runs from an HBA port through the server's I/O hierarchy (server, drawer, planar, RIO2
+link, PHB, HBA), a cable, the switch (ASIC-local, or across the backplane, or over ISLs), a
+cable, a controller host port, the controller and subsystem, to an array and a logical drive.
+A path exists only where cabling, zoning, host mapping and LUN ownership all allow it.
+
+All paths run at once and share each hop's capacity max-min fairly (progressive filling): every
+path's rate rises together until a hop saturates; the paths through it are frozen with that hop
+as their bottleneck, and the rest go on rising. Ties go to the hop with fewer paths (the most
+local cause: three adapters at 195 MB/s under one PHB are adapter-bound, as the paper says).
+
+The aggregate is cross-checked with a networkx maximum flow over the union of the paths (node
+capacities by node splitting); max flow is an upper bound of the fair aggregate and equals it
+when no path could gain without another losing.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+from planner.figures import DIRECTIONS, FIGURE_SETS, Figure, figure, layout_throughput
+from planner.model import Component, Topology
+
+SOURCES = ("disk", "cache")
+
+#: hop kinds in path order, used for grouping and charts
+HOP_LEVELS = ("server", "drawer", "planar", "rio_link", "phb", "hba", "switch_port", "asic", "backplane", "host_port", "controller", "subsystem", "array")
+
+
+@dataclass
+class Path:
+    id: str
+    hba_port: str
+    host_port: str
+    logical_drive: str
+    hops: list[str]
+    mbps: float | None = None
+    bottleneck: str | None = None
+
+
+@dataclass
+class Load:
+    id: str
+    kind: str
+    capacity: float | None
+    source: str = ""
+    estimate: bool = False
+    load: float = 0.0
+    paths: int = 0
+
+    @property
+    def utilization(self) -> float | None:
+        if not self.capacity:
+            return None
+        return self.load / self.capacity
+
+
+@dataclass
+class Analysis:
+    figures: str
+    direction: str
+    source: str
+    paths: list[Path]
+    components: dict[str, Load]
+    aggregate: float
+    by_group: dict[str, dict[str, float]] = field(default_factory=dict)
+    max_flow: float | None = None
+    min_cut: list[str] = field(default_factory=list)
+    unreachable: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def binding_hops(self) -> dict[str, int]:
+        """Bottleneck component id -> number of paths it binds."""
+        out: dict[str, int] = {}
+        for p in self.paths:
+            if p.bottleneck:
+                out[p.bottleneck] = out.get(p.bottleneck, 0) + 1
+        return out
+
+
+class AnalysisError(ValueError):
+    pass
+
+
+# -- capacities --------------------------------------------------------------------------------
+
+
+class _Capacities:
+    """Capacity of each component for one figure set, direction and data source (memoised)."""
+
+    def __init__(self, topo: Topology, figset: str, direction: str, source: str) -> None:
+        self.topo, self.figset, self.direction, self.source = topo, figset, direction, source
+        self.memo: dict[str, Figure | None] = {}
+
+    def __call__(self, comp: Component) -> Figure | None:
+        got = self.memo.get(comp.id, False)
+        if got is False:
+            got = self.memo[comp.id] = self._compute(comp)
+        return got
+
+    def _fig(self, part_owner: Component | None, name: str) -> Figure | None:
+        if part_owner is None:
+            return None
+        return figure(self.topo.part_of(part_owner), name, self.figset, self.direction)
+
+    def _compute(self, comp: Component) -> Figure | None:
+        t, kind = self.topo, comp.kind
+        if kind == "server":
+            return self._fig(comp, "system")
+        if kind == "drawer":
+            return self._fig(comp, "drawer")
+        if kind in ("planar", "phb"):
+            return self._fig(t.ancestor(comp.id, "drawer"), kind)
+        if kind == "rio_link":
+            drawer = t.ancestor(comp.id, "drawer")
+            return self._fig(drawer, f"rio_link{comp['index']}") or self._fig(drawer, "rio_link")
+        if kind == "hba":
+            return self._fig(comp, "hba")
+        if kind in ("switch_port", "asic", "backplane"):
+            sw = t.ancestor(comp.id, "switch")
+            fig = self._fig(sw, kind)
+            if fig is None and kind == "switch_port":
+                return Figure(comp["speed_gbps"] * 100.0, "FC line rate: 1 Gbps ~ 100 MB/s", True)
+            return fig
+        if kind == "host_port":
+            fig = self._fig(t.ancestor(comp.id, "subsystem"), "host_port")
+            return fig or Figure(comp["speed_gbps"] * 100.0, "FC line rate: 1 Gbps ~ 100 MB/s", True)
+        if self.source == "cache":
+            return None  # data from controller cache: the disks and arrays do not limit
+        if kind == "subsystem":
+            return self._subsystem(comp)
+        if kind == "array":
+            return self._array(comp)
+        return None
+
+    def _layout(self, arr: Component) -> Figure | None:
+        sub = self.topo.get(arr.parent)
+        return layout_throughput(self.topo.part_of(sub), arr["raid_level"], len(arr["drives"]), arr["segment_kb"], self.direction)
+
+    def _subsystem(self, sub: Component) -> Figure | None:
+        rated = self._fig(sub, "subsystem")
+        if self.figset == "rated":
+            return rated
+        arrays = self.topo.children(sub.id, "array")
+        layouts = [self._layout(a) for a in arrays]
+        layouts = [f for f in layouts if f is not None]
+        if not layouts:
+            return rated
+        if len({(a["raid_level"], len(a["drives"]), a["segment_kb"]) for a in arrays}) > 1:
+            value = sum(f.value for f in layouts) / len(layouts)
+            return Figure(value, "mean of the subsystem's array layouts (P690 Table 1)", True, "arrays of different layouts: averaged")
+        return layouts[0]
+
+    def _array(self, arr: Component) -> Figure | None:
+        fig = self._layout(arr)
+        if fig is None:
+            return None
+        sub = self.topo.get(arr.parent)
+        rows = (self.topo.part_of(sub) or {}).get("layouts") or [{}]
+        per = int(rows[0].get("arrays", 2)) or 2
+        return Figure(
+            fig.value / per, fig.source, True,
+            f"one array's share of the {per}-array subsystem figure (the paper measured arrays in pairs, one per controller)",
+        )
+
+
+# -- paths -------------------------------------------------------------------------------------
+
+
+def _host_hops(topo: Topology, hba_port: Component) -> list[str] | None:
+    """server, drawer, planar, rio_link, phb, slot, hba, hba_port ids; None if not in a server."""
+    chain: list[str] = [hba_port.id]
+    c = topo.get(hba_port.parent)
+    while c is not None:
+        chain.append(c.id)
+        c = topo.get(c.parent)
+    chain.reverse()
+    if topo[chain[0]].kind != "server":
+        return None
+    return chain
+
+
+def _switch_route(topo: Topology, a: Component, b: Component, isl: dict[str, list[tuple[str, str, str]]]) -> list[str] | None:
+    """Hops from switch port ``a`` to switch port ``b`` of one fabric (both excluded)."""
+    sw_a, sw_b = topo.ancestor(a.id, "switch"), topo.ancestor(b.id, "switch")
+    if sw_a is None or sw_b is None:
+        return None
+    if sw_a.id == sw_b.id:
+        return _through_switch(topo, a, b)
+    # breadth-first over inter-switch links (switch port to switch port cables)
+    prev: dict[str, tuple[str, str, str, str] | None] = {sw_a.id: None}
+    queue = [sw_a.id]
+    while queue and sw_b.id not in prev:
+        nxt = []
+        for s in queue:
+            for out_port, cable, in_port in isl.get(s, ()):
+                s2 = topo.ancestor(in_port, "switch").id
+                if s2 not in prev:
+                    prev[s2] = (s, out_port, cable, in_port)
+                    nxt.append(s2)
+        queue = nxt
+    if sw_b.id not in prev:
+        return None
+    legs: list[tuple[str, str, str, str]] = []
+    s = sw_b.id
+    while prev[s] is not None:
+        legs.append(prev[s])  # type: ignore[arg-type]
+        s = prev[s][0]  # type: ignore[index]
+    legs.reverse()
+    hops: list[str] = []
+    cur = a
+    for _, out_port, cable, in_port in legs:
+        hops += _through_switch(topo, cur, topo[out_port]) + [out_port, cable, in_port]
+        cur = topo[in_port]
+    return hops + _through_switch(topo, cur, b)
+
+
+def _through_switch(topo: Topology, a: Component, b: Component) -> list[str]:
+    """Within one switch: the ASIC when both ports share it, else the backplane."""
+    if a.parent == b.parent:
+        return [a.parent]  # type: ignore[list-item]
+    sw = topo.ancestor(a.id, "switch")
+    bp = topo.children(sw.id, "backplane")
+    return [bp[0].id] if bp else []
+
+
+def find_paths(topo: Topology, only: Iterable[str] = ()) -> tuple[list[Path], list[str]]:
+    """Every path the design allows: (paths, ids of HBA ports with no complete path).
+
+    ``only`` keeps the paths that pass through any of the given component ids (the paper's
+    profiling of one adapter, PHB, link, planar or drawer).
+    """
+    only_set = set(only)
+    for cid in only_set:
+        topo[cid]  # raises ModelError naming a missing id
+    zones_by_member: dict[str, list[Component]] = {}
+    for z in topo.of_kind("zone"):
+        for m in z["members"]:
+            zones_by_member.setdefault(m, []).append(z)
+    maps_by_port: dict[str, list[Component]] = {}
+    for m in topo.of_kind("host_mapping"):
+        for p in m["hba_ports"]:
+            maps_by_port.setdefault(p, []).append(m)
+    isl: dict[str, list[tuple[str, str, str]]] = {}
+    for cab in topo.of_kind("cable"):
+        pa, pb = topo.get(cab["a"]), topo.get(cab["b"])
+        if pa and pb and pa.kind == pb.kind == "switch_port":
+            sa, sb = topo.ancestor(pa.id, "switch"), topo.ancestor(pb.id, "switch")
+            isl.setdefault(sa.id, []).append((pa.id, cab.id, pb.id))
+            isl.setdefault(sb.id, []).append((pb.id, cab.id, pa.id))
+
+    paths: list[Path] = []
+    unreachable: list[str] = []
+    for hp in topo.of_kind("hba_port"):
+        host = _host_hops(topo, hp)
+        found = 0
+        if host is not None:
+            for target, middle in _targets(topo, hp, zones_by_member, isl):
+                for ld, store in _storage_hops(topo, hp, target, maps_by_port):
+                    hops = host + middle + store
+                    if only_set and not only_set.intersection(hops):
+                        found += 1
+                        continue
+                    paths.append(Path(f"{hp.id}>{target.id}>{ld}", hp.id, target.id, ld, hops))
+                    found += 1
+        if not found:
+            unreachable.append(hp.id)
+    return paths, unreachable
+
+
+def _targets(topo: Topology, hp: Component, zones_by_member: dict[str, list[Component]], isl: dict[str, list[tuple[str, str, str]]]):
+    """(host_port, hops between the HBA port and it) for every host port the HBA port reaches."""
+    cable = topo.cable_at(hp.id)
+    if cable is None:
+        return
+    peer = topo.get(cable["b"] if cable["a"] == hp.id else cable["a"])
+    if peer is None:
+        return
+    if peer.kind == "host_port":  # direct attach, no zoning
+        yield peer, [cable.id]
+        return
+    if peer.kind != "switch_port":
+        return
+    fabric = topo.ancestor(peer.id, "switch")["fabric"]
+    seen: set[str] = set()
+    for zone in zones_by_member.get(hp.id, ()):
+        if zone.parent != fabric:
+            continue
+        for m in zone["members"]:
+            if m in seen or m == hp.id:
+                continue
+            target = topo.get(m)
+            if target is None or target.kind != "host_port":
+                continue
+            seen.add(m)
+            tcable = topo.cable_at(m)
+            if tcable is None:
+                continue
+            tpeer = topo.get(tcable["b"] if tcable["a"] == m else tcable["a"])
+            if tpeer is None or tpeer.kind != "switch_port":
+                continue
+            tsw = topo.ancestor(tpeer.id, "switch")
+            if tsw["fabric"] != fabric:
+                continue
+            route = _switch_route(topo, peer, tpeer, isl)
+            if route is None:
+                continue
+            yield target, [cable.id, peer.id, *route, tpeer.id, tcable.id]
+
+
+def _storage_hops(topo: Topology, hp: Component, target: Component, maps_by_port: dict[str, list[Component]]):
+    """(logical drive, hops from host port to it) for LDs mapped to the HBA port and served here."""
+    ctl = topo.get(target.parent)
+    sub = topo.get(ctl.parent) if ctl else None
+    if sub is None:
+        return
+    part = topo.part_of(sub) or {}
+    owner_only = "RDAC" in (part.get("multipath") or ["RDAC"])
+    seen: set[str] = set()
+    for mapping in maps_by_port.get(hp.id, ()):
+        if mapping.parent != sub.id:
+            continue
+        for ld_id in mapping["logical_drives"]:
+            if ld_id in seen:
+                continue
+            ld = topo.get(ld_id)
+            if ld is None:
+                continue
+            if owner_only and ld["owner"] != ctl.id:
+                continue  # the non-owning controller's path is standby (failover) only
+            seen.add(ld_id)
+            yield ld_id, [target.id, ctl.id, sub.id, ld.parent, ld_id]
+
+
+# -- allocation --------------------------------------------------------------------------------
+
+
+def max_min_fair(flows: list[list[int]], capacity: list[float]) -> tuple[list[float], list[int | None]]:
+    """Max-min fair rates by progressive filling.
+
+    Parameters: ``flows`` lists, per flow, the indexes of the capacitated hops it crosses;
+    ``capacity`` gives each hop's capacity (> 0).
+    Returns (rate per flow, binding hop index per flow or None for a flow with no hop: rate inf).
+    Complexity O(L log L) for L = total path length (a heap of hop saturation levels).
+    """
+    nh = len(capacity)
+    users: list[list[int]] = [[] for _ in range(nh)]
+    for f, hops in enumerate(flows):
+        for h in hops:
+            users[h].append(f)
+    active = [len(u) for u in users]
+    frozen_load = [0.0] * nh
+    version = [0] * nh
+    rate: list[float] = [math.inf] * len(flows)
+    bott: list[int | None] = [None] * len(flows)
+    done = [False] * len(flows)
+    heap = [(round(capacity[h] / active[h], 6), capacity[h], h, 0, capacity[h] / active[h]) for h in range(nh) if active[h]]
+    heapq.heapify(heap)
+    while heap:
+        _, _, h, ver, level = heapq.heappop(heap)
+        if ver != version[h] or active[h] == 0:
+            continue
+        touched: set[int] = set()
+        for f in users[h]:
+            if done[f]:
+                continue
+            done[f] = True
+            rate[f] = level
+            bott[f] = h
+            for g in flows[f]:
+                active[g] -= 1
+                frozen_load[g] += level
+                touched.add(g)
+        for g in touched:
+            version[g] += 1
+            if active[g]:
+                lv = max((capacity[g] - frozen_load[g]) / active[g], level)
+                heapq.heappush(heap, (round(lv, 6), capacity[g], g, version[g], lv))
+    return rate, bott
+
+
+def analyze(
+    topo: Topology,
+    figures: str = "planning",
+    direction: str = "read",
+    source: str = "disk",
+    only: Iterable[str] = (),
+    cross_check: bool = True,
+) -> Analysis:
+    """Analyse a design. ``figures``: rated/measured/planning; ``direction``: read/write;
+    ``source``: 'disk' (arrays and subsystems limit) or 'cache' (controller cache hits, as in
+    the paper's hardware profiling). Raises AnalysisError for an unknown option."""
+    if figures not in FIGURE_SETS:
+        raise AnalysisError(f"figure set must be one of {', '.join(FIGURE_SETS)}, not {figures!r}")
+    if direction not in DIRECTIONS:
+        raise AnalysisError(f"direction must be read or write, not {direction!r}")
+    if source not in SOURCES:
+        raise AnalysisError(f"source must be disk or cache, not {source!r}")
+    cap = _Capacities(topo, figures, direction, source)
+    paths, unreachable = find_paths(topo, only)
+
+    loads: dict[str, Load] = {}
+    index: dict[str, int] = {}
+    caps: list[float] = []
+    hop_ids: list[str] = []
+    flows: list[list[int]] = []
+    for p in paths:
+        fl = []
+        for hid in p.hops:
+            ld = loads.get(hid)
+            if ld is None:
+                comp = topo[hid]
+                fig = cap(comp)
+                ld = loads[hid] = Load(hid, comp.kind, fig.value if fig else None, fig.source if fig else "", fig.estimate if fig else False)
+                if fig is not None and fig.value > 0:
+                    index[hid] = len(caps)
+                    caps.append(fig.value)
+                    hop_ids.append(hid)
+            ld.paths += 1
+            if hid in index:
+                fl.append(index[hid])
+        flows.append(fl)
+    rates, bott = max_min_fair(flows, caps)
+    notes: list[str] = []
+    total = 0.0
+    for p, r, b in zip(paths, rates, bott):
+        if b is None:
+            p.mbps, p.bottleneck = None, None
+            notes.append(f"path {p.id} crosses no part with a known capacity; its rate is unknown")
+            continue
+        p.mbps, p.bottleneck = r, hop_ids[b]
+        total += r
+        for hid in p.hops:
+            loads[hid].load += r
+    # idle components with a capacity (an empty PHB, an unused switch port) show up too
+    for comp in topo.components():
+        if comp.id not in loads and comp.kind in HOP_LEVELS:
+            fig = cap(comp)
+            if fig is not None:
+                loads[comp.id] = Load(comp.id, comp.kind, fig.value, fig.source, fig.estimate)
+    result = Analysis(figures, direction, source, paths, loads, total, unreachable=unreachable, notes=notes)
+    result.by_group = _groups(topo, result)
+    if cross_check and paths:
+        result.max_flow, result.min_cut = _max_flow(paths, loads)
+    return result
+
+
+def _groups(topo: Topology, result: Analysis) -> dict[str, dict[str, float]]:
+    groups: dict[str, dict[str, float]] = {"host": {}, "drawer": {}, "switch": {}, "subsystem": {}}
+    for lpar in topo.of_kind("lpar"):
+        groups["host"][lpar.id] = 0.0
+    for p in result.paths:
+        if p.mbps is None:
+            continue
+        hba = topo.get(topo[p.hba_port].parent)
+        lpar = hba["lpar"] if hba else ""
+        if lpar:
+            groups["host"][lpar] = groups["host"].get(lpar, 0.0) + p.mbps
+    for kind in ("drawer", "subsystem"):
+        for comp in topo.of_kind(kind):
+            ld = result.components.get(comp.id)
+            groups[kind][comp.id] = ld.load if ld else 0.0
+    for sw in topo.of_kind("switch"):
+        ports = {c.id for c in topo.descendants(sw.id) if c.kind == "switch_port"}
+        total = 0.0
+        for p in result.paths:
+            if p.mbps and ports.intersection(p.hops):
+                total += p.mbps
+        groups["switch"][sw.id] = total
+    return groups
+
+
+def _max_flow(paths: list[Path], loads: dict[str, Load]) -> tuple[float, list[str]]:
+    """Max flow over the union of the paths (capacities on split nodes) and the min-cut hops.
+
+    Hops crossed by exactly the same paths are in series; they are merged into one node with
+    the smallest capacity first, which shrinks the graph several-fold without changing the flow.
+    """
+    import networkx as nx
+    from networkx.algorithms.flow import shortest_augmenting_path
+
+    members: dict[str, list[int]] = {}
+    for i, p in enumerate(paths):
+        for hid in p.hops:
+            if loads[hid].capacity:
+                members.setdefault(hid, []).append(i)
+    group_of: dict[str, int] = {}
+    groups: dict[tuple[int, ...], int] = {}
+    best: list[tuple[float, str]] = []
+    for hid, idx in members.items():
+        key = tuple(idx)
+        gid = groups.get(key)
+        cap = loads[hid].capacity or 0.0
+        if gid is None:
+            gid = groups[key] = len(best)
+            best.append((cap, hid))
+        elif cap < best[gid][0]:
+            best[gid] = (cap, hid)
+        group_of[hid] = gid
+    g = nx.DiGraph()
+    for gid, (cap, _) in enumerate(best):
+        g.add_edge(("in", gid), ("out", gid), capacity=cap)
+    for p in paths:
+        prev: Any = "SOURCE"
+        last = -1
+        for hid in p.hops:
+            gid = group_of.get(hid, -1)
+            if gid < 0 or gid == last:
+                continue
+            g.add_edge(prev, ("in", gid))
+            prev, last = ("out", gid), gid
+        g.add_edge(prev, "SINK")
+    value, (reach, _) = nx.minimum_cut(g, "SOURCE", "SINK", flow_func=shortest_augmenting_path)
+    cut = sorted(best[n[1]][1] for n in reach if isinstance(n, tuple) and n[0] == "in" and ("out", n[1]) not in reach)
+    return float(value), cut

@@ -1,0 +1,617 @@
+"""The topology model: components, their schema, and the events they emit.
+
+A design is a :class:`Topology`: an ordered set of :class:`Component` records (server, drawers,
+planars, RIO2 links, PHBs, slots, HBAs, switches, subsystems, arrays, volume groups, cables,
+zones, ...) plus the part figures the design was planned with (``parts``). Every component has a
+stable string id, a ``kind`` from :data:`KINDS`, an optional ``parent`` and a dict of attributes
+whose names, types and allowed values come from the kind's schema.
+
+The model never imports Qt. It is changed only through :mod:`planner.commands`; observers
+(the editor's widgets) subscribe with :meth:`Topology.subscribe` and receive :class:`Event`s.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Iterator
+
+
+class ModelError(ValueError):
+    """An edit the model refuses: the message names the thing and the fix."""
+
+
+# ---------------------------------------------------------------------------------------------
+# Attribute validators. Each takes the value and returns the normalised value or raises
+# ModelError with a reason a storage admin understands.
+
+_WWPN_RE = re.compile(r"^[0-9a-f]{2}(:[0-9a-f]{2}){7}$")
+
+
+def normalize_wwpn(value: Any) -> str:
+    """Return a WWPN in ``xx:xx:xx:xx:xx:xx:xx:xx`` lowercase form, or raise ModelError.
+
+    Accepts colon-separated or bare 16-digit hex. Rejects the 16-byte NAA 6 form and the
+    all-zero name (DOMAIN.md §5).
+    """
+    if not isinstance(value, str):
+        raise ModelError(f"WWPN must be text like 10:00:00:00:c9:aa:bb:01, not {value!r}")
+    text = value.strip().lower().replace("-", ":")
+    bare = text.replace(":", "")
+    if len(bare) == 16 and re.fullmatch(r"[0-9a-f]{16}", bare):
+        text = ":".join(bare[i : i + 2] for i in range(0, 16, 2))
+    if not _WWPN_RE.match(text):
+        raise ModelError(
+            f"WWPN {value!r} is not 8 bytes of hex; write it as xx:xx:xx:xx:xx:xx:xx:xx"
+        )
+    problem = wwpn_problem(text)
+    if problem:
+        raise ModelError(problem)
+    return text
+
+
+def wwpn_problem(text: str) -> str | None:
+    """Return why a well-formed WWPN is not a valid port name, or None when it is."""
+    if not _WWPN_RE.match(text or ""):
+        return f"WWPN {text!r} is not 8 bytes of hex (xx:xx:xx:xx:xx:xx:xx:xx)"
+    if text.replace(":", "") == "0" * 16:
+        return f"WWPN {text} is all zeros; use the port's real name"
+    naa = text[0]
+    if naa not in "125cdef":
+        return (
+            f"WWPN {text} has NAA type {naa}; a port WWPN starts with 1, 2, 5 or c-f "
+            "(6 is the 16-byte form)"
+        )
+    return None
+
+
+def _choice(*options: Any) -> Callable[[Any], Any]:
+    def check(value: Any) -> Any:
+        if value not in options:
+            listed = ", ".join(str(o) for o in options)
+            raise ModelError(f"{value!r} is not one of {listed}")
+        return value
+
+    check.options = options  # type: ignore[attr-defined]
+    return check
+
+
+def _number(lo: float | None = None, hi: float | None = None, integer: bool = False):
+    def check(value: Any) -> Any:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            try:
+                value = float(value) if not integer else int(str(value), 10)
+            except (TypeError, ValueError):
+                raise ModelError(f"{value!r} is not a number") from None
+        if integer and (isinstance(value, float) and not value.is_integer()):
+            raise ModelError(f"{value!r} is not a whole number")
+        if integer:
+            value = int(value)
+        if value != value:  # NaN
+            raise ModelError("NaN is not a number")
+        if lo is not None and value < lo:
+            raise ModelError(f"{value} is below the minimum {lo}")
+        if hi is not None and value > hi:
+            raise ModelError(f"{value} is above the maximum {hi}")
+        return value
+
+    return check
+
+
+def _text(max_len: int = 200):
+    def check(value: Any) -> Any:
+        if not isinstance(value, str):
+            raise ModelError(f"{value!r} is not text")
+        if len(value) > max_len:
+            raise ModelError(f"text is longer than {max_len} characters")
+        if any(ord(c) < 32 for c in value):
+            raise ModelError("text contains control characters (new lines, tabs)")
+        return value
+
+    return check
+
+
+def _bool(value: Any) -> bool:
+    if isinstance(value, bool):
+        return value
+    if value in ("true", "yes", "1", 1):
+        return True
+    if value in ("false", "no", "0", 0):
+        return False
+    raise ModelError(f"{value!r} is not yes/no")
+
+
+def _power_of_two(lo: int, hi: int):
+    base = _number(lo, hi, integer=True)
+
+    def check(value: Any) -> int:
+        value = base(value)
+        if value & (value - 1):
+            raise ModelError(f"{value} is not a power of two")
+        return value
+
+    return check
+
+
+def _wwpn_or_empty(value: Any) -> str:
+    if value in ("", None):
+        return ""
+    return normalize_wwpn(value)
+
+
+@dataclass(frozen=True)
+class Attr:
+    """Schema of one attribute: validator, default, and for references the kinds referred to."""
+
+    check: Callable[[Any], Any]
+    default: Any = None
+    ref: tuple[str, ...] = ()  # kinds this attribute refers to (a component id)
+    many: bool = False  # a list of references
+    doc: str = ""
+
+
+def _ref(*kinds: str, doc: str = "") -> Attr:
+    return Attr(check=_ref_shape, default="", ref=kinds, doc=doc)
+
+
+def _refs(*kinds: str, doc: str = "") -> Attr:
+    return Attr(check=_refs_shape, default=(), ref=kinds, many=True, doc=doc)
+
+
+def _ref_shape(value: Any) -> str:
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise ModelError(f"{value!r} is not a component id")
+    return value
+
+
+def _refs_shape(value: Any) -> tuple[str, ...]:
+    if isinstance(value, str) or not isinstance(value, Iterable):
+        raise ModelError(f"{value!r} is not a list of component ids")
+    out = tuple(value)
+    if not all(isinstance(v, str) for v in out):
+        raise ModelError("a list of component ids holds something else")
+    if len(set(out)) != len(out):
+        raise ModelError("a component is listed twice")
+    return out
+
+
+MULTIPATH_DRIVERS = ("RDAC", "SDD", "SDDPCM", "MPIO")
+RAID_LEVELS = (0, 1, 3, 5, 10)
+VG_TYPES = ("normal", "big", "scalable")
+LTG_SIZES_KB = (128, 256, 512, 1024, 2048, 4096, 8192, 16384)
+STRIPE_SIZES_KB = tuple(2**i for i in range(2, 18))  # 4 KB .. 128 MB
+WORKLOAD_PURPOSES = ("data", "WORK", "UTILLOC")
+
+PORT_KINDS = ("hba_port", "switch_port", "host_port")
+
+#: kind -> (allowed parent kinds, attribute schema). ``None`` in parents means a root component.
+KINDS: dict[str, tuple[tuple[str | None, ...], dict[str, Attr]]] = {
+    "server": ((None,), {"model": Attr(_text(), "")}),
+    "lpar": (
+        ("server",),
+        {
+            "multipath": Attr(_choice(*MULTIPATH_DRIVERS), "RDAC", doc="host multipath driver"),
+            "aix_level": Attr(_choice("5.1", "5.2", "5.3", "6.1", "7.1"), "5.2"),
+            "cpus": Attr(_number(1, 1024, integer=True), 32),
+            "memory_gb": Attr(_number(0, 65536), 256),
+        },
+    ),
+    "drawer": (("server",), {"location": Attr(_text(40), ""), "index": Attr(_number(0, 64, True), 1)}),
+    "planar": (("drawer",), {"index": Attr(_number(0, 8, integer=True), 0)}),
+    "rio_link": (("planar",), {"index": Attr(_number(0, 8, integer=True), 0)}),
+    "phb": (
+        ("rio_link",),
+        {
+            "index": Attr(_number(1, 8, integer=True), 1, doc="PHB number within the planar"),
+            "drawer_phb": Attr(_number(1, 16, integer=True), 1, doc="PHB number across the drawer"),
+        },
+    ),
+    "slot": (("phb",), {"number": Attr(_number(1, 64, integer=True), 1)}),
+    "hba": (("slot",), {"lpar": _ref("lpar", doc="the partition that owns the adapter")}),
+    "hba_port": (
+        ("hba",),
+        {"index": Attr(_number(0, 8, True), 0), "wwpn": Attr(_wwpn_or_empty, ""), "speed_gbps": Attr(_choice(1, 2, 4, 8), 2)},
+    ),
+    "fabric": ((None,), {}),
+    "switch": ((None,), {"fabric": _ref("fabric"), "domain_id": Attr(_number(1, 239, True), 1)}),
+    "asic": (("switch",), {"index": Attr(_number(0, 64, integer=True), 0)}),
+    "backplane": (("switch",), {}),
+    "switch_port": (("asic",), {"index": Attr(_number(0, 511, integer=True), 0), "speed_gbps": Attr(_choice(1, 2, 4, 8), 2)}),
+    "subsystem": ((None,), {"cache_mb": Attr(_number(0, 1 << 20), 0)}),
+    "controller": (("subsystem",), {"slot_name": Attr(_choice("A", "B", "C", "D"), "A")}),
+    "host_port": (
+        ("controller",),
+        {"index": Attr(_number(0, 32, True), 1), "wwpn": Attr(_wwpn_or_empty, ""), "speed_gbps": Attr(_choice(1, 2, 4, 8), 2)},
+    ),
+    "enclosure": (("subsystem",), {"index": Attr(_number(0, 64, integer=True), 0)}),
+    "drive": (("enclosure",), {"bay": Attr(_number(1, 64, integer=True), 1)}),
+    "array": (
+        ("subsystem",),
+        {
+            "raid_level": Attr(_choice(*RAID_LEVELS), 5),
+            "drives": _refs("drive"),
+            "segment_kb": Attr(_number(1, 4096, integer=True), 128),
+        },
+    ),
+    "logical_drive": (
+        ("array",),
+        {
+            "size_gb": Attr(_number(0, 1 << 24), 0),
+            "owner": _ref("controller", doc="preferred owning controller"),
+            "lun": Attr(_number(0, 255, integer=True), 0),
+        },
+    ),
+    "host_mapping": (
+        ("subsystem",),
+        {"hba_ports": _refs("hba_port"), "logical_drives": _refs("logical_drive")},
+    ),
+    "hdisk": (
+        ("lpar",),
+        {"logical_drive": _ref("logical_drive"), "max_transfer_kb": Attr(_number(4, 65536, True), 256)},
+    ),
+    "volume_group": (
+        ("lpar",),
+        {
+            "vg_type": Attr(_choice(*VG_TYPES), "normal"),
+            "ltg_kb": Attr(_choice(*LTG_SIZES_KB), 128),
+            "pp_mb": Attr(_power_of_two(1, 131072), 64),
+            "pvs": _refs("hdisk"),
+        },
+    ),
+    "logical_volume": (
+        ("volume_group",),
+        {
+            "stripe_kb": Attr(_choice(0, *STRIPE_SIZES_KB), 0, doc="0 = not striped"),
+            "width": Attr(_number(0, 1024, integer=True), 0),
+            "size_gb": Attr(_number(0, 1 << 24), 0),
+        },
+    ),
+    "workload": (
+        ("logical_volume",),
+        {
+            "purpose": Attr(_choice(*WORKLOAD_PURPOSES), "data"),
+            "request_kb": Attr(_number(0.5, 1 << 20), 1024),
+            "read_pct": Attr(_number(0, 100), 100),
+            "direct_io": Attr(_bool, False),
+            "platform": Attr(_choice("aix", "windows", "solaris"), "aix"),
+            "bufsize_kb": Attr(_number(0, 1 << 20), 0, doc="SAS BUFSIZE; 0 = unknown"),
+            "bufno": Attr(_number(0, 100000, integer=True), 0, doc="SAS BUFNO; 0 = unknown"),
+        },
+    ),
+    "cable": (
+        (None,),
+        {
+            "a": _ref(*PORT_KINDS),
+            "b": _ref(*PORT_KINDS),
+            "label": Attr(_text(64), ""),
+            "length_m": Attr(_number(0, 100000), 0),
+            "media": Attr(_choice("LC-LC OM2", "LC-LC OM3", "LC-SC OM2", "SC-SC OM2", "copper"), "LC-LC OM2"),
+        },
+    ),
+    "zone": (("fabric",), {"members": _refs("hba_port", "host_port")}),
+}
+
+# A part (catalog entry) can be attached to these kinds.
+PART_KINDS = {"server", "drawer", "hba", "switch", "subsystem", "enclosure", "drive"}
+
+
+def default_attrs(kind: str) -> dict[str, Any]:
+    return {name: a.default for name, a in KINDS[kind][1].items()}
+
+
+def check_attr(kind: str, name: str, value: Any) -> Any:
+    """Validate one attribute value for a kind; return it normalised or raise ModelError."""
+    schema = KINDS[kind][1]
+    if name not in schema:
+        raise ModelError(f"a {kind} has no attribute {name!r} (it has: {', '.join(schema) or 'none'})")
+    try:
+        return schema[name].check(value)
+    except ModelError as err:
+        raise ModelError(f"{kind} {name}: {err}") from None
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Component:
+    id: str
+    kind: str
+    name: str = ""
+    parent: str | None = None
+    part: str | None = None
+    attrs: dict[str, Any] = field(default_factory=dict)
+
+    def __getitem__(self, key: str) -> Any:
+        return self.attrs[key]
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self.attrs.get(key, default)
+
+    def copy(self) -> "Component":
+        return Component(self.id, self.kind, self.name, self.parent, self.part, dict(self.attrs))
+
+    def label(self) -> str:
+        return self.name or self.id
+
+
+@dataclass(frozen=True)
+class Event:
+    """What changed: ``type`` is 'added', 'removed', 'changed', 'parts' or 'meta'."""
+
+    type: str
+    id: str = ""
+    key: str = ""
+
+
+class Topology:
+    """A design: components by id (in insertion order), the part figures, and metadata.
+
+    Read freely; change only through commands (:mod:`planner.commands`), which call the
+    ``_add``/``_remove``/``_set`` primitives and so keep the indexes and notify observers.
+    """
+
+    def __init__(self, name: str = "Untitled design") -> None:
+        self.meta: dict[str, Any] = {"name": name, "customer": "", "author": ""}
+        self.parts: dict[str, dict[str, Any]] = {}
+        self._components: dict[str, Component] = {}
+        self._children: dict[str | None, list[str]] = {}
+        self._by_kind: dict[str, dict[str, None]] = {k: {} for k in KINDS}
+        self._refs_to: dict[str, set[tuple[str, str]]] = {}  # target id -> {(referrer id, attr)}
+        self._observers: list[Callable[[Event], None]] = []
+        self.revision = 0  # bumped on every change; analysis caches key on it
+
+    # -- reading --------------------------------------------------------------------------
+    def __contains__(self, cid: object) -> bool:
+        return cid in self._components
+
+    def __getitem__(self, cid: str) -> Component:
+        try:
+            return self._components[cid]
+        except KeyError:
+            raise ModelError(f"no component with id {cid!r} in this design") from None
+
+    def __len__(self) -> int:
+        return len(self._components)
+
+    def get(self, cid: str | None) -> Component | None:
+        return self._components.get(cid) if cid else None
+
+    def components(self) -> Iterator[Component]:
+        return iter(self._components.values())
+
+    def of_kind(self, kind: str) -> list[Component]:
+        comps = self._components
+        return [comps[i] for i in self._by_kind[kind]]
+
+    def children(self, cid: str | None, kind: str | None = None) -> list[Component]:
+        comps = self._components
+        out = [comps[i] for i in self._children.get(cid, ())]
+        if kind:
+            out = [c for c in out if c.kind == kind]
+        return out
+
+    def descendants(self, cid: str) -> list[Component]:
+        """All components below ``cid``, parents before children."""
+        out: list[Component] = []
+        stack = list(reversed(self._children.get(cid, ())))
+        while stack:
+            c = self._components[stack.pop()]
+            out.append(c)
+            stack.extend(reversed(self._children.get(c.id, ())))
+        return out
+
+    def ancestor(self, cid: str, kind: str) -> Component | None:
+        c = self.get(cid)
+        while c is not None and c.kind != kind:
+            c = self.get(c.parent)
+        return c
+
+    def referrers(self, cid: str) -> list[tuple[Component, str]]:
+        """Components whose reference attributes name ``cid``: [(component, attribute)]."""
+        return [(self._components[r], a) for r, a in sorted(self._refs_to.get(cid, ()))]
+
+    def part_of(self, comp: Component) -> dict[str, Any] | None:
+        return self.parts.get(comp.part) if comp.part else None
+
+    def cable_at(self, port_id: str) -> Component | None:
+        for ref, attr in self._refs_to.get(port_id, ()):
+            if attr in ("a", "b"):
+                return self._components[ref]
+        return None
+
+    def peer_port(self, port_id: str) -> str | None:
+        cable = self.cable_at(port_id)
+        if cable is None:
+            return None
+        return cable["b"] if cable["a"] == port_id else cable["a"]
+
+    def new_id(self, base: str) -> str:
+        """An id not yet used, ``base`` itself when free, else ``base-2``, ``base-3``..."""
+        base = re.sub(r"[^A-Za-z0-9_.\-]", "_", base) or "c"
+        if base not in self._components:
+            return base
+        n = 2
+        while f"{base}-{n}" in self._components:
+            n += 1
+        return f"{base}-{n}"
+
+    # -- observing ------------------------------------------------------------------------
+    def subscribe(self, callback: Callable[[Event], None]) -> None:
+        self._observers.append(callback)
+
+    def unsubscribe(self, callback: Callable[[Event], None]) -> None:
+        if callback in self._observers:
+            self._observers.remove(callback)
+
+    def _emit(self, event: Event) -> None:
+        self.revision += 1
+        for cb in list(self._observers):
+            cb(event)
+
+    # -- primitives used by commands and loaders -----------------------------------------
+    def _add(self, comp: Component, index: int | None = None) -> None:
+        if comp.id in self._components:
+            raise ModelError(f"id {comp.id!r} is already used in this design")
+        if comp.kind not in KINDS:
+            raise ModelError(f"unknown component kind {comp.kind!r}")
+        self._components[comp.id] = comp
+        siblings = self._children.setdefault(comp.parent, [])
+        if index is None or index >= len(siblings):
+            siblings.append(comp.id)
+        else:
+            siblings.insert(index, comp.id)
+        self._by_kind[comp.kind][comp.id] = None
+        self._index_refs(comp, add=True)
+        self._emit(Event("added", comp.id))
+
+    def _remove(self, cid: str) -> int:
+        """Remove one component (it must have no children); return its sibling index."""
+        comp = self._components[cid]
+        if self._children.get(cid):
+            raise ModelError(f"{cid} still has parts inside it")
+        siblings = self._children[comp.parent]
+        index = siblings.index(cid)
+        del siblings[index]
+        self._index_refs(comp, add=False)
+        del self._by_kind[comp.kind][cid]
+        del self._components[cid]
+        self._children.pop(cid, None)
+        self._emit(Event("removed", cid))
+        return index
+
+    def _set(self, cid: str, key: str, value: Any) -> Any:
+        comp = self._components[cid]
+        if key == "name":
+            old, comp.name = comp.name, value
+        elif key == "part":
+            old, comp.part = comp.part, value
+        else:
+            self._index_refs(comp, add=False)
+            old = comp.attrs.get(key)
+            comp.attrs[key] = value
+            self._index_refs(comp, add=True)
+        self._emit(Event("changed", cid, key))
+        return old
+
+    def _reparent(self, cid: str, parent: str | None) -> None:
+        comp = self._components[cid]
+        self._children[comp.parent].remove(cid)
+        comp.parent = parent
+        self._children.setdefault(parent, []).append(cid)
+        self._emit(Event("changed", cid, "parent"))
+
+    def _index_refs(self, comp: Component, add: bool) -> None:
+        schema = KINDS[comp.kind][1]
+        for name, spec in schema.items():
+            if not spec.ref:
+                continue
+            value = comp.attrs.get(name)
+            targets = value if spec.many else (value,)
+            for t in targets or ():
+                if not t:
+                    continue
+                bucket = self._refs_to.setdefault(t, set())
+                if add:
+                    bucket.add((comp.id, name))
+                else:
+                    bucket.discard((comp.id, name))
+
+    # -- copying ------------------------------------------------------------------------
+    def clone(self) -> "Topology":
+        """A deep copy without observers (for scenarios and background analysis)."""
+        other = Topology()
+        other.meta = copy.deepcopy(self.meta)
+        other.parts = copy.deepcopy(self.parts)
+        for comp in self._components.values():
+            other._add_silent(comp.copy())
+        other.revision = self.revision
+        return other
+
+    def _add_silent(self, comp: Component) -> None:
+        self._components[comp.id] = comp
+        self._children.setdefault(comp.parent, []).append(comp.id)
+        self._by_kind[comp.kind][comp.id] = None
+        self._index_refs(comp, add=True)
+
+
+def load_component(topo: Topology, data: dict[str, Any], strict_refs: bool = False) -> Component:
+    """Build a component from a plain dict (file or JSON) and add it without events.
+
+    Values are validated against the schema; a value that fails is reported as ModelError naming
+    the component. Unknown attributes are refused. References are checked afterwards by
+    :func:`check_references` (files may list components in any order).
+    """
+    try:
+        cid = data["id"]
+        kind = data["kind"]
+    except (KeyError, TypeError):
+        raise ModelError("a component has no 'id' or 'kind'") from None
+    if not isinstance(cid, str) or not cid:
+        raise ModelError(f"component id {cid!r} is not text")
+    if kind not in KINDS:
+        raise ModelError(f"component {cid}: unknown kind {kind!r}")
+    if cid in topo:
+        raise ModelError(f"component id {cid!r} appears twice")
+    parent = data.get("parent") or None
+    parents, schema = KINDS[kind]
+    if parent is None and None not in parents:
+        raise ModelError(f"component {cid}: a {kind} must sit inside a {' or '.join(p for p in parents if p)}")
+    attrs = default_attrs(kind)
+    raw = data.get("attrs") or {}
+    if not isinstance(raw, dict):
+        raise ModelError(f"component {cid}: attrs is not an object")
+    for key, value in raw.items():
+        if key not in schema:
+            raise ModelError(f"component {cid}: a {kind} has no attribute {key!r}")
+        try:
+            attrs[key] = _lenient(schema[key], value)
+        except ModelError as err:
+            raise ModelError(f"component {cid}: {err}") from None
+    name = data.get("name") or ""
+    part = data.get("part") or None
+    if not isinstance(name, str) or (part is not None and not isinstance(part, str)):
+        raise ModelError(f"component {cid}: name and part must be text")
+    comp = Component(cid, kind, name, parent, part, attrs)
+    topo._add_silent(comp)
+    return comp
+
+
+def _lenient(spec: Attr, value: Any) -> Any:
+    """Loaders keep malformed WWPNs as drafts (the WWPN_INVALID rule reports them)."""
+    if spec.check is _wwpn_or_empty:
+        if not isinstance(value, str):
+            raise ModelError(f"WWPN {value!r} is not text")
+        return value.strip().lower()
+    return spec.check(value)
+
+
+def check_references(topo: Topology) -> None:
+    """Raise ModelError when a parent or reference names a missing or wrong-kind component."""
+    for comp in topo.components():
+        parents = KINDS[comp.kind][0]
+        if comp.parent is not None:
+            p = topo.get(comp.parent)
+            if p is None:
+                raise ModelError(f"component {comp.id}: its parent {comp.parent!r} is missing")
+            if p.kind not in parents:
+                raise ModelError(f"component {comp.id}: a {comp.kind} cannot sit inside a {p.kind}")
+        if comp.part is not None and comp.part not in topo.parts:
+            raise ModelError(f"component {comp.id}: part {comp.part!r} is not in the design's parts")
+        for name, spec in KINDS[comp.kind][1].items():
+            if not spec.ref:
+                continue
+            value = comp.attrs.get(name)
+            for t in (value if spec.many else (value,)) or ():
+                if not t:
+                    continue
+                target = topo.get(t)
+                if target is None:
+                    raise ModelError(f"component {comp.id}: {name} names {t!r}, which does not exist")
+                if target.kind not in spec.ref:
+                    raise ModelError(
+                        f"component {comp.id}: {name} must name a {' or '.join(spec.ref)}, not a {target.kind}"
+                    )
