@@ -48,15 +48,17 @@ class RemoveComponent(Command):
         self.cid = cid
         self.saved: Component | None = None
         self.index: int | None = None
+        self.seq: int | None = None
         self.text = f"Delete {cid}"
 
     def do(self, topo: Topology) -> None:
         self.saved = topo[self.cid].copy()
+        self.seq = topo.seq_of(self.cid)
         self.index = topo._remove(self.cid)
 
     def undo(self, topo: Topology) -> None:
         assert self.saved is not None
-        topo._add(self.saved.copy(), self.index)
+        topo._add(self.saved.copy(), self.index, self.seq)
 
 
 class SetAttr(Command):
@@ -251,7 +253,7 @@ class Reparent(Command):
         if target.kind not in KINDS[comp.kind][0]:
             raise ModelError(f"a {comp.kind} cannot go into a {target.kind}")
         self.old_parent = comp.parent
-        topo._reparent(self.cid, self.new_parent)
+        self.old_index = topo._reparent(self.cid, self.new_parent)
 
     def undo(self, topo: Topology) -> None:
-        topo._reparent(self.cid, self.old_parent)
+        topo._reparent(self.cid, self.old_parent, self.old_index)

@@ -362,6 +362,9 @@ class Topology:
         self._by_kind: dict[str, dict[str, None]] = {k: {} for k in KINDS}
         self._refs_to: dict[str, set[tuple[str, str]]] = {}  # target id -> {(referrer id, attr)}
         self._observers: list[Callable[[Event], None]] = []
+        self._seq: dict[str, int] = {}  # creation order, so undo restores the exact order
+        self._next_seq = 0
+        self._order_dirty = False
         self.revision = 0  # bumped on every change; analysis caches key on it
 
     # -- reading --------------------------------------------------------------------------
@@ -381,9 +384,20 @@ class Topology:
         return self._components.get(cid) if cid else None
 
     def components(self) -> Iterator[Component]:
+        self._fix_order()
         return iter(self._components.values())
 
+    def _fix_order(self) -> None:
+        if not self._order_dirty:
+            return
+        seq = self._seq
+        self._components = dict(sorted(self._components.items(), key=lambda kv: seq[kv[0]]))
+        for kind, ids in self._by_kind.items():
+            self._by_kind[kind] = dict.fromkeys(sorted(ids, key=seq.__getitem__))
+        self._order_dirty = False
+
     def of_kind(self, kind: str) -> list[Component]:
+        self._fix_order()
         comps = self._components
         return [comps[i] for i in self._by_kind[kind]]
 
@@ -453,7 +467,10 @@ class Topology:
             cb(event)
 
     # -- primitives used by commands and loaders -----------------------------------------
-    def _add(self, comp: Component, index: int | None = None) -> None:
+    def seq_of(self, cid: str) -> int:
+        return self._seq[cid]
+
+    def _add(self, comp: Component, index: int | None = None, seq: int | None = None) -> None:
         if comp.id in self._components:
             raise ModelError(f"id {comp.id!r} is already used in this design")
         if comp.kind not in KINDS:
@@ -465,6 +482,12 @@ class Topology:
         else:
             siblings.insert(index, comp.id)
         self._by_kind[comp.kind][comp.id] = None
+        if seq is None:
+            seq = self._next_seq
+        elif seq < self._next_seq - 1:
+            self._order_dirty = True
+        self._seq[comp.id] = seq
+        self._next_seq = max(self._next_seq, seq + 1)
         self._index_refs(comp, add=True)
         self._emit(Event("added", comp.id))
 
@@ -479,6 +502,7 @@ class Topology:
         self._index_refs(comp, add=False)
         del self._by_kind[comp.kind][cid]
         del self._components[cid]
+        del self._seq[cid]
         self._children.pop(cid, None)
         self._emit(Event("removed", cid))
         return index
@@ -497,12 +521,17 @@ class Topology:
         self._emit(Event("changed", cid, key))
         return old
 
-    def _reparent(self, cid: str, parent: str | None) -> None:
+    def _reparent(self, cid: str, parent: str | None, index: int | None = None) -> int:
+        """Move a component under another parent; returns its index among the old siblings."""
         comp = self._components[cid]
-        self._children[comp.parent].remove(cid)
+        old = self._children[comp.parent]
+        old_index = old.index(cid)
+        del old[old_index]
         comp.parent = parent
-        self._children.setdefault(parent, []).append(cid)
+        siblings = self._children.setdefault(parent, [])
+        siblings.insert(len(siblings) if index is None else index, cid)
         self._emit(Event("changed", cid, "parent"))
+        return old_index
 
     def _index_refs(self, comp: Component, add: bool) -> None:
         schema = KINDS[comp.kind][1]
@@ -532,6 +561,8 @@ class Topology:
         return other
 
     def _add_silent(self, comp: Component) -> None:
+        self._seq[comp.id] = self._next_seq
+        self._next_seq += 1
         self._components[comp.id] = comp
         self._children.setdefault(comp.parent, []).append(comp.id)
         self._by_kind[comp.kind][comp.id] = None

@@ -1,0 +1,424 @@
+"""The ``sanplan`` command.
+
+    sanplan                      open the editor on the p690 benchmark (headless job without a display)
+    sanplan gui [FILE]           open the editor
+    sanplan example NAME OUT     write a bundled example design
+    sanplan analyze FILE [--figures rated|measured|planning] [--direction read|write]
+                         [--from disk|cache] [--only ID,...] [--scenario NAME] [--json]
+    sanplan check FILE [--figures ...] [--direction ...] [--json]
+    sanplan export FILE --json OUT
+    sanplan import JSON OUT
+    sanplan revisions FILE       list the saved revisions
+    sanplan restore FILE REV     restore a revision (saved as a new revision)
+    sanplan parts [--kind K] [TEXT]   list catalog parts with their figures and sources
+
+Exit codes: 0 fine; 1 ``check`` found errors; 2 the input is unusable (the message names the
+file and the problem). No command prints a traceback for bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from typing import Any, Sequence
+
+from planner.analysis import SOURCES, Analysis, AnalysisError, analyze
+from planner.figures import DIRECTIONS, FIGURE_SETS
+from planner.model import ModelError
+
+EXIT_OK, EXIT_FINDINGS, EXIT_UNUSABLE = 0, 1, 2
+
+
+class UsageError(Exception):
+    pass
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # one clear line, exit 2, as for a bad file
+        raise UsageError(f"{self.prog}: {message} (see 'sanplan --help')")
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="sanplan", description="SANplan: server-to-storage topology planner")
+    sub = p.add_subparsers(dest="command")
+
+    g = sub.add_parser("gui", help="open the editor")
+    g.add_argument("file", nargs="?")
+
+    e = sub.add_parser("example", help="write a bundled example design")
+    e.add_argument("name", help="example name (sanplan example list)")
+    e.add_argument("out", nargs="?", help="output .sanplan (or .json) file")
+
+    def figure_opts(sp: argparse.ArgumentParser) -> None:
+        sp.add_argument("--figures", choices=FIGURE_SETS, default="planning", help="figure set (default planning)")
+        sp.add_argument("--direction", choices=DIRECTIONS, default="read", help="read or write (default read)")
+        sp.add_argument("--from", dest="source", choices=SOURCES, default="disk",
+                        help="disk: arrays and subsystems limit (default); cache: controller-cache hits, as in the paper's profiling")
+        sp.add_argument("--scenario", help="scenario to use (default: the file's current one)")
+        sp.add_argument("--json", action="store_true", help="machine-readable output")
+
+    a = sub.add_parser("analyze", help="bandwidth per path and the hop that binds it")
+    a.add_argument("file")
+    figure_opts(a)
+    a.add_argument("--only", default="", help="comma-separated component ids: analyse only paths through them")
+
+    c = sub.add_parser("check", help="run the rules; exit 1 when there are errors")
+    c.add_argument("file")
+    figure_opts(c)
+
+    x = sub.add_parser("export", help="export a design")
+    x.add_argument("file")
+    x.add_argument("--json", dest="json_out", required=True, metavar="OUT", help="write the JSON interchange file")
+
+    i = sub.add_parser("import", help="import a JSON design into a .sanplan file")
+    i.add_argument("json_file")
+    i.add_argument("out")
+
+    r = sub.add_parser("revisions", help="list the revisions saved in a design file")
+    r.add_argument("file")
+    rs = sub.add_parser("restore", help="restore a revision of a design file")
+    rs.add_argument("file")
+    rs.add_argument("revision", type=int)
+
+    pt = sub.add_parser("parts", help="list catalog parts")
+    pt.add_argument("text", nargs="?", default="")
+    pt.add_argument("--kind")
+    pt.add_argument("--json", action="store_true")
+    return p
+
+
+# -- helpers -------------------------------------------------------------------------------------
+
+
+def _parts() -> dict[str, dict[str, Any]]:
+    from catalogs.catalog import Catalog
+
+    cat = Catalog.default()
+    try:
+        return cat.as_dict()
+    finally:
+        cat.close()
+
+
+def _open(path: str, scenario: str | None = None):
+    from planner.project import ProjectError, open_project
+
+    project = open_project(path)
+    if scenario:
+        if scenario not in project.scenarios:
+            raise ProjectError(f"{path}: no scenario {scenario!r}; it has {', '.join(project.scenarios)}")
+        project.switch(scenario)
+    return project
+
+
+def _r(x: float | None) -> float | None:
+    return None if x is None else round(x, 1)
+
+
+def analysis_to_dict(topo, result: Analysis) -> dict[str, Any]:
+    """The documented JSON of ``sanplan analyze --json`` (docs/cli.md)."""
+    return {
+        "design": topo.meta.get("name", ""),
+        "figures": result.figures,
+        "direction": result.direction,
+        "source": result.source,
+        "aggregate_mbps": _r(result.aggregate),
+        "max_flow_mbps": _r(result.max_flow),
+        "min_cut": result.min_cut,
+        "groups": {k: {cid: _r(v) for cid, v in d.items()} for k, d in result.by_group.items()},
+        "paths": [
+            {
+                "id": p.id,
+                "hba_port": p.hba_port,
+                "host_port": p.host_port,
+                "logical_drive": p.logical_drive,
+                "hops": p.hops,
+                "mbps": _r(p.mbps),
+                "bottleneck": {"id": p.bottleneck, "kind": topo[p.bottleneck].kind} if p.bottleneck else None,
+            }
+            for p in result.paths
+        ],
+        "components": [
+            {
+                "id": ld.id,
+                "kind": ld.kind,
+                "load_mbps": _r(ld.load),
+                "capacity_mbps": _r(ld.capacity),
+                "utilization": None if ld.utilization is None else round(ld.utilization, 4),
+                "paths": ld.paths,
+                "source": ld.source,
+                "estimate": ld.estimate,
+            }
+            for ld in result.components.values()
+        ],
+        "unreachable": result.unreachable,
+        "notes": result.notes,
+    }
+
+
+def _table(rows: list[Sequence[Any]], header: Sequence[str], right: Sequence[int] = ()) -> str:
+    cells = [[str(c) for c in header]] + [[("" if c is None else str(c)) for c in r] for r in rows]
+    widths = [max(len(r[i]) for r in cells) for i in range(len(header))]
+    lines = []
+    for n, r in enumerate(cells):
+        parts = [r[i].rjust(widths[i]) if i in right else r[i].ljust(widths[i]) for i in range(len(header))]
+        lines.append("  ".join(parts).rstrip())
+        if n == 0:
+            lines.append("  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def _label(topo, cid: str | None) -> str:
+    if not cid:
+        return "-"
+    c = topo.get(cid)
+    return f"{c.label()} [{c.kind}]" if c else cid
+
+
+def format_analysis(topo, result: Analysis) -> str:
+    out = [
+        f"Design: {topo.meta.get('name', '')}",
+        f"Figures: {result.figures}   direction: {result.direction}   data from: {result.source}",
+        f"Aggregate: {result.aggregate:,.1f} MB/s over {len(result.paths)} paths"
+        + (f"   (max-flow cross-check {result.max_flow:,.1f} MB/s)" if result.max_flow is not None else ""),
+    ]
+    binding = sorted(result.binding_hops().items(), key=lambda kv: -kv[1])
+    if binding:
+        kinds: dict[str, int] = {}
+        for cid, n in binding:
+            kinds[topo[cid].kind] = kinds.get(topo[cid].kind, 0) + n
+        out.append("Binding hops: " + ", ".join(f"{k} ({n} paths)" for k, n in sorted(kinds.items(), key=lambda kv: -kv[1])))
+    for group in ("drawer", "switch", "subsystem"):
+        vals = result.by_group.get(group) or {}
+        if vals and len(vals) <= 16:
+            out.append(f"Per {group}: " + ", ".join(f"{topo[c].label()} {v:,.0f}" for c, v in vals.items()))
+        elif vals:
+            out.append(f"Per {group}: {len(vals)} {group}s, {min(vals.values()):,.0f} to {max(vals.values()):,.0f} MB/s each")
+    out.append("")
+    rows = [(p.hba_port, p.host_port, p.logical_drive, f"{p.mbps:,.1f}" if p.mbps is not None else "?", _label(topo, p.bottleneck)) for p in result.paths]
+    out.append(_table(rows, ("HBA port", "host port", "logical drive", "MB/s", "binding hop"), right=(3,)))
+    levels: dict[str, list] = {}
+    for ld in result.components.values():
+        if ld.capacity:
+            levels.setdefault(ld.kind, []).append(ld)
+    out.append("")
+    lrows = []
+    for kind, lds in levels.items():
+        top = max(lds, key=lambda x: x.utilization or 0)
+        lrows.append((kind, len(lds), f"{top.load:,.0f}", f"{top.capacity:,.0f}", f"{(top.utilization or 0) * 100:.0f}%", top.id))
+    out.append(_table(lrows, ("hop level", "count", "max load", "capacity", "util", "busiest"), right=(1, 2, 3, 4)))
+    if result.unreachable:
+        out.append(f"\nHBA ports with no complete path: {', '.join(result.unreachable)}")
+    for n in result.notes[:5]:
+        out.append(f"note: {n}")
+    return "\n".join(out)
+
+
+def format_findings(topo, findings) -> str:
+    if not findings:
+        return "No findings: the design passes every rule."
+    counts = {s: sum(1 for f in findings if f.severity == s) for s in ("error", "warning", "advice")}
+    out = [f"{counts['error']} errors, {counts['warning']} warnings, {counts['advice']} advice"]
+    for f in findings:
+        names = ", ".join(_short(topo, c) for c in f.components[:6]) + (f" and {len(f.components) - 6} more" if len(f.components) > 6 else "")
+        out.append(f"\n{f.severity.upper():8} {f.rule}: {f.message}")
+        if names:
+            out.append(f"         components: {names}")
+        out.append(f"         fix: {f.fix}")
+        out.append(f"         source: {f.source}")
+    return "\n".join(out)
+
+
+def _short(topo, cid: str) -> str:
+    c = topo.get(cid)
+    return c.id if c else cid
+
+
+# -- commands ------------------------------------------------------------------------------------
+
+
+def cmd_example(args) -> int:
+    from planner.examples import EXAMPLES, build_example
+    from planner.project import Project, export_json, save_project
+
+    if args.name == "list" or args.out is None:
+        for name, (desc, _) in EXAMPLES.items():
+            print(f"{name:20} {desc}")
+        return EXIT_OK if args.name == "list" else _fail("sanplan example: give an output file, e.g. sanplan example p690-benchmark bench.sanplan")
+    if args.name not in EXAMPLES:
+        return _fail(f"sanplan example: no example {args.name!r}; choose one of {', '.join(EXAMPLES)}")
+    topo = build_example(args.name, _parts())
+    project = Project.single(topo)
+    if args.out.lower().endswith(".json"):
+        export_json(project, args.out)
+    else:
+        save_project(project, args.out, message=f"example {args.name}")
+    print(f"wrote {args.out}: {args.name} ({len(topo)} components)")
+    return EXIT_OK
+
+
+def cmd_analyze(args) -> int:
+    project = _open(args.file, args.scenario)
+    topo = project.topology
+    only = [s.strip() for s in args.only.split(",") if s.strip()]
+    missing = [o for o in only if o not in topo]
+    if missing:
+        return _fail(f"{args.file}: --only names {', '.join(missing)}, which the design does not have")
+    result = analyze(topo, args.figures, args.direction, args.source, only=only)
+    if args.json:
+        print(json.dumps(analysis_to_dict(topo, result), indent=1))
+    else:
+        print(format_analysis(topo, result))
+    return EXIT_OK
+
+
+def cmd_check(args) -> int:
+    from planner.rules import check
+
+    project = _open(args.file, args.scenario)
+    topo = project.topology
+    findings = check(topo, figures=args.figures, direction=args.direction)
+    if args.json:
+        print(json.dumps({"design": topo.meta.get("name", ""), "figures": args.figures, "direction": args.direction,
+                          "findings": [f.to_dict() for f in findings]}, indent=1))
+    else:
+        print(format_findings(topo, findings))
+    return EXIT_FINDINGS if any(f.severity == "error" for f in findings) else EXIT_OK
+
+
+def cmd_export(args) -> int:
+    from planner.project import export_json
+
+    project = _open(args.file)
+    export_json(project, args.json_out)
+    print(f"wrote {args.json_out}")
+    return EXIT_OK
+
+
+def cmd_import(args) -> int:
+    from planner.project import import_json, save_project
+
+    project = import_json(args.json_file)
+    save_project(project, args.out, message=f"imported from {os.path.basename(args.json_file)}")
+    print(f"wrote {args.out} ({len(project.topology)} components)")
+    return EXIT_OK
+
+
+def cmd_revisions(args) -> int:
+    from planner.project import list_revisions
+
+    rows = [(r[0], r[1], r[2], ", ".join(r[3])) for r in list_revisions(args.file)]
+    print(_table(rows, ("rev", "saved", "message", "scenarios"), right=(0,)))
+    return EXIT_OK
+
+
+def cmd_restore(args) -> int:
+    from planner.project import restore_revision, save_project
+
+    project = restore_revision(args.file, args.revision)
+    save_project(project, args.file, message=f"restored revision {args.revision}")
+    print(f"{args.file}: restored revision {args.revision} (saved as a new revision)")
+    return EXIT_OK
+
+
+def cmd_parts(args) -> int:
+    from catalogs.catalog import Catalog
+
+    cat = Catalog.default()
+    try:
+        found = list(cat.parts(kind=args.kind, text=args.text))
+    finally:
+        cat.close()
+    if args.json:
+        print(json.dumps([dict(p, user=u) for p, u in found], indent=1))
+        return EXIT_OK
+    for part, user in found:
+        print(f"{part['id']:16} {part['kind']:10} {part.get('name', '')}{'  (user part)' if user else ''}")
+        for fname, sets in (part.get("figures") or {}).items():
+            for s, entry in sets.items():
+                value = entry.get("value", f"{entry.get('read')} read / {entry.get('write')} write")
+                est = " (estimate)" if entry.get("estimate") else ""
+                print(f"{'':18}{fname:12} {s:9} {value} MB/s{est} - {entry.get('source', '')}")
+    return EXIT_OK
+
+
+def cmd_default(args) -> int:
+    """No arguments (or ``gui``): the editor when it and a display are available; otherwise the
+    headless job on the bundled p690 benchmark."""
+    from planner.examples import build_example
+    from planner.rules import check
+
+    gui = _gui_available()
+    if gui is not None:
+        return gui(getattr(args, "file", None))
+    if getattr(args, "file", None):
+        project = _open(args.file)
+        topo = project.topology
+    else:
+        topo = build_example("p690-benchmark", _parts())
+    reason = "no display" if not _has_display() else "the editor is not built yet"
+    print(f"SANplan headless ({reason}): analysing {topo.meta.get('name')}\n")
+    for figures, direction in (("planning", "read"), ("planning", "write")):
+        print(format_analysis(topo, analyze(topo, figures, direction)) if direction == "read" else
+              f"Write, planning figures: {analyze(topo, figures, direction).aggregate:,.1f} MB/s")
+        print()
+    m = analyze(topo, "measured", "read", "cache", cross_check=False)
+    w = analyze(topo, "measured", "write", "cache", cross_check=False)
+    print(f"Hardware profile (measured figures, data from controller cache): read {m.aggregate:,.0f} MB/s, write {w.aggregate:,.0f} MB/s\n")
+    print(format_findings(topo, check(topo)))
+    return EXIT_OK
+
+
+def _has_display() -> bool:
+    if sys.platform in ("win32", "darwin"):
+        return True
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
+def _gui_available():
+    if not _has_display() or os.environ.get("QT_QPA_PLATFORM") == "offscreen":
+        return None
+    try:
+        from app.gui import run_gui  # type: ignore[import-not-found]
+    except ImportError:
+        return None
+    return run_gui
+
+
+def _fail(message: str) -> int:
+    print(message, file=sys.stderr)
+    return EXIT_UNUSABLE
+
+
+COMMANDS = {
+    "example": cmd_example, "analyze": cmd_analyze, "check": cmd_check, "export": cmd_export,
+    "import": cmd_import, "revisions": cmd_revisions, "restore": cmd_restore, "parts": cmd_parts,
+    "gui": cmd_default, None: cmd_default,
+}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    from catalogs.catalog import CatalogError
+    from planner.project import ProjectError
+
+    try:
+        args = _parser().parse_args(argv)
+        return COMMANDS[args.command](args)
+    except UsageError as err:
+        return _fail(str(err))
+    except (ProjectError, ModelError, CatalogError, AnalysisError) as err:
+        return _fail(f"sanplan: {err}")
+    except BrokenPipeError:
+        return EXIT_OK
+    except KeyboardInterrupt:
+        return 130
+    except OSError as err:
+        return _fail(f"sanplan: {getattr(err, 'filename', '') or ''}: {err.strerror or err}")
+    except Exception as err:  # a bug: say so in one line, never a traceback for the user
+        return _fail(f"sanplan: internal error ({type(err).__name__}: {err}); please report it with the file that caused it")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
