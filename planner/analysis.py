@@ -465,12 +465,20 @@ def _groups(topo: Topology, result: Analysis) -> dict[str, dict[str, float]]:
             ld = result.components.get(comp.id)
             groups[kind][comp.id] = ld.load if ld else 0.0
     for sw in topo.of_kind("switch"):
-        ports = {c.id for c in topo.descendants(sw.id) if c.kind == "switch_port"}
-        total = 0.0
-        for p in result.paths:
-            if p.mbps and ports.intersection(p.hops):
-                total += p.mbps
-        groups["switch"][sw.id] = total
+        groups["switch"][sw.id] = 0.0
+    switch_of: dict[str, str] = {}
+    for p in result.paths:
+        if not p.mbps:
+            continue
+        crossed = set()
+        for hid in p.hops:
+            if result.components[hid].kind == "switch_port":
+                sw = switch_of.get(hid)
+                if sw is None:
+                    sw = switch_of[hid] = topo.ancestor(hid, "switch").id
+                crossed.add(sw)
+        for sw in crossed:
+            groups["switch"][sw] += p.mbps
     return groups
 
 
@@ -478,7 +486,8 @@ def _max_flow(paths: list[Path], loads: dict[str, Load]) -> tuple[float, list[st
     """Max flow over the union of the paths (capacities on split nodes) and the min-cut hops.
 
     Hops crossed by exactly the same paths are in series; they are merged into one node with
-    the smallest capacity first, which shrinks the graph several-fold without changing the flow.
+    the smallest capacity first. Paths that share no capacitated hop are independent, so the
+    flow is computed per connected group of paths and summed (a site of many servers).
     """
     import networkx as nx
     from networkx.algorithms.flow import shortest_augmenting_path
@@ -501,19 +510,44 @@ def _max_flow(paths: list[Path], loads: dict[str, Load]) -> tuple[float, list[st
         elif cap < best[gid][0]:
             best[gid] = (cap, hid)
         group_of[hid] = gid
-    g = nx.DiGraph()
-    for gid, (cap, _) in enumerate(best):
-        g.add_edge(("in", gid), ("out", gid), capacity=cap)
-    for p in paths:
-        prev: Any = "SOURCE"
-        last = -1
+    # union-find over paths sharing a group -> independent sub-problems
+    parent = list(range(len(paths)))
+
+    def find(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for idx in groups:
+        r = find(idx[0])
+        for i in idx[1:]:
+            ri = find(i)
+            if ri != r:
+                parent[ri] = r
+    chains: dict[int, list[list[int]]] = {}
+    for i, p in enumerate(paths):
+        seq: list[int] = []
         for hid in p.hops:
             gid = group_of.get(hid, -1)
-            if gid < 0 or gid == last:
-                continue
-            g.add_edge(prev, ("in", gid))
-            prev, last = ("out", gid), gid
-        g.add_edge(prev, "SINK")
-    value, (reach, _) = nx.minimum_cut(g, "SOURCE", "SINK", flow_func=shortest_augmenting_path)
-    cut = sorted(best[n[1]][1] for n in reach if isinstance(n, tuple) and n[0] == "in" and ("out", n[1]) not in reach)
-    return float(value), cut
+            if gid >= 0 and (not seq or seq[-1] != gid):
+                seq.append(gid)
+        chains.setdefault(find(i), []).append(seq)
+    total, cut = 0.0, []
+    for seqs in chains.values():
+        if any(not s for s in seqs):
+            return math.inf, []
+        edges: dict[tuple[Any, Any], dict[str, float]] = {}
+        for seq in seqs:
+            prev: Any = "SOURCE"
+            for gid in seq:
+                edges[(prev, ("in", gid))] = {}
+                edges[(("in", gid), ("out", gid))] = {"capacity": best[gid][0]}
+                prev = ("out", gid)
+            edges[(prev, "SINK")] = {}
+        g = nx.DiGraph()
+        g.add_edges_from((u, v, d) for (u, v), d in edges.items())
+        value, (reach, _) = nx.minimum_cut(g, "SOURCE", "SINK", flow_func=shortest_augmenting_path)
+        total += value
+        cut += [best[n[1]][1] for n in reach if isinstance(n, tuple) and n[0] == "in" and ("out", n[1]) not in reach]
+    return float(total), sorted(cut)

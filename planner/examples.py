@@ -108,3 +108,26 @@ def build_example(name: str, parts: Mapping[str, dict[str, Any]]) -> Topology:
     if name not in EXAMPLES:
         raise KeyError(f"no example {name!r}; choose one of {', '.join(EXAMPLES)}")
     return EXAMPLES[name][1](parts)
+
+
+def build_site(parts: Mapping[str, dict[str, Any]], copies: int = 16) -> Topology:
+    """A generated site: ``copies`` independent p690 benchmark configurations in one design
+    (ids prefixed ``s1.``, ``s2.``...; WWPNs made unique). Used by the speed benchmark."""
+    from planner.model import KINDS, Component
+
+    base = build_p690(parts, 7, name="p690 benchmark")
+    site = Topology(f"{copies} x p690 benchmark site")
+    site.parts = {k: dict(v) for k, v in base.parts.items()}
+    for k in range(1, copies + 1):
+        pre = f"s{k}."
+        for c in base.components():
+            attrs = dict(c.attrs)
+            for name, spec in KINDS[c.kind][1].items():
+                if spec.ref:
+                    v = attrs.get(name)
+                    attrs[name] = tuple(pre + x for x in v) if spec.many else (pre + v if v else v)
+            if attrs.get("wwpn"):
+                w = attrs["wwpn"]
+                attrs["wwpn"] = f"{w[:6]}{k:02x}{w[8:]}"
+            site._add_silent(Component(pre + c.id, c.kind, c.name, pre + c.parent if c.parent else None, c.part, attrs))
+    return site
