@@ -22,7 +22,8 @@ import argparse
 import json
 import os
 import sys
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from planner.analysis import SOURCES, Analysis, AnalysisError, analyze
 from planner.figures import DIRECTIONS, FIGURE_SETS

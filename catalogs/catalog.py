@@ -12,8 +12,9 @@ import json
 import os
 import sqlite3
 import tomllib
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from planner.figures import DIRECTIONS, FIGURE_SETS
 from planner.model import PART_KINDS
@@ -136,7 +137,7 @@ class Catalog:
             self.db.execute("INSERT OR REPLACE INTO meta VALUES ('builtin_version', ?)", (str(self.builtin_version),))
 
     @classmethod
-    def default(cls) -> "Catalog":
+    def default(cls) -> Catalog:
         """The user's catalog (``$SANPLAN_HOME`` or ~/.local/share/sanplan); in memory if that fails."""
         home = Path(os.environ.get("SANPLAN_HOME") or Path.home() / ".local" / "share" / "sanplan")
         try:

@@ -19,8 +19,9 @@ from __future__ import annotations
 
 import heapq
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any
 
 from planner.figures import DIRECTIONS, FIGURE_SETS, Figure, figure, layout_throughput
 from planner.model import Component, Topology

@@ -9,7 +9,8 @@ command in one ``QUndoCommand``; the CLI and tests use :class:`UndoStack`.
 from __future__ import annotations
 
 import copy
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from planner.model import KINDS, Component, Event, ModelError, Topology, check_attr
 

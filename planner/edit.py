@@ -17,8 +17,9 @@ Decisions on impossible edits (issue #2 §8):
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from typing import Any, Iterable, Iterator
+from typing import Any
 
 from planner.commands import (
     AddComponent,

@@ -13,7 +13,8 @@ Part figures are passed in (``parts``: catalog parts by id); the planner never r
 
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from planner import edit
 from planner.commands import SetMeta

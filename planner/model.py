@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import copy
 import re
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any
 
 
 class ModelError(ValueError):
@@ -331,7 +332,7 @@ class Component:
     def get(self, key: str, default: Any = None) -> Any:
         return self.attrs.get(key, default)
 
-    def copy(self) -> "Component":
+    def copy(self) -> Component:
         return Component(self.id, self.kind, self.name, self.parent, self.part, dict(self.attrs))
 
     def label(self) -> str:
@@ -550,7 +551,7 @@ class Topology:
                     bucket.discard((comp.id, name))
 
     # -- copying ------------------------------------------------------------------------
-    def clone(self) -> "Topology":
+    def clone(self) -> Topology:
         """A deep copy without observers (for scenarios and background analysis)."""
         other = Topology()
         other.meta = copy.deepcopy(self.meta)
