@@ -178,7 +178,7 @@ def _label(topo, cid: str | None) -> str:
     return f"{c.label()} [{c.kind}]" if c else cid
 
 
-def format_analysis(topo, result: Analysis) -> str:
+def format_analysis(topo, result: Analysis, max_rows: int | None = None) -> str:
     out = [
         f"Design: {topo.meta.get('name', '')}",
         f"Figures: {result.figures}   direction: {result.direction}   data from: {result.source}",
@@ -198,8 +198,11 @@ def format_analysis(topo, result: Analysis) -> str:
         elif vals:
             out.append(f"Per {group}: {len(vals)} {group}s, {min(vals.values()):,.0f} to {max(vals.values()):,.0f} MB/s each")
     out.append("")
-    rows = [(p.hba_port, p.host_port, p.logical_drive, f"{p.mbps:,.1f}" if p.mbps is not None else "?", _label(topo, p.bottleneck)) for p in result.paths]
+    shown = result.paths if max_rows is None else sorted(result.paths, key=lambda p: p.mbps or 0)[:max_rows]
+    rows = [(p.hba_port, p.host_port, p.logical_drive, f"{p.mbps:,.1f}" if p.mbps is not None else "?", _label(topo, p.bottleneck)) for p in shown]
     out.append(_table(rows, ("HBA port", "host port", "logical drive", "MB/s", "binding hop"), right=(3,)))
+    if len(shown) < len(result.paths):
+        out.append(f"... the {len(shown)} slowest of {len(result.paths)} paths; 'sanplan analyze FILE' lists them all")
     levels: dict[str, list] = {}
     for ld in result.components.values():
         if ld.capacity:
@@ -362,7 +365,7 @@ def cmd_default(args) -> int:
     reason = "no display" if not _has_display() else "the editor is not built yet"
     print(f"SANplan headless ({reason}): analysing {topo.meta.get('name')}\n")
     for figures, direction in (("planning", "read"), ("planning", "write")):
-        print(format_analysis(topo, analyze(topo, figures, direction)) if direction == "read" else
+        print(format_analysis(topo, analyze(topo, figures, direction), max_rows=8) if direction == "read" else
               f"Write, planning figures: {analyze(topo, figures, direction).aggregate:,.1f} MB/s")
         print()
     m = analyze(topo, "measured", "read", "cache", cross_check=False)

@@ -30,10 +30,11 @@ apt_install() {
 # 1. System libraries Qt 6 loads (the offscreen platform needs the first group; a window on X11
 #    needs the xcb group too).
 QT_LIBS="libGL.so.1:libgl1 libEGL.so.1:libegl1 libxkbcommon.so.0:libxkbcommon0 libfontconfig.so.1:libfontconfig1 libdbus-1.so.3:libdbus-1-3 libglib-2.0.so.0:libglib2.0-0 libfreetype.so.6:libfreetype6 libxkbcommon-x11.so.0:libxkbcommon-x11-0 libxcb-cursor.so.0:libxcb-cursor0 libxcb-icccm.so.4:libxcb-icccm4 libxcb-keysyms.so.1:libxcb-keysyms1 libxcb-shape.so.0:libxcb-shape0 libxcb-randr.so.0:libxcb-randr0 libxcb-render-util.so.0:libxcb-render-util0 libxcb-image.so.0:libxcb-image0 libX11-xcb.so.1:libx11-xcb1"
+LDCONFIG=$(command -v ldconfig || echo /sbin/ldconfig)
 missing=""
 for pair in $QT_LIBS; do
   lib=${pair%%:*}; pkg=${pair##*:}
-  if ! ldconfig -p 2>/dev/null | grep -q "$lib"; then missing="$missing $pkg"; fi
+  if ! "$LDCONFIG" -p 2>/dev/null | grep -q "$lib"; then missing="$missing $pkg"; fi
 done
 if [ -n "$missing" ]; then
   if as_root && command -v apt-get >/dev/null 2>&1; then
