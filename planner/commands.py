@@ -132,6 +132,33 @@ class SetMeta(Command):
         topo._emit(Event("meta", key=self.key))
 
 
+class SetPositions(Command):
+    """Place diagram boxes (one drag of several boxes is one command); None clears a position."""
+
+    def __init__(self, positions: dict[str, tuple[float, float] | None]) -> None:
+        self.positions = dict(positions)
+        self.old: dict[str, tuple[float, float] | None] = {}
+        self.text = "Move " + (next(iter(self.positions)) if len(self.positions) == 1 else f"{len(self.positions)} boxes")
+
+    def do(self, topo: Topology) -> None:
+        for cid in self.positions:
+            topo[cid]
+        self.old = {cid: topo.positions.get(cid) for cid in self.positions}
+        self._apply(topo, self.positions)
+
+    def undo(self, topo: Topology) -> None:
+        self._apply(topo, self.old)
+
+    @staticmethod
+    def _apply(topo: Topology, positions: dict[str, tuple[float, float] | None]) -> None:
+        for cid, xy in positions.items():
+            if xy is None:
+                topo.positions.pop(cid, None)
+            else:
+                topo.positions[cid] = (float(xy[0]), float(xy[1]))
+        topo._emit(Event("layout", key=",".join(positions)))
+
+
 class Macro(Command):
     """Several commands as one step. If one fails, those already done are undone."""
 

@@ -358,6 +358,7 @@ class Topology:
     def __init__(self, name: str = "Untitled design") -> None:
         self.meta: dict[str, Any] = {"name": name, "customer": "", "author": ""}
         self.parts: dict[str, dict[str, Any]] = {}
+        self.positions: dict[str, tuple[float, float]] = {}  # top-level boxes the user placed
         self._components: dict[str, Component] = {}
         self._children: dict[str | None, list[str]] = {}
         self._by_kind: dict[str, dict[str, None]] = {k: {} for k in KINDS}
@@ -556,6 +557,7 @@ class Topology:
         other = Topology()
         other.meta = copy.deepcopy(self.meta)
         other.parts = copy.deepcopy(self.parts)
+        other.positions = dict(self.positions)
         for comp in self._components.values():
             other._add_silent(comp.copy())
         other.revision = self.revision

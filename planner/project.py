@@ -75,7 +75,7 @@ COLLECTIONS: dict[str, str] = {
 }
 
 _ENTRY_KEYS = ("id", "name", "parent", "part")
-_DESIGN_KEYS = frozenset({"meta", "parts", *COLLECTIONS.values()})
+_DESIGN_KEYS = frozenset({"meta", "parts", "positions", *COLLECTIONS.values()})
 _FORMAT_KEYS = frozenset({"format", "schema_version"})
 _SCENARIO_KEYS = frozenset({"scenario", "scenario_order", "scenarios"})
 _PART_NUMBERS = ("max_drawers", "ports", "speed_gbps", "drive_bays", "host_ports_per_controller", "cache_mb")
@@ -132,6 +132,8 @@ def topology_to_dict(topo: Topology) -> dict[str, Any]:
         "meta": dict(topo.meta),
         "parts": copy.deepcopy(topo.parts),
     }
+    if topo.positions:
+        doc["positions"] = {cid: [x, y] for cid, (x, y) in topo.positions.items()}
     for kind in KINDS:
         doc[COLLECTIONS[kind]] = [_entry(comp) for comp in topo.of_kind(kind)]
     return doc
@@ -253,6 +255,18 @@ def _design_from_dict(body: Any, allowed: Iterable[str] = ()) -> Topology:
         check_references(topo)
     except ModelError as err:
         raise _Invalid(str(err)) from None
+    positions = body.get("positions", {})
+    if not isinstance(positions, dict):
+        raise _Invalid("positions must be an object of [x, y] by component id")
+    for cid, xy in positions.items():
+        if (
+            not isinstance(xy, list)
+            or len(xy) != 2
+            or not all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in xy)
+        ):
+            raise _Invalid(f"position of {cid!r} must be [x, y] in points")
+        if cid in topo:  # a position of a deleted component is dropped
+            topo.positions[cid] = (float(xy[0]), float(xy[1]))
     topo.revision = 0
     return topo
 
