@@ -460,3 +460,142 @@ def push(stack: Any, cmd: Command) -> Command:
     """Record an applied command on an undo stack (planner or Qt adapter)."""
     stack.push(cmd, applied=True)
     return cmd
+
+
+#: parts of a device that are created and deleted with it, never on their own
+STRUCTURAL = frozenset({"planar", "rio_link", "phb", "slot", "asic", "switch_port", "backplane", "controller", "host_port", "hba_port"})
+
+
+def place_part(topo: Topology, part: dict[str, Any], target: str | None = None, parts: dict[str, dict[str, Any]] | None = None) -> Builder:
+    """Add a catalog part where the user dropped it (``target``: the component under the drop).
+
+    A drawer goes into the server, an HBA into the slot it was dropped on (or the first free
+    slot under the target, or in the design), an enclosure into its subsystem, a drive into a
+    free bay. A new switch gets its own fabric; a new subsystem has its bays filled with the
+    catalog's first drive. Raises ModelError saying where the part can go when it cannot.
+    """
+    kind = part.get("kind")
+    tgt = topo.get(target) if target else None
+    if kind == "server":
+        n = len(topo.of_kind("server"))
+        b = add_server(topo, part, "p690" if n == 0 else f"server{n + 1}")
+        return b
+    if kind == "drawer":
+        server = topo.ancestor(tgt.id, "server") if tgt else None
+        servers = topo.of_kind("server")
+        if server is None and not servers:
+            raise ModelError("a drawer goes into a server: add a server (the p690) first")
+        return add_drawer(topo, (server or servers[0]).id, part)
+    if kind == "hba":
+        slot = _free_slot(topo, tgt)
+        lpars = topo.of_kind("lpar")
+        server = topo.ancestor(slot.id, "server")
+        own = [lp for lp in lpars if lp.parent == (server.id if server else None)]
+        return add_hba(topo, slot.id, part, lpar=own[0].id if own else "")
+    if kind == "switch":
+        n = len(topo.of_kind("switch")) + 1
+        with _building(topo, f"Add switch {n}") as b:
+            fname = f"FAB_{chr(64 + n) if n <= 26 else n}"
+            fab = _new(b, "fabric", f"fab.{fname}", None, fname)
+            sub = add_switch(topo, part, fab.id, topo.new_id(f"sw{n}"), domain_id=min(n, 239))
+            b.commands.append(sub)
+        return b
+    if kind == "subsystem":
+        n = len(topo.of_kind("subsystem")) + 1
+        base = "ess" if "ESS" in part.get("id", "") else "fastt"
+        drive = _first_drive(parts)
+        bays = int(part.get("drive_bays", 0))
+        return add_subsystem(topo, part, topo.new_id(f"{base}{n}"), drive_part=drive if bays else None, drives=min(bays, 14) if drive else 0)
+    if kind == "enclosure":
+        sub = topo.ancestor(tgt.id, "subsystem") if tgt else None
+        if sub is None:
+            raise ModelError("drop an enclosure onto the subsystem it extends")
+        drive = _first_drive(parts)
+        return add_enclosure(topo, sub.id, part, drive_part=drive, drives=int(part.get("drive_bays", 0)) if drive else 0)
+    if kind == "drive":
+        enc = topo.ancestor(tgt.id, "enclosure") if tgt else None
+        sub = topo.ancestor(tgt.id, "subsystem") if tgt else None
+        encs = [enc] if enc else (topo.children(sub.id, "enclosure") if sub else [])
+        for e in encs:
+            bays = int((topo.part_of(e) or topo.part_of(topo[e.parent]) or {}).get("drive_bays", 14))
+            used = {d["bay"] for d in topo.children(e.id, "drive")}
+            free = [i for i in range(1, bays + 1) if i not in used]
+            if free:
+                with _building(topo, f"Add drive to {e.label()}") as b:
+                    pid = _use_part(b, part, "drive")
+                    _new(b, "drive", f"{e.id}.d{free[0]}", e.id, f"Bay {free[0]}", pid, bay=free[0])
+                return b
+        raise ModelError("drop a drive onto an enclosure or subsystem with a free bay")
+    raise ModelError(f"a {kind} part cannot be placed on the canvas")
+
+
+def _first_drive(parts: dict[str, dict[str, Any]] | None) -> dict[str, Any] | None:
+    for p in (parts or {}).values():
+        if p.get("kind") == "drive":
+            return p
+    return None
+
+
+def _free_slot(topo: Topology, tgt: Component | None) -> Component:
+    if tgt is not None and tgt.kind == "slot":
+        if topo.children(tgt.id, "hba"):
+            raise ModelError(f"{tgt.label()} of {topo.ancestor(tgt.id, 'drawer').label()} is taken; drop the HBA onto a free slot")
+        return tgt
+    scope = [tgt] if tgt is not None and tgt.kind in ("drawer", "planar", "rio_link", "phb", "server") else topo.of_kind("drawer")
+    for root in scope:
+        for c in [root, *topo.descendants(root.id)]:
+            if c.kind == "slot" and not topo.children(c.id, "hba"):
+                return c
+    raise ModelError("no free PCI slot: add a drawer or free a slot first")
+
+
+def duplicate(topo: Topology, ids: Iterable[str]) -> Builder:
+    """Copy drawers (with their HBAs in the same slots), subsystems (with enclosures, drives,
+    arrays and logical drives), switches (same fabric) and HBAs (next free slot). WWPNs are
+    left empty on the copies (a WWPN is unique; the WWPN rules remind the user)."""
+    ids = list(dict.fromkeys(ids))
+    with _building(topo, f"Duplicate {', '.join(ids[:3])}") as b:
+        for cid in ids:
+            c = _expect(topo, cid, "drawer", "subsystem", "switch", "hba")
+            if c.kind == "drawer":
+                b.commands.append(add_drawer(topo, c.parent, topo.parts[c.part]))
+                new = topo.children(c.parent, "drawer")[-1]
+                for hba in (h for h in topo.descendants(c.id) if h.kind == "hba"):
+                    slot = find_slot(topo, new.id, topo[hba.parent]["number"])
+                    b.commands.append(add_hba(topo, slot.id, topo.parts[hba.part], lpar=hba["lpar"]))
+            elif c.kind == "switch":
+                n = len(topo.of_kind("switch")) + 1
+                b.commands.append(add_switch(topo, topo.parts[c.part], c["fabric"], topo.new_id(f"sw{n}"), c["domain_id"]))
+            elif c.kind == "hba":
+                drawer = topo.ancestor(c.id, "drawer")
+                slot = _free_slot(topo, drawer)
+                b.commands.append(add_hba(topo, slot.id, topo.parts[c.part], lpar=c["lpar"]))
+            else:
+                b.commands.append(_duplicate_subsystem(topo, c))
+    return b
+
+
+def _duplicate_subsystem(topo: Topology, sub: Component) -> Builder:
+    n = len(topo.of_kind("subsystem")) + 1
+    base = "".join(ch for ch in sub.id if not ch.isdigit()) or "sub"
+    name = topo.new_id(f"{base}{n}")
+    part = topo.parts[sub.part]
+    encs = topo.children(sub.id, "enclosure")
+    first_drives = topo.children(encs[0].id, "drive") if encs else []
+    drive_part = topo.parts.get(first_drives[0].part) if first_drives else None
+    with _building(topo, f"Duplicate {sub.label()}") as b:
+        b.commands.append(add_subsystem(topo, part, name, drive_part=drive_part, drives=len(first_drives)))
+        for enc in encs[1:]:
+            drives = topo.children(enc.id, "drive")
+            dp = topo.parts.get(drives[0].part) if drives else None
+            b.commands.append(add_enclosure(topo, name, topo.parts[enc.part], drive_part=dp, drives=len(drives)))
+        # map old drives to new ones by (enclosure index, bay)
+        new_drives = {(topo[d.parent]["index"], d["bay"]): d.id for d in topo.descendants(name) if d.kind == "drive"}
+        ctl_map = {c.id: f"{name}.{c['slot_name']}" for c in topo.children(sub.id, "controller")}
+        for arr in topo.children(sub.id, "array"):
+            drives = [new_drives.get((topo[topo[d].parent]["index"], topo[d]["bay"])) for d in arr["drives"]]
+            b.commands.append(add_array(topo, name, arr["raid_level"], [d for d in drives if d], arr["segment_kb"], arr.name))
+            new_arr = topo.children(name, "array")[-1]
+            for ld in topo.children(arr.id, "logical_drive"):
+                b.commands.append(add_logical_drive(topo, new_arr.id, ctl_map.get(ld["owner"], f"{name}.A"), ld["size_gb"], ld["lun"]))
+    return b

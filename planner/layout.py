@@ -19,7 +19,7 @@ from planner.model import Component, Topology
 ROW = 18.0  # height of one leaf row
 GAP = 8.0  # vertical gap between top-level groups
 COLUMNS = ("server", "drawer", "planar", "rio_link", "phb", "slot", "switch", "subsystem", "array", "volume_group")
-COLUMN_WIDTH = {"server": 110, "drawer": 90, "planar": 70, "rio_link": 60, "phb": 100, "slot": 150, "switch": 150, "subsystem": 150, "array": 150, "volume_group": 170}
+COLUMN_WIDTH = {"server": 110, "drawer": 90, "planar": 70, "rio_link": 60, "phb": 118, "slot": 150, "switch": 150, "subsystem": 150, "array": 150, "volume_group": 170}
 COLUMN_GAP = 46.0
 COLLAPSIBLE = ("drawer", "switch", "subsystem", "volume_group")
 
@@ -91,6 +91,7 @@ def layout(topo: Topology, collapsed: set[str] | None = None) -> Diagram:
     _subsystems(topo, d, x_of, collapsed, order)
     _lvm(topo, d, x_of, collapsed)
     _links(topo, d)
+    _compact_columns(d, x_of)
     _apply_positions(topo, d)
     d.height = max((b.y + b.h for b in d.boxes.values()), default=0.0) + 20
     d.width = max((b.x + b.w for b in d.boxes.values()), default=0.0) + 20
@@ -217,12 +218,21 @@ def _subsystems(topo: Topology, d: Diagram, x_of: dict[str, float], collapsed: s
     y = 20.0
     ya = 20.0
     subs = sorted(topo.of_kind("subsystem"), key=lambda s: order.get(s.id, 1e12))
+    folded = [s for s in subs if s.id in collapsed]
+    # collapsed subsystems sit in a grid, a few per row, so 56 of them stay readable
+    per_row = max(1, round((len(folded) / 4) ** 0.5)) if len(folded) > 8 else 1
+    grid_w = (COLUMN_WIDTH["subsystem"] - 10 * (per_row - 1)) / per_row if per_row > 1 else COLUMN_WIDTH["subsystem"]
+    grid_w = max(grid_w, 70.0)
+    for i, sub in enumerate(folded):
+        r, c = divmod(i, per_row)
+        box = _add(d, sub, "subsystem", x_of["subsystem"] + c * (grid_w + 10), y + r * (1.6 * ROW + GAP / 2), grid_w, 1.6 * ROW)
+        box.collapsed, box.hidden_count = True, _hide(topo, d, sub)
+    if folded:
+        y += ((len(folded) + per_row - 1) // per_row) * (1.6 * ROW + GAP / 2) + GAP
+        ya = y
     for sub in subs:
         x, w = x_of["subsystem"], COLUMN_WIDTH["subsystem"]
         if sub.id in collapsed:
-            box = _add(d, sub, "subsystem", x, y, w, 1.6 * ROW)
-            box.collapsed, box.hidden_count = True, _hide(topo, d, sub)
-            y += 1.6 * ROW + GAP / 2
             continue
         top = y
         y += ROW
@@ -251,7 +261,8 @@ def _subsystems(topo: Topology, d: Diagram, x_of: dict[str, float], collapsed: s
                 _add(d, ld, "array", xa + 8, ya, wa - 12, ROW - 3, f"{ld.label()} ({ld['size_gb']:.0f} GB)", container=arr.id)
                 ya += ROW - 2
             nd = len(arr["drives"])
-            label = f"{arr.label()}: RAID {arr['raid_level']}, {nd} drives, {arr['segment_kb']} KB"
+            shape = {5: f"{nd - 1}+P", 3: f"{nd - 1}+P", 1: f"{nd // 2}+{nd // 2}", 10: f"{nd // 2}+{nd // 2}"}.get(arr["raid_level"], f"{nd} drives")
+            label = f"RAID {arr['raid_level']} {shape}, {arr['segment_kb']} KB segment"
             _add(d, arr, "array", xa, at, wa, ya - at + 4, label)
             ya += 6
         y = max(y, ya) + GAP
@@ -309,6 +320,23 @@ def _links(topo: Topology, d: Diagram) -> None:
             h = topo.get(pv)
             if h is not None and h["logical_drive"]:
                 link(h["logical_drive"], vg.id, "pv", pv)
+
+
+def _compact_columns(d: Diagram, x_of: dict[str, float]) -> None:
+    """Close the gaps left by empty columns (collapsed drawers hide four) and widen the
+    columns that hold grids of collapsed boxes."""
+    by_col: dict[str, list[Box]] = {}
+    for b in d.boxes.values():
+        by_col.setdefault(b.column, []).append(b)
+    cursor = 20.0
+    for col in COLUMNS:
+        boxes = by_col.get(col)
+        if not boxes:
+            continue
+        shift = cursor - x_of[col]
+        for b in boxes:
+            b.x += shift
+        cursor = max(b.x + b.w for b in boxes) + COLUMN_GAP
 
 
 def _apply_positions(topo: Topology, d: Diagram) -> None:

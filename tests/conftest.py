@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
-import pytest
+import os
 
-from catalogs.catalog import builtin_parts
-from planner.examples import build_example
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # GUI tests run headless
+
+import pytest  # noqa: E402
+
+from catalogs.catalog import builtin_parts  # noqa: E402
+from planner.examples import build_example  # noqa: E402
 
 
 @pytest.fixture(scope="session")

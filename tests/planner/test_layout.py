@@ -20,7 +20,7 @@ def test_no_overlaps_within_a_column(one_drawer):
     d = layout(one_drawer)
     for col in COLUMNS:
         tops = sorted((b.y, b.y + b.h, b.id) for b in d.boxes.values() if b.column == col and b.container is None)
-        for (y0, y1, a), (z0, _, b) in zip(tops, tops[1:]):
+        for (_y0, y1, a), (z0, _, b) in zip(tops, tops[1:]):
             assert z0 >= y1 - 1e-6, (a, b)
 
 

@@ -1,0 +1,155 @@
+"""Dialogs of the main window: revision history (list, compare, restore) and export progress."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QHBoxLayout,
+    QLabel,
+    QMessageBox,
+    QProgressDialog,
+    QTableWidget,
+    QTableWidgetItem,
+    QTextBrowser,
+    QVBoxLayout,
+)
+
+from planner.project import Project, ProjectError, list_revisions, restore_revision
+
+
+def compare_summary(old: Project, new: Project) -> str:
+    """What changed between two projects, in words: counts per kind added/removed/changed."""
+    lines = []
+    names = list(dict.fromkeys([*old.scenarios, *new.scenarios]))
+    for name in names:
+        a, b = old.scenarios.get(name), new.scenarios.get(name)
+        if a is None:
+            lines.append(f"scenario {name}: only in the newer one")
+            continue
+        if b is None:
+            lines.append(f"scenario {name}: only in the older one")
+            continue
+        ca = {c.id: c for c in a.components()}
+        cb = {c.id: c for c in b.components()}
+        per: dict[str, list[int]] = {}
+        for cid in ca.keys() | cb.keys():
+            x, y = ca.get(cid), cb.get(cid)
+            kind = (x or y).kind
+            slot = per.setdefault(kind, [0, 0, 0])
+            if x is None:
+                slot[0] += 1
+            elif y is None:
+                slot[1] += 1
+            elif (x.name, x.parent, x.part, x.attrs) != (y.name, y.parent, y.part, y.attrs):
+                slot[2] += 1
+        changes = [f"{kind}: " + ", ".join(f"{n} {w}" for n, w in zip(v, ("added", "removed", "changed")) if n)
+                   for kind, v in sorted(per.items()) if any(v)]
+        lines.append(f"scenario {name}: " + ("; ".join(changes) if changes else "no change"))
+    return "\n".join(lines)
+
+
+class RevisionsDialog(QDialog):
+    """Lists the revisions saved in a design file; compares one with the open design; restores."""
+
+    def __init__(self, path: Path, current: Project, parent=None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(f"Revision history of {path.name}")
+        self.path, self.current = path, current
+        self.restored: Project | None = None
+        self.table = QTableWidget(0, 4)
+        self.table.setHorizontalHeaderLabels(["Revision", "Saved", "Message", "Scenarios"])
+        self.table.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
+        self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        self.table.horizontalHeader().setStretchLastSection(True)
+        self.summary = QTextBrowser()
+        self.summary.setMaximumHeight(140)
+        try:
+            self.revisions = list_revisions(path)
+        except ProjectError as err:
+            self.revisions = []
+            self.summary.setPlainText(str(err))
+        for rev in reversed(self.revisions):
+            row = self.table.rowCount()
+            self.table.insertRow(row)
+            for col, value in enumerate((rev[0], rev[1], rev[2], ", ".join(rev[3]))):
+                item = QTableWidgetItem(str(value))
+                item.setData(Qt.ItemDataRole.UserRole, rev[0])
+                self.table.setItem(row, col, item)
+        self.table.resizeColumnsToContents()
+        self.table.itemSelectionChanged.connect(self._compare)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        self.restore_button = buttons.addButton("Restore this revision", QDialogButtonBox.ButtonRole.AcceptRole)
+        self.restore_button.setEnabled(False)
+        self.restore_button.clicked.connect(self._restore)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.table)
+        row = QHBoxLayout()
+        row.addWidget(QLabel("Compared with the open design:"))
+        layout.addLayout(row)
+        layout.addWidget(self.summary)
+        layout.addWidget(buttons)
+        self.resize(760, 480)
+
+    def selected_revision(self) -> int | None:
+        items = self.table.selectedItems()
+        return int(items[0].data(Qt.ItemDataRole.UserRole)) if items else None
+
+    def _compare(self) -> None:
+        rev = self.selected_revision()
+        self.restore_button.setEnabled(rev is not None)
+        if rev is None:
+            return
+        try:
+            old = restore_revision(self.path, rev)
+        except ProjectError as err:
+            self.summary.setPlainText(str(err))
+            return
+        self.summary.setHtml("<pre>" + html.escape(compare_summary(old, self.current)) + "</pre>")
+
+    def _restore(self) -> None:
+        rev = self.selected_revision()
+        if rev is None:
+            return
+        try:
+            self.restored = restore_revision(self.path, rev)
+        except ProjectError as err:
+            QMessageBox.warning(self, "SANplan", str(err))
+            return
+        self.accept()
+
+
+def run_with_progress(parent, title: str, job: Callable[[Callable[[float, str], None]], Any]) -> bool:
+    """Run ``job(progress)`` with a progress dialog that appears when it takes more than a moment.
+
+    ``progress(fraction, text)`` updates the dialog and keeps the window painting. Errors are
+    shown in a dialog naming the problem; returns True on success.
+    """
+    dlg = QProgressDialog(title, "", 0, 100, parent)
+    dlg.setWindowTitle("SANplan")
+    dlg.setCancelButton(None)
+    dlg.setMinimumDuration(400)
+    dlg.setWindowModality(Qt.WindowModality.WindowModal)
+
+    def progress(fraction: float, text: str = "") -> None:
+        dlg.setValue(int(max(0.0, min(1.0, fraction)) * 100))
+        if text:
+            dlg.setLabelText(text)
+        QCoreApplication.processEvents()
+
+    try:
+        job(progress)
+    except Exception as err:  # the export names its problem; never a traceback
+        dlg.close()
+        QMessageBox.warning(parent, "SANplan", f"{title.rstrip('.')} failed:\n{err}")
+        return False
+    dlg.setValue(100)
+    dlg.close()
+    return True

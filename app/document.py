@@ -1,0 +1,309 @@
+"""The open design as the editor sees it: project, undo stack, selection and live analysis.
+
+Widgets observe a :class:`Document` (its Qt signals) and change the design only through
+:meth:`Document.run` (an editing operation from :mod:`planner.edit`) or :meth:`Document.push`
+(a planner command). Each planner command is wrapped in one :class:`PlannerUndoCommand`, so one
+gesture is one undo step and the window title follows ``QUndoStack.cleanChanged``.
+
+After every change the design is re-analysed off the GUI thread: a snapshot (``clone``) is
+analysed in a worker; results for an older revision are dropped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QObject, QRunnable, QThreadPool, QTimer, Signal
+from PySide6.QtGui import QUndoCommand, QUndoStack
+
+from planner.analysis import Analysis, analyze
+from planner.commands import Command
+from planner.model import Event, ModelError, Topology
+from planner.project import Project, ProjectError, open_project, save_project
+from planner.rules import Finding, check
+
+
+class PlannerUndoCommand(QUndoCommand):
+    """One planner command as one Qt undo step. The command is already applied when pushed."""
+
+    def __init__(self, doc: Document, cmd: Command, applied: bool = True) -> None:
+        super().__init__(cmd.text)
+        self.doc, self.cmd = doc, cmd
+        self._skip_first_redo = applied
+
+    def redo(self) -> None:
+        if self._skip_first_redo:
+            self._skip_first_redo = False
+            return
+        self.cmd.do(self.doc.topology)
+
+    def undo(self) -> None:
+        self.cmd.undo(self.doc.topology)
+
+
+@dataclass
+class AnalysisBundle:
+    """Everything the panels show about one revision of the design."""
+
+    revision: int
+    figures: str
+    direction: str
+    result: Analysis  # in the chosen direction
+    read_mbps: float
+    write_mbps: float
+    findings: list[Finding] = field(default_factory=list)
+    seconds: float = 0.0
+
+
+class _Signals(QObject):
+    done = Signal(object)
+
+
+class _AnalysisJob(QRunnable):
+    def __init__(self, snapshot: Topology, revision: int, figures: str, direction: str) -> None:
+        super().__init__()
+        self.snapshot, self.revision, self.figures, self.direction = snapshot, revision, figures, direction
+        self.signals = _Signals()
+
+    def run(self) -> None:
+        import time
+
+        t0 = time.perf_counter()
+        try:
+            bundle = compute_bundle(self.snapshot, self.revision, self.figures, self.direction)
+            bundle.seconds = time.perf_counter() - t0
+        except Exception as err:  # never lose the window over an analysis bug
+            bundle = err
+        self.signals.done.emit(bundle)
+
+
+def compute_bundle(topo: Topology, revision: int, figures: str, direction: str) -> AnalysisBundle:
+    read = analyze(topo, figures, "read", cross_check=False)
+    write = analyze(topo, figures, "write", cross_check=False)
+    chosen = read if direction == "read" else write
+    findings = check(topo, figures, direction, analysis=chosen)
+    return AnalysisBundle(revision, figures, direction, chosen, read.aggregate, write.aggregate, findings)
+
+
+class Document(QObject):
+    """The open design. Signals: ``changed`` (any model change), ``modelEvent(Event)``,
+    ``analysisReady(AnalysisBundle)``, ``selectionChanged(list[str])``, ``pathHighlighted(object)``,
+    ``fileStateChanged()``, ``message(str)`` (an error or note for the user)."""
+
+    changed = Signal()
+    modelEvent = Signal(object)
+    analysisReady = Signal(object)
+    selectionChanged = Signal(list)
+    pathHighlighted = Signal(object)
+    fileStateChanged = Signal()
+    projectReplaced = Signal()
+    message = Signal(str)
+
+    def __init__(self, parts: dict[str, dict[str, Any]], parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.parts = parts
+        self.project = Project(Topology("Untitled design"))
+        self.path: Path | None = None
+        self.undo_stack = QUndoStack(self)
+        self.undo_stack.cleanChanged.connect(self._on_clean_changed)
+        self.undo_stack.indexChanged.connect(self._on_index_changed)
+        self.figures = "planning"
+        self.direction = "read"
+        self.selection: list[str] = []
+        self.analysis: AnalysisBundle | None = None
+        self.synchronous = False  # tests may analyse in the GUI thread for determinism
+        self._pool = QThreadPool.globalInstance()
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(30)
+        self._timer.timeout.connect(self._start_analysis)
+        self._running = False
+        self._jobs: list[_AnalysisJob] = []
+        self._attach()
+
+    def _on_clean_changed(self, _clean: bool) -> None:
+        self.fileStateChanged.emit()
+
+    def _on_index_changed(self, _index: int) -> None:
+        self._schedule()
+
+    # -- the design ----------------------------------------------------------------------------
+    @property
+    def topology(self) -> Topology:
+        return self.project.topology
+
+    def _attach(self) -> None:
+        self.topology.subscribe(self._on_event)
+
+    def _detach(self) -> None:
+        self.topology.unsubscribe(self._on_event)
+
+    def _on_event(self, event: Event) -> None:
+        self.modelEvent.emit(event)
+        if event.type == "removed" and event.id in self.selection:
+            self.selection = [s for s in self.selection if s in self.topology and s != event.id]
+            self.selectionChanged.emit(list(self.selection))
+        self.changed.emit()
+        self._schedule()
+
+    def replace_project(self, project: Project, path: Path | None) -> None:
+        """Show another project (after New, Open, Revert, restore); the undo history starts anew."""
+        self._detach()
+        self.project = project
+        self.path = path
+        self.undo_stack.clear()
+        self.undo_stack.setClean()
+        self.selection = []
+        self.analysis = None
+        self._attach()
+        self.projectReplaced.emit()
+        self.selectionChanged.emit([])
+        self.changed.emit()
+        self.fileStateChanged.emit()
+        self._schedule(now=True)
+
+    def switch_scenario(self, name: str) -> None:
+        self._detach()
+        self.project.switch(name)
+        self.undo_stack.clear()
+        self.selection = []
+        self._attach()
+        self.projectReplaced.emit()
+        self.selectionChanged.emit([])
+        self.changed.emit()
+        self.fileStateChanged.emit()
+        self._schedule(now=True)
+
+    # -- changing it ---------------------------------------------------------------------------
+    def run(self, operation: Callable[..., Command], *args: Any, **kwargs: Any) -> Command | None:
+        """Apply an editing operation (``planner.edit.*``) as one undo step. A refused edit is
+        reported through ``message`` with its reason and changes nothing; returns None then."""
+        try:
+            cmd = operation(self.topology, *args, **kwargs)
+        except (ModelError, ProjectError, ValueError, KeyError) as err:
+            self.message.emit(_reason(err))
+            return None
+        self.undo_stack.push(PlannerUndoCommand(self, cmd, applied=True))
+        return cmd
+
+    def push(self, cmd: Command) -> bool:
+        """Apply a planner command as one undo step; False (and a message) when refused."""
+        try:
+            cmd.do(self.topology)
+        except (ModelError, ValueError, KeyError) as err:
+            self.message.emit(_reason(err))
+            return False
+        self.undo_stack.push(PlannerUndoCommand(self, cmd, applied=True))
+        return True
+
+    # -- selection -----------------------------------------------------------------------------
+    def select(self, ids: list[str]) -> None:
+        ids = [i for i in dict.fromkeys(ids) if i in self.topology]
+        if ids != self.selection:
+            self.selection = ids
+            self.selectionChanged.emit(list(ids))
+
+    def highlight_path(self, path: Any) -> None:
+        self.pathHighlighted.emit(path)
+
+    # -- analysis options ----------------------------------------------------------------------
+    def set_figures(self, figures: str) -> None:
+        if figures != self.figures:
+            self.figures = figures
+            self._schedule(now=True)
+
+    def set_direction(self, direction: str) -> None:
+        if direction != self.direction:
+            self.direction = direction
+            self._schedule(now=True)
+
+    def _schedule(self, now: bool = False) -> None:
+        if self.synchronous:
+            self._start_analysis()
+            return
+        self._timer.start(0 if now else self._timer.interval())
+
+    def _start_analysis(self) -> None:
+        if self._running and not self.synchronous:
+            self._timer.start()  # one at a time; the newest revision is analysed next
+            return
+        topo = self.topology
+        if self.synchronous:
+            bundle = compute_bundle(topo, topo.revision, self.figures, self.direction)
+            self._done(bundle)
+            return
+        job = _AnalysisJob(topo.clone(), topo.revision, self.figures, self.direction)
+        job.setAutoDelete(False)
+        job.signals.done.connect(self._done)
+        self._jobs.append(job)
+        self._running = True
+        self._pool.start(job)
+
+    def _done(self, bundle: Any) -> None:
+        self._running = False
+        self._jobs = [j for j in self._jobs if j.signals is not self.sender()]
+        if isinstance(bundle, Exception):
+            self.message.emit(f"analysis failed: {bundle}; the design is unchanged")
+            return
+        if (bundle.revision != self.topology.revision or bundle.figures != self.figures
+                or bundle.direction != self.direction):
+            self._schedule(now=True)  # stale: the design changed meanwhile
+            return
+        self.analysis = bundle
+        self.analysisReady.emit(bundle)
+
+    def wait_for_analysis(self, timeout_ms: int = 5000) -> AnalysisBundle | None:
+        """Block (processing events) until the current revision is analysed (tests, exports)."""
+        from PySide6.QtCore import QCoreApplication, QDeadlineTimer
+
+        deadline = QDeadlineTimer(timeout_ms)
+        while not deadline.hasExpired():
+            a = self.analysis
+            if a is not None and a.revision == self.topology.revision and a.figures == self.figures and a.direction == self.direction and not self._timer.isActive() and not self._running:
+                return a
+            QCoreApplication.processEvents()
+            self._pool.waitForDone(5)
+        return None
+
+    # -- files ---------------------------------------------------------------------------------
+    def is_clean(self) -> bool:
+        return self.undo_stack.isClean()
+
+    def title(self) -> str:
+        name = self.path.name if self.path else "Untitled"
+        scen = f" [{self.project.current}]" if len(self.project.scenarios) > 1 else ""
+        return f"{name}{scen}"
+
+    def open(self, path: str | Path) -> bool:
+        try:
+            project = open_project(path)
+        except ProjectError as err:
+            self.message.emit(str(err))
+            return False
+        self.replace_project(project, Path(path))
+        return True
+
+    def save(self, path: str | Path | None = None, message: str = "") -> bool:
+        target = Path(path) if path else self.path
+        if target is None:
+            self.message.emit("choose a file name first (Save As)")
+            return False
+        try:
+            save_project(self.project, target, message=message)
+        except ProjectError as err:
+            self.message.emit(str(err))
+            return False
+        self.path = target
+        self.undo_stack.setClean()
+        self.fileStateChanged.emit()
+        return True
+
+
+def _reason(err: BaseException) -> str:
+    text = str(err)
+    if isinstance(err, KeyError) and err.args:
+        text = str(err.args[0])
+    return text.strip("'\"") or type(err).__name__

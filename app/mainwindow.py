@@ -1,0 +1,799 @@
+"""The SANplan main window: canvas, docks, menus, files, autosave and crash recovery."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QByteArray, QPointF, QSettings, QStandardPaths, Qt, QTimer
+from PySide6.QtGui import QAction, QActionGroup, QColor, QIcon, QKeySequence, QPalette
+from PySide6.QtWidgets import (
+    QApplication,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QDockWidget,
+    QFileDialog,
+    QFormLayout,
+    QInputDialog,
+    QLabel,
+    QLineEdit,
+    QMainWindow,
+    QMessageBox,
+    QStyle,
+    QUndoView,
+)
+
+from app.document import Document
+from planner import edit
+from planner.commands import Macro, SetMeta, SetPositions
+from planner.examples import EXAMPLES, build_example
+from planner.figures import DIRECTIONS, FIGURE_SETS
+from planner.model import ModelError, Topology
+from planner.project import Project, ProjectError, save_project
+from widgets.canvas import DiagramScene, DiagramView
+
+APP_NAME = "SANplan"
+MAX_RECENT = 8
+
+
+def data_dir() -> Path:
+    base = os.environ.get("SANPLAN_HOME") or QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation)
+    path = Path(base or Path.home() / ".local" / "share" / "sanplan")
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def settings() -> QSettings:
+    if os.environ.get("SANPLAN_HOME"):
+        return QSettings(str(Path(os.environ["SANPLAN_HOME"]) / "settings.ini"), QSettings.Format.IniFormat)
+    return QSettings(APP_NAME, APP_NAME)
+
+
+class MainWindow(QMainWindow):
+    """The editor. ``ask`` answers the questions a dialog would ask (tests replace it)."""
+
+    def __init__(self, catalog, parent=None) -> None:
+        super().__init__(parent)
+        self.catalog = catalog
+        self.settings = settings()
+        self.doc = Document(catalog.as_dict(), self)
+        self.scene = DiagramScene(self.doc, self)
+        self.view = DiagramView(self.scene, self)
+        self.setCentralWidget(self.view)
+        self.ask: Callable[..., Any] = self._ask_dialog
+        self._rebuild_timer = QTimer(self)
+        self._rebuild_timer.setSingleShot(True)
+        self._rebuild_timer.setInterval(0)
+        self._rebuild_timer.timeout.connect(self.scene.rebuild)
+        self._structural = False
+        self.doc.modelEvent.connect(self._on_model_event)
+        self.doc.fileStateChanged.connect(self._update_title)
+        self.doc.analysisReady.connect(self._show_totals)
+        self.doc.message.connect(self.show_message)
+        self.scene.boxesMoved.connect(self._on_boxes_moved)
+        self.scene.dropPart.connect(self.drop_part)
+        self.scene.cableRequested.connect(self.lay_cable)
+        self.scene.deleteRequested.connect(self.delete_ids)
+        self.scene.duplicateRequested.connect(self.duplicate_ids)
+        self.clipboard_ids: list[str] = []
+        self._build_docks()
+        self._build_actions()
+        self._build_status()
+        self._autosave_timer = QTimer(self)
+        self._autosave_timer.setInterval(int(self.settings.value("autosave_seconds", 30)) * 1000)
+        self._autosave_timer.timeout.connect(self.autosave)
+        self._autosave_timer.start()
+        self._restore_layout()
+        self._update_title()
+
+    # -- building the window --------------------------------------------------------------------
+    def _dock(self, title: str, widget, area: Qt.DockWidgetArea, name: str) -> QDockWidget:
+        dock = QDockWidget(title, self)
+        dock.setObjectName(name)
+        dock.setWidget(widget)
+        self.addDockWidget(area, dock)
+        return dock
+
+    def _build_docks(self) -> None:
+        from widgets.charts import ChartsPanel
+        from widgets.findings import FindingsPanel
+        from widgets.inspector import InspectorPanel
+        from widgets.palette import PalettePanel
+        from widgets.paths import PathsPanel
+
+        self.palette_panel = PalettePanel(lambda: list(self.catalog.parts()))
+        self.inspector = InspectorPanel(self.doc)
+        self.findings = FindingsPanel(self.doc)
+        self.paths = PathsPanel(self.doc)
+        self.charts = ChartsPanel(self.doc)
+        self.undo_view = QUndoView(self.doc.undo_stack)
+        self.undo_view.setEmptyLabel("<opened>")
+        self.docks = {
+            "palette": self._dock("Parts", self.palette_panel, Qt.DockWidgetArea.LeftDockWidgetArea, "PartsDock"),
+            "inspector": self._dock("Properties", self.inspector, Qt.DockWidgetArea.RightDockWidgetArea, "InspectorDock"),
+            "history": self._dock("Undo history", self.undo_view, Qt.DockWidgetArea.RightDockWidgetArea, "UndoDock"),
+            "findings": self._dock("Findings", self.findings, Qt.DockWidgetArea.BottomDockWidgetArea, "FindingsDock"),
+            "paths": self._dock("Paths", self.paths, Qt.DockWidgetArea.BottomDockWidgetArea, "PathsDock"),
+            "charts": self._dock("Utilization", self.charts, Qt.DockWidgetArea.BottomDockWidgetArea, "ChartsDock"),
+        }
+        self.tabifyDockWidget(self.docks["inspector"], self.docks["history"])
+        self.docks["inspector"].raise_()
+        self.tabifyDockWidget(self.docks["findings"], self.docks["paths"])
+        self.tabifyDockWidget(self.docks["paths"], self.docks["charts"])
+        self.docks["findings"].raise_()
+        self.palette_panel.partActivated.connect(lambda pid: self.drop_part(pid, "", QPointF()))
+        self.findings.focusRequested.connect(self.focus_components)
+
+    def _action(self, text: str, slot, shortcut=None, icon=None, tip: str = "") -> QAction:
+        act = QAction(text, self)
+        if shortcut is not None:
+            act.setShortcut(QKeySequence(shortcut))
+        if icon is not None:
+            act.setIcon(self.style().standardIcon(icon))
+        if tip:
+            act.setToolTip(tip)
+            act.setStatusTip(tip)
+        act.triggered.connect(slot)
+        return act
+
+    def _build_actions(self) -> None:
+        S, SP = QKeySequence.StandardKey, QStyle.StandardPixmap
+        self.act_new = self._action("&New", self.file_new, S.New, SP.SP_FileIcon, "Start a new design")
+        self.act_open = self._action("&Open...", self.file_open, S.Open, SP.SP_DialogOpenButton, "Open a .sanplan design or a JSON export")
+        self.act_save = self._action("&Save", self.file_save, S.Save, SP.SP_DialogSaveButton, "Save the design (a new revision)")
+        self.act_save_as = self._action("Save &As...", self.file_save_as, S.SaveAs)
+        self.act_revert = self._action("Re&vert", self.file_revert, None, None, "Discard unsaved changes and reopen the saved file")
+        self.act_revisions = self._action("Revision &history...", self.show_revisions)
+        self.act_quit = self._action("&Quit", self.close, S.Quit)
+        self.act_undo = self.doc.undo_stack.createUndoAction(self, "&Undo")
+        self.act_undo.setShortcut(QKeySequence(S.Undo))
+        self.act_undo.setIcon(self.style().standardIcon(SP.SP_ArrowBack))
+        self.act_redo = self.doc.undo_stack.createRedoAction(self, "&Redo")
+        self.act_redo.setShortcut(QKeySequence(S.Redo))
+        self.act_redo.setIcon(self.style().standardIcon(SP.SP_ArrowForward))
+        self.act_copy = self._action("&Copy", self.copy_selection, S.Copy)
+        self.act_paste = self._action("&Paste", self.paste, S.Paste)
+        self.act_duplicate = self._action("D&uplicate", lambda: self.duplicate_ids(self.scene.selected_ids()), "Ctrl+D")
+        self.act_delete = self._action("&Delete", lambda: self.delete_ids(self.scene.selected_ids()), S.Delete)
+        self.act_select_all = self._action("Select &All", self._select_all, S.SelectAll)
+        self.act_fit = self._action("Zoom to &fit", self.view.zoom_to_fit, "Ctrl+0", SP.SP_TitleBarMaxButton)
+        self.act_zoom_in = self._action("Zoom &in", lambda: self.view.zoom(1.25), S.ZoomIn)
+        self.act_zoom_out = self._action("Zoom &out", lambda: self.view.zoom(0.8), S.ZoomOut)
+        self.act_expand = self._action("&Expand all", lambda: self.scene.set_all_collapsed(False))
+        self.act_collapse = self._action("&Collapse all", lambda: self.scene.set_all_collapsed(True))
+        self.act_relayout = self._action("Auto-&layout", self.auto_layout, None, None, "Forget moved boxes and lay the diagram out again")
+        self.act_properties = self._action("Design &properties...", self.edit_properties)
+        self.act_catalog = self._action("Parts &catalog...", self.show_catalog)
+
+        mb = self.menuBar()
+        m = mb.addMenu("&File")
+        for a in (self.act_new, self.act_open):
+            m.addAction(a)
+        self.examples_menu = m.addMenu("Open &example")
+        for name, (desc, _) in EXAMPLES.items():
+            a = self.examples_menu.addAction(name, lambda n=name: self.open_example(n))
+            a.setToolTip(desc)
+        self.recent_menu = m.addMenu("Open &recent")
+        self._fill_recent()
+        m.addSeparator()
+        for a in (self.act_save, self.act_save_as, self.act_revert, self.act_revisions):
+            m.addAction(a)
+        m.addSeparator()
+        self.export_menu = m.addMenu("&Export")
+        self._fill_export_menu()
+        m.addSeparator()
+        m.addAction(self.act_quit)
+
+        m = mb.addMenu("&Edit")
+        for a in (self.act_undo, self.act_redo):
+            m.addAction(a)
+        m.addSeparator()
+        for a in (self.act_copy, self.act_paste, self.act_duplicate, self.act_delete, self.act_select_all):
+            m.addAction(a)
+
+        m = mb.addMenu("&View")
+        for a in (self.act_zoom_in, self.act_zoom_out, self.act_fit):
+            m.addAction(a)
+        m.addSeparator()
+        for a in (self.act_expand, self.act_collapse, self.act_relayout):
+            m.addAction(a)
+        m.addSeparator()
+        for dock in self.docks.values():
+            m.addAction(dock.toggleViewAction())
+        m.addSeparator()
+        theme = m.addMenu("&Theme")
+        group = QActionGroup(self)
+        for name in ("System", "Light", "Dark"):
+            a = theme.addAction(name, lambda n=name: self.set_theme(n))
+            a.setCheckable(True)
+            a.setChecked(self.settings.value("theme", "System") == name)
+            group.addAction(a)
+
+        m = mb.addMenu("&Design")
+        m.addAction(self.act_properties)
+        self.scenario_menu = m.addMenu("&Scenarios")
+        self.scenario_menu.aboutToShow.connect(self._fill_scenarios)
+        m.addSeparator()
+        m.addAction(self.act_catalog)
+
+        m = mb.addMenu("&Help")
+        m.addAction("&About SANplan", self.about)
+
+        tb = self.addToolBar("Main")
+        tb.setObjectName("MainToolbar")
+        for a in (self.act_new, self.act_open, self.act_save, self.act_undo, self.act_redo, self.act_fit):
+            tb.addAction(a)
+        tb.addSeparator()
+        tb.addWidget(QLabel(" Figures: "))
+        self.figures_box = QComboBox()
+        self.figures_box.addItems(FIGURE_SETS)
+        self.figures_box.setCurrentText(self.doc.figures)
+        self.figures_box.setToolTip("rated: vendor design figures; measured: the P690 paper's measurements; planning: its rules of thumb")
+        self.figures_box.currentTextChanged.connect(self.doc.set_figures)
+        tb.addWidget(self.figures_box)
+        tb.addWidget(QLabel(" Direction: "))
+        self.direction_box = QComboBox()
+        self.direction_box.addItems(DIRECTIONS)
+        self.direction_box.currentTextChanged.connect(self.doc.set_direction)
+        tb.addWidget(self.direction_box)
+        tb.addSeparator()
+        tb.addAction(self.act_expand)
+        tb.addAction(self.act_collapse)
+
+    def _fill_export_menu(self) -> None:
+        m = self.export_menu
+        m.clear()
+        m.addAction("&Build sheet (PDF)...", self.export_pdf)
+        m.addAction("Zoning script: &Brocade...", lambda: self.export_zoning("brocade"))
+        m.addAction("Zoning script: &Cisco MDS...", lambda: self.export_zoning("cisco"))
+        m.addAction("Cabling: &CSV...", lambda: self.export_cabling("csv"))
+        m.addAction("Cabling: &NetBox import...", lambda: self.export_cabling("netbox"))
+        m.addAction("&JSON interchange...", self.export_json)
+
+    def _build_status(self) -> None:
+        self.totals_label = QLabel("")
+        self.statusBar().addPermanentWidget(self.totals_label)
+        self.message_label = QLabel("")
+        self.statusBar().addWidget(self.message_label, 1)
+
+    # -- status and title -----------------------------------------------------------------------
+    def _update_title(self) -> None:
+        self.setWindowModified(not self.doc.is_clean())
+        self.setWindowTitle(f"{self.doc.title()}[*] - {self.doc.topology.meta.get('name', '')} - {APP_NAME}")
+        self.act_revert.setEnabled(self.doc.path is not None)
+
+    def _show_totals(self, bundle) -> None:
+        self.totals_label.setText(
+            f"Read {bundle.read_mbps:,.0f} MB/s   Write {bundle.write_mbps:,.0f} MB/s   "
+            f"({bundle.figures} figures, {len(bundle.result.paths)} paths, analysed in {bundle.seconds * 1000:.0f} ms)"
+        )
+
+    def show_message(self, text: str, error: bool = True) -> None:
+        color = "#c62828" if error else ""
+        self.message_label.setStyleSheet(f"color: {color}" if color else "")
+        self.message_label.setText(text)
+        self.message_label.setToolTip(text)
+        QTimer.singleShot(15000, lambda t=text: self.message_label.text() == t and self.message_label.setText(""))
+
+    # -- model changes -> canvas ----------------------------------------------------------------
+    def _on_model_event(self, event) -> None:
+        if event.type in ("added", "removed", "changed", "layout", "parts", "meta"):
+            self._rebuild_timer.start()
+        if event.type == "meta":
+            self._update_title()
+
+    # -- edits from the canvas and palette --------------------------------------------------------
+    def _on_boxes_moved(self, moved: dict) -> None:
+        self.doc.push(SetPositions(moved))
+
+    def lay_cable(self, a: str, b: str) -> None:
+        self.doc.run(edit.add_cable, a, b)
+
+    def delete_ids(self, ids: list[str]) -> None:
+        topo = self.doc.topology
+        targets = []
+        for cid in ids:
+            comp = topo.get(cid)
+            if comp is None:
+                continue
+            if comp.kind == "slot":  # a slot box stands for the adapter in it
+                targets += [h.id for h in topo.children(cid, "hba")]
+            elif comp.kind in edit.STRUCTURAL:
+                self.show_message(f"{comp.label()} is part of its {topo.get(comp.parent).kind if comp.parent else 'design'}; delete the whole {topo.get(comp.parent).kind if comp.parent else 'part'} instead")
+            else:
+                targets.append(cid)
+        if targets:
+            self.doc.run(edit.delete, targets)
+
+    def duplicate_ids(self, ids: list[str]) -> None:
+        if not ids:
+            self.show_message("select a drawer or a subsystem to duplicate")
+            return
+        self.doc.run(edit.duplicate, ids)
+
+    def copy_selection(self) -> None:
+        self.clipboard_ids = self.scene.selected_ids()
+        QApplication.clipboard().setText(json.dumps({"sanplan-components": self.clipboard_ids}))
+        self.show_message(f"copied {len(self.clipboard_ids)} component(s)", error=False)
+
+    def paste(self) -> None:
+        ids = [i for i in self.clipboard_ids if i in self.doc.topology]
+        if not ids:
+            self.show_message("nothing to paste: copy a drawer or a subsystem first")
+            return
+        self.doc.run(edit.duplicate, ids)
+
+    def _select_all(self) -> None:
+        for item in self.scene.items_by_id.values():
+            if item.parentItem() is None:
+                item.setSelected(True)
+
+    def drop_part(self, part_id: str, target_id: str, pos: QPointF) -> None:
+        """A part dropped on the canvas (or activated in the palette): add it where it fits."""
+        part = self.catalog.get(part_id)
+        if part is None:
+            self.show_message(f"part {part_id} is not in the catalog")
+            return
+        self.doc.run(edit.place_part, part, target_id or None, self.doc.parts)
+
+    def focus_components(self, ids: list[str]) -> None:
+        self.view.center_on_ids(ids)
+
+    def auto_layout(self) -> None:
+        topo = self.doc.topology
+        if topo.positions:
+            self.doc.push(SetPositions({cid: None for cid in topo.positions}))
+        self.view.zoom_to_fit()
+
+    # -- files --------------------------------------------------------------------------------
+    def maybe_save(self) -> bool:
+        """Before the design is replaced: True when it may go (saved, discarded or clean)."""
+        if self.doc.is_clean():
+            return True
+        answer = self.ask("unsaved", f"{self.doc.title()} has unsaved changes. Save them?")
+        if answer == "save":
+            return self.file_save()
+        return answer == "discard"
+
+    def file_new(self) -> None:
+        if self.maybe_save():
+            self.doc.replace_project(Project(Topology("Untitled design")), None)
+            self.discard_autosave()
+
+    def file_open(self, path: str | None = None) -> bool:
+        if not self.maybe_save():
+            return False
+        if not path:
+            path = self.ask("open", "Open design")
+            if not path:
+                return False
+        return self.open_path(path)
+
+    def open_path(self, path: str | Path) -> bool:
+        from planner.project import open_project
+
+        try:
+            project = open_project(path)
+        except ProjectError as err:
+            self.ask("error", f"Cannot open {Path(path).name}", str(err))
+            return False
+        self.doc.replace_project(project, Path(path))
+        self._add_recent(str(path))
+        self.view.zoom_to_fit()
+        return True
+
+    def open_example(self, name: str) -> None:
+        if not self.maybe_save():
+            return
+        topo = build_example(name, self.doc.parts)
+        self.doc.replace_project(Project(topo), None)
+        QTimer.singleShot(0, self.view.zoom_to_fit)
+
+    def file_save(self) -> bool:
+        if self.doc.path is None:
+            return self.file_save_as()
+        ok = self.doc.save()
+        if ok:
+            self.discard_autosave()
+        else:
+            self.ask("error", "Cannot save", self.message_label.text())
+        return ok
+
+    def file_save_as(self) -> bool:
+        path = self.ask("save", "Save design as")
+        if not path:
+            return False
+        if not str(path).endswith(".sanplan"):
+            path = f"{path}.sanplan"
+        ok = self.doc.save(path)
+        if ok:
+            self._add_recent(str(path))
+            self.discard_autosave()
+        else:
+            self.ask("error", "Cannot save", self.message_label.text())
+        return ok
+
+    def file_revert(self) -> None:
+        if self.doc.path is None:
+            return
+        if self.doc.is_clean() or self.ask("revert", f"Discard all changes since {self.doc.path.name} was saved?") == "yes":
+            self.open_path_keep(self.doc.path)
+
+    def open_path_keep(self, path: Path) -> None:
+        from planner.project import open_project
+
+        try:
+            self.doc.replace_project(open_project(path), path)
+        except ProjectError as err:
+            self.ask("error", f"Cannot open {path.name}", str(err))
+
+    def show_revisions(self) -> None:
+        from app.dialogs import RevisionsDialog
+
+        if self.doc.path is None:
+            self.show_message("save the design first: revisions are kept in the file")
+            return
+        dlg = RevisionsDialog(self.doc.path, self.doc.project, self)
+        if dlg.exec() == QDialog.DialogCode.Accepted and dlg.restored is not None:
+            if self.maybe_save():
+                self.doc.replace_project(dlg.restored, self.doc.path)
+                self.doc.undo_stack.resetClean()
+                self._update_title()
+
+    def _add_recent(self, path: str) -> None:
+        recent = [p for p in (self.settings.value("recent", []) or []) if p != path]
+        recent.insert(0, path)
+        self.settings.setValue("recent", recent[:MAX_RECENT])
+        self._fill_recent()
+
+    def _fill_recent(self) -> None:
+        self.recent_menu.clear()
+        recent = self.settings.value("recent", []) or []
+        if isinstance(recent, str):
+            recent = [recent]
+        for p in recent:
+            self.recent_menu.addAction(p, lambda p=p: self.file_open(p))
+        self.recent_menu.setEnabled(bool(recent))
+
+    # -- exports ----------------------------------------------------------------------------------
+    def export_pdf(self) -> None:
+        from app.dialogs import run_with_progress
+
+        path = self.ask("export", "Export build sheet", "PDF (*.pdf)")
+        if not path:
+            return
+        from planner.buildsheet import build_sheet
+
+        revision = "unsaved" if not self.doc.is_clean() or self.doc.path is None else _latest_revision(self.doc.path)
+        paper = str(self.settings.value("paper", "a4"))
+        run_with_progress(self, "Building the build sheet...", lambda progress: build_sheet(
+            self.doc.topology, path, paper=paper, figures=self.doc.figures, scenario=self.doc.project.current,
+            revision=revision, progress=progress))
+
+    def export_zoning(self, vendor: str) -> None:
+        from planner.exports import zoning_script
+
+        path = self.ask("export", f"Export {vendor} zoning script", "Text (*.txt)")
+        if not path:
+            return
+        try:
+            scripts = zoning_script(self.doc.topology, vendor)
+            written = _write_scripts(scripts, Path(path))
+        except (ModelError, ValueError, OSError) as err:
+            self.ask("error", "Export failed", str(err))
+            return
+        self.show_message(f"wrote {', '.join(p.name for p in written)}", error=False)
+
+    def export_cabling(self, fmt: str) -> None:
+        from planner import exports
+
+        path = self.ask("export", f"Export cabling ({fmt})", "CSV (*.csv)")
+        if not path:
+            return
+        try:
+            (exports.write_cabling_csv if fmt == "csv" else exports.write_cabling_netbox)(self.doc.topology, path)
+        except (ValueError, OSError) as err:
+            self.ask("error", "Export failed", str(err))
+            return
+        self.show_message(f"wrote {Path(path).name}", error=False)
+
+    def export_json(self) -> None:
+        from planner.project import export_json
+
+        path = self.ask("export", "Export JSON", "JSON (*.json)")
+        if not path:
+            return
+        try:
+            export_json(self.doc.project, path)
+        except ProjectError as err:
+            self.ask("error", "Export failed", str(err))
+            return
+        self.show_message(f"wrote {Path(path).name}", error=False)
+
+    # -- design ---------------------------------------------------------------------------------
+    def edit_properties(self) -> None:
+        topo = self.doc.topology
+        dlg = QDialog(self)
+        dlg.setWindowTitle("Design properties")
+        form = QFormLayout(dlg)
+        fields = {}
+        for key in ("name", "customer", "author"):
+            le = QLineEdit(topo.meta.get(key, ""))
+            le.setMaxLength(200)
+            fields[key] = le
+            form.addRow(key.capitalize(), le)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(dlg.accept)
+        buttons.rejected.connect(dlg.reject)
+        form.addRow(buttons)
+        if dlg.exec() != QDialog.DialogCode.Accepted:
+            return
+        cmds = [SetMeta(k, le.text()) for k, le in fields.items() if le.text() != topo.meta.get(k, "")]
+        if cmds:
+            self.doc.push(Macro("Design properties", cmds))
+
+    def _fill_scenarios(self) -> None:
+        m = self.scenario_menu
+        m.clear()
+        group = QActionGroup(m)
+        for name in self.doc.project.scenarios:
+            a = m.addAction(name, lambda n=name: self.switch_scenario(n))
+            a.setCheckable(True)
+            a.setChecked(name == self.doc.project.current)
+            group.addAction(a)
+        m.addSeparator()
+        m.addAction("&Duplicate current...", self.duplicate_scenario)
+        m.addAction("&Rename current...", self.rename_scenario)
+        m.addAction("De&lete current", self.delete_scenario)
+
+    def switch_scenario(self, name: str) -> None:
+        if name != self.doc.project.current:
+            self.doc.switch_scenario(name)
+            self.doc.undo_stack.resetClean()
+
+    def duplicate_scenario(self, name: str | None = None) -> None:
+        name = name or self.ask("text", "Name of the new scenario", f"{self.doc.project.current} copy")
+        if not name:
+            return
+        try:
+            self.doc.project.add_scenario(name, self.doc.project.current)
+        except ProjectError as err:
+            self.show_message(str(err))
+            return
+        self.doc.switch_scenario(name)
+        self.doc.undo_stack.resetClean()
+
+    def rename_scenario(self, name: str | None = None) -> None:
+        name = name or self.ask("text", "New name of the scenario", self.doc.project.current)
+        if not name:
+            return
+        try:
+            self.doc.project.rename_scenario(self.doc.project.current, name)
+        except ProjectError as err:
+            self.show_message(str(err))
+            return
+        self.doc.undo_stack.resetClean()
+        self._update_title()
+
+    def delete_scenario(self) -> None:
+        current = self.doc.project.current
+        try:
+            self.doc.project.delete_scenario(current)
+        except ProjectError as err:
+            self.show_message(str(err))
+            return
+        self.doc.switch_scenario(self.doc.project.current)
+        self.doc.undo_stack.resetClean()
+
+    def show_catalog(self) -> None:
+        from widgets.catalog_browser import CatalogDialog
+
+        dlg = CatalogDialog(self.catalog, self)
+        dlg.catalogChanged.connect(self._catalog_changed)
+        dlg.exec()
+
+    def _catalog_changed(self) -> None:
+        self.doc.parts = self.catalog.as_dict()
+        self.palette_panel.refresh()
+
+    def about(self) -> None:
+        QMessageBox.about(self, "About SANplan", "<b>SANplan</b><br>Server-to-storage topology planner.<br>"
+                          "Figures from the IBM p690 JFS2/DIO Redpaper (2004) and the SAS tuning papers; every figure shows its source.")
+
+    # -- theme ----------------------------------------------------------------------------------
+    def set_theme(self, name: str) -> None:
+        self.settings.setValue("theme", name)
+        apply_theme(name)
+        self.scene.setBackgroundBrush(QApplication.palette().color(QPalette.ColorRole.Base))
+        self.scene.rebuild()
+
+    # -- autosave and recovery ----------------------------------------------------------------
+    def autosave_path(self) -> Path:
+        return data_dir() / "autosave" / f"session-{os.getpid()}.sanplan"
+
+    def autosave(self) -> Path | None:
+        """Write the unsaved design to the autosave folder (with a note of where it came from)."""
+        if self.doc.is_clean():
+            return None
+        path = self.autosave_path()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            save_project(self.doc.project, path, message="autosave")
+        except ProjectError as err:
+            self.show_message(f"autosave failed: {err}")
+            return None
+        note = {"original": str(self.doc.path) if self.doc.path else "", "time": time.time(), "pid": os.getpid(),
+                "title": self.doc.topology.meta.get("name", "")}
+        path.with_suffix(".json").write_text(json.dumps(note), encoding="utf-8")
+        return path
+
+    def discard_autosave(self) -> None:
+        for p in (self.autosave_path(), self.autosave_path().with_suffix(".json")):
+            try:
+                p.unlink()
+            except FileNotFoundError:
+                pass
+
+    def offer_recovery(self) -> bool:
+        """At start: offer the work an earlier session left unsaved (it was killed)."""
+        pending = pending_recovery(exclude_pid=os.getpid())
+        if not pending:
+            return False
+        file, note = pending[0]
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(note.get("time", 0)))
+        what = note.get("original") or "an unsaved design"
+        answer = self.ask("recover", f"SANplan was closed without saving {what} (autosaved {when}). Recover it?")
+        if answer == "yes":
+            from planner.project import open_project
+
+            try:
+                project = open_project(file)
+            except ProjectError as err:
+                self.ask("error", "Cannot recover", str(err))
+                return False
+            original = Path(note["original"]) if note.get("original") else None
+            self.doc.replace_project(project, original)
+            self.doc.undo_stack.resetClean()  # recovered work is unsaved work
+            self._update_title()
+            _remove_autosave(file)
+            return True
+        if answer == "discard":
+            _remove_autosave(file)
+        return False
+
+    # -- closing ----------------------------------------------------------------------------------
+    def closeEvent(self, event) -> None:
+        if not self.maybe_save():
+            event.ignore()
+            return
+        self.discard_autosave()
+        self.settings.setValue("geometry", self.saveGeometry())
+        self.settings.setValue("state", self.saveState())
+        event.accept()
+
+    def _restore_layout(self) -> None:
+        geo = self.settings.value("geometry")
+        state = self.settings.value("state")
+        if isinstance(geo, QByteArray):
+            self.restoreGeometry(geo)
+        else:
+            self.resize(1400, 900)
+        if isinstance(state, QByteArray):
+            self.restoreState(state)
+
+    # -- questions ------------------------------------------------------------------------------
+    def _ask_dialog(self, what: str, text: str, detail: str = "") -> Any:
+        B = QMessageBox.StandardButton
+        if what == "unsaved":
+            r = QMessageBox.question(self, APP_NAME, text, B.Save | B.Discard | B.Cancel, B.Save)
+            return {B.Save: "save", B.Discard: "discard"}.get(r, "cancel")
+        if what in ("revert", "recover"):
+            buttons = B.Yes | B.No | (B.Discard if what == "recover" else B.NoButton)
+            r = QMessageBox.question(self, APP_NAME, text, buttons, B.Yes)
+            return {B.Yes: "yes", B.Discard: "discard"}.get(r, "no")
+        if what == "error":
+            QMessageBox.warning(self, APP_NAME, f"{text}\n\n{detail}")
+            return None
+        if what == "open":
+            path, _ = QFileDialog.getOpenFileName(self, text, "", "SANplan designs (*.sanplan *.json);;All files (*)")
+            return path
+        if what == "save":
+            path, _ = QFileDialog.getSaveFileName(self, text, "", "SANplan designs (*.sanplan)")
+            return path
+        if what == "export":
+            path, _ = QFileDialog.getSaveFileName(self, text, "", detail or "All files (*)")
+            return path
+        if what == "text":
+            value, ok = QInputDialog.getText(self, APP_NAME, text, text=detail)
+            return value if ok else None
+        return None
+
+
+def pending_recovery(exclude_pid: int | None = None) -> list[tuple[Path, dict]]:
+    """Autosaved designs of sessions that did not end cleanly, newest first."""
+    folder = data_dir() / "autosave"
+    out = []
+    for note_path in folder.glob("session-*.json") if folder.exists() else ():
+        try:
+            note = json.loads(note_path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if exclude_pid is not None and note.get("pid") == exclude_pid:
+            continue
+        if note.get("pid") and _alive(int(note["pid"])) and note.get("pid") != os.getpid():
+            continue  # another SANplan still runs with it
+        design = note_path.with_suffix(".sanplan")
+        if design.exists():
+            out.append((design, note))
+    return sorted(out, key=lambda x: -x[1].get("time", 0))
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    except OSError:
+        return False
+    return True
+
+
+def _remove_autosave(design: Path) -> None:
+    for p in (design, design.with_suffix(".json")):
+        try:
+            p.unlink()
+        except FileNotFoundError:
+            pass
+
+
+def _latest_revision(path: Path) -> str:
+    from planner.project import list_revisions
+
+    try:
+        revs = list_revisions(path)
+    except ProjectError:
+        return "unsaved"
+    return str(revs[-1][0]) if revs else "unsaved"
+
+
+def _write_scripts(scripts: dict[str, str], path: Path) -> list[Path]:
+    from planner.exports import atomic_write_text
+
+    written = []
+    for fabric, text in scripts.items():
+        target = path if len(scripts) == 1 else path.with_name(f"{path.stem}.{fabric}{path.suffix or '.txt'}")
+        atomic_write_text(target, text)
+        written.append(target)
+    return written
+
+
+def apply_theme(name: str) -> None:
+    app = QApplication.instance()
+    if app is None:
+        return
+    app.setStyle("Fusion")
+    if name == "Dark":
+        p = QPalette()
+        base, window, text = QColor(35, 38, 43), QColor(48, 52, 58), QColor(225, 228, 232)
+        for role, color in ((QPalette.ColorRole.Window, window), (QPalette.ColorRole.Base, base),
+                            (QPalette.ColorRole.AlternateBase, window), (QPalette.ColorRole.Text, text),
+                            (QPalette.ColorRole.WindowText, text), (QPalette.ColorRole.Button, window),
+                            (QPalette.ColorRole.ButtonText, text), (QPalette.ColorRole.ToolTipBase, base),
+                            (QPalette.ColorRole.ToolTipText, text), (QPalette.ColorRole.Highlight, QColor(42, 110, 200)),
+                            (QPalette.ColorRole.HighlightedText, QColor(255, 255, 255))):
+            p.setColor(role, color)
+        app.setPalette(p)
+    else:
+        app.setPalette(app.style().standardPalette())
+
+
+def app_icon() -> QIcon:
+    path = Path(__file__).resolve().parents[1] / "resources" / "icons" / "sanplan.svg"
+    return QIcon(str(path)) if path.exists() else QIcon()

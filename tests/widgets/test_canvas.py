@@ -1,0 +1,199 @@
+"""The canvas with real gestures: drops, cable drawing, moving, collapsing, selection, keys."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt
+from PySide6.QtGui import QDropEvent
+from PySide6.QtWidgets import QApplication
+
+from app.document import Document
+from planner import edit
+from planner.project import Project
+from widgets.canvas import PART_MIME, DiagramScene, DiagramView
+
+
+@pytest.fixture
+def canvas(qtbot, parts, one_drawer):
+    doc = Document(parts)
+    doc.synchronous = True
+    scene = DiagramScene(doc)
+    view = DiagramView(scene)
+    qtbot.addWidget(view)
+    view.resize(1400, 900)
+    doc.replace_project(Project(one_drawer), None)
+    view.show()
+    qtbot.waitExposed(view)
+    # the main window turns intent into commands; do the same here
+    scene.cableRequested.connect(lambda a, b: doc.run(edit.add_cable, a, b))
+    scene.deleteRequested.connect(lambda ids: doc.run(edit.delete, [h.id for i in ids for h in doc.topology.children(i, "hba")] or ids))
+    scene.dropPart.connect(lambda pid, target, pos: doc.run(edit.place_part, parts[pid], target or None, parts))
+    scene.boxesMoved.connect(lambda moved: doc.push(__import__("planner.commands", fromlist=["SetPositions"]).SetPositions(moved)))
+    doc.changed.connect(scene.rebuild)
+    return doc, scene, view
+
+
+def drag(view, start: QPoint, end: QPoint, steps: int = 6) -> None:
+    """A left-button drag (QTest's mouseMove does not hold the button)."""
+    from PySide6.QtGui import QMouseEvent
+    from PySide6.QtTest import QTest
+
+    QTest.mousePress(view.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, start)
+    for i in range(1, steps + 1):
+        p = QPointF(start + (end - start) * (i / steps))
+        ev = QMouseEvent(QMouseEvent.Type.MouseMove, p, view.viewport().mapToGlobal(p), Qt.MouseButton.NoButton,
+                         Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
+        QApplication.sendEvent(view.viewport(), ev)
+    QTest.mouseRelease(view.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, end)
+
+
+def view_point(view, cid: str) -> QPoint:
+    item = view.dscene.items_by_id[cid]
+    view.centerOn(item)
+    return view.mapFromScene(item.sceneBoundingRect().center())
+
+
+def test_renders_the_benchmark_to_png(qtbot, parts, benchmark_design, tmp_path):
+    doc = Document(parts)
+    doc.synchronous = True
+    scene = DiagramScene(doc)
+    view = DiagramView(scene)
+    qtbot.addWidget(view)
+    view.resize(1600, 1000)
+    doc.replace_project(Project(benchmark_design), None)
+    view.show()
+    view.zoom_to_fit()
+    out = tmp_path / "benchmark.png"
+    assert view.grab().save(str(out))
+    assert out.stat().st_size > 20_000
+    drawers = [i for i in scene.items_by_id.values() if i.kind == "drawer"]
+    assert len(drawers) == 7 and all(i.box.collapsed for i in drawers)
+    # analysis reached the canvas: a collapsed drawer shows its load, binding boxes are marked
+    assert "2,400 MB/s" in drawers[0].subtext.text()
+    assert any(i.binds for i in drawers)
+
+
+def test_drop_an_hba_into_a_slot(canvas):
+    doc, scene, view = canvas
+    assert not doc.topology.children("d1.s4", "hba")
+    mime = QMimeData()
+    mime.setData(PART_MIME, b"FC6239")
+    pos = view_point(view, "d1.s4")
+    event = QDropEvent(QPointF(pos), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
+    view.dropEvent(event)
+    assert doc.topology.children("d1.s4", "hba")
+    doc.undo_stack.undo()
+    assert not doc.topology.children("d1.s4", "hba")
+
+
+def test_draw_a_cable_between_two_free_ports(canvas, qtbot):
+    doc, scene, view = canvas
+    doc.run(edit.delete, [doc.topology.cable_at("hba.d1s1.0").id])
+    assert doc.topology.cable_at("sw1.p0") is None
+    start = view_point(view, "d1.s1")
+    qtbot.mousePress(view.viewport(), Qt.MouseButton.LeftButton, pos=start)
+    assert scene.items_by_id["sw1.p0"].port_state == "ok"  # compatible free ports light up
+    assert scene.items_by_id["sw1.p1"].port_state == ""  # taken
+    qtbot.mouseRelease(view.viewport(), Qt.MouseButton.LeftButton, pos=start)  # released on itself: nothing
+    assert doc.topology.cable_at("hba.d1s1.0") is None
+    item = scene.items_by_id["sw1.p0"]
+    drag(view, start, view.mapFromScene(item.sceneBoundingRect().center()))
+    cable = doc.topology.cable_at("hba.d1s1.0")
+    assert cable is not None and {cable["a"], cable["b"]} == {"hba.d1s1.0", "sw1.p0"}
+    doc.undo_stack.undo()
+    assert doc.topology.cable_at("hba.d1s1.0") is None
+
+
+def test_escape_cancels_a_cable(canvas, qtbot):
+    doc, scene, view = canvas
+    doc.run(edit.delete, [doc.topology.cable_at("hba.d1s1.0").id])
+    cables = len(doc.topology.of_kind("cable"))
+    qtbot.mousePress(view.viewport(), Qt.MouseButton.LeftButton, pos=view_point(view, "d1.s1"))
+    qtbot.keyClick(view, Qt.Key.Key_Escape)
+    assert all(i.port_state == "" for i in scene.items_by_id.values())
+    end = view_point(view, "sw1.p0")
+    qtbot.mouseRelease(view.viewport(), Qt.MouseButton.LeftButton, pos=end)
+    assert len(doc.topology.of_kind("cable")) == cables
+
+
+def test_move_a_box_snaps_to_grid_and_undoes(canvas, qtbot):
+    doc, scene, view = canvas
+    item = scene.items_by_id["sw1"]
+    view.centerOn(item)
+    title = view.mapFromScene(item.sceneBoundingRect().topLeft() + QPointF(30, 6))
+    drag(view, title, title + QPoint(100, 35))
+    assert "sw1" in doc.topology.positions
+    x, y = doc.topology.positions["sw1"]
+    assert x % 10 == 0 and y % 10 == 0
+    assert doc.undo_stack.count() >= 1
+    doc.undo_stack.undo()
+    assert "sw1" not in doc.topology.positions
+
+
+def test_double_click_collapses_and_expands(canvas, qtbot):
+    doc, scene, view = canvas
+    qtbot.mouseDClick(view.viewport(), Qt.MouseButton.LeftButton, pos=view_point(view, "fastt1"))
+    assert scene.items_by_id["fastt1"].box.collapsed and "fastt1.A1" not in scene.items_by_id
+    qtbot.mouseDClick(view.viewport(), Qt.MouseButton.LeftButton, pos=view_point(view, "fastt1"))
+    assert "fastt1.A1" in scene.items_by_id
+
+
+def test_click_selects_and_delete_key_deletes(canvas, qtbot):
+    doc, scene, view = canvas
+    qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=view_point(view, "d1.s2"))
+    assert doc.selection == ["d1.s2"]
+    view.setFocus()
+    qtbot.keyClick(view, Qt.Key.Key_Delete)
+    assert not doc.topology.children("d1.s2", "hba")
+    assert doc.topology.cable_at("sw1.p2") is None  # its cable went with it
+
+
+def test_selection_from_the_document_shows_on_canvas(canvas):
+    doc, scene, view = canvas
+    doc.select(["fastt2", "sw1.p5"])
+    assert scene.items_by_id["fastt2"].isSelected() and scene.items_by_id["sw1.p5"].isSelected()
+
+
+def test_path_highlight(canvas):
+    doc, scene, view = canvas
+    path = doc.analysis.result.paths[0]
+    doc.highlight_path(path)
+    lit = {cid for cid, i in scene.items_by_id.items() if i.highlighted}
+    assert {"d1", path.hba_port.replace(".0", "").replace("hba.d1s", "d1.s"), "sw1.asic0", path.host_port, "fastt1"} <= lit
+    assert "fastt8" not in lit
+    doc.highlight_path(None)
+    assert not any(i.highlighted for i in scene.items_by_id.values())
+
+
+def test_wheel_zooms(canvas, qtbot):
+    doc, scene, view = canvas
+    before = view.transform().m11()
+    view.zoom(1.15)
+    assert view.transform().m11() == pytest.approx(before * 1.15)
+    view.zoom_to_fit()
+    rect = view.mapToScene(view.viewport().rect()).boundingRect()
+    assert rect.contains(scene.itemsBoundingRect().center())
+
+
+def test_screenshot_for_readme(qtbot, parts, one_drawer):
+    """Writes docs/screenshots/canvas-one-drawer.png when SANPLAN_SCREENSHOTS is set."""
+    import os
+
+    doc = Document(parts)
+    doc.synchronous = True
+    scene = DiagramScene(doc)
+    view = DiagramView(scene)
+    qtbot.addWidget(view)
+    view.resize(1400, 800)
+    doc.replace_project(Project(one_drawer), None)
+    view.show()
+    view.zoom_to_fit()
+    image = view.grab()
+    assert not image.isNull() and image.width() == 1400
+    if os.environ.get("SANPLAN_SCREENSHOTS"):
+        out = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+        out.mkdir(parents=True, exist_ok=True)
+        image.save(str(out / "canvas-one-drawer.png"))
+    QApplication.processEvents()
