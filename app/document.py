@@ -147,7 +147,8 @@ class Document(QObject):
             self.selection = [s for s in self.selection if s in self.topology and s != event.id]
             self.selectionChanged.emit(list(self.selection))
         self.changed.emit()
-        self._schedule()
+        if not self.synchronous:  # synchronous: analysed once the whole command is applied
+            self._schedule()
 
     def replace_project(self, project: Project, path: Path | None) -> None:
         """Show another project (after New, Open, Revert, restore); the undo history starts anew."""

@@ -36,11 +36,11 @@ from PySide6.QtWidgets import (
 )
 
 from planner.layout import COLLAPSIBLE, Diagram, layout
+from widgets.palette import PART_MIME
 
 if TYPE_CHECKING:
     from planner.analysis import Analysis
 
-PART_MIME = "application/x-sanplan-part"
 GRID = 10.0
 PORT_KINDS = ("slot", "switch_port", "host_port")  # boxes a cable starts or ends at
 

@@ -1,0 +1,332 @@
+"""Charts panel: how busy each hop level is, and what each path gets (pyqtgraph).
+
+(a) The utilization of the busiest component of each hop level (HBA, PHB, RIO2 link, planar,
+drawer, server, switch port, ASIC, backplane, host port, subsystem, array), coloured green below
+70 %, amber below 95 %, red from 95 %, with a 100 % line. (b) MB/s per path, fastest first, or a
+histogram when there are more than :data:`HISTOGRAM_ABOVE` paths. Hovering shows the numbers.
+Both follow ``doc.analysisReady``; the background follows the application palette.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QEvent, QPointF, Qt
+from PySide6.QtGui import QColor, QPalette
+from PySide6.QtWidgets import QSplitter, QVBoxLayout, QWidget
+
+if TYPE_CHECKING:
+    from app.document import AnalysisBundle, Document
+    from planner.analysis import Analysis
+
+#: hop levels as charted: analysis component kind -> axis name, from the adapter outwards
+LEVELS: tuple[tuple[str, str], ...] = (
+    ("hba", "HBA"),
+    ("phb", "PHB"),
+    ("rio_link", "link"),
+    ("planar", "planar"),
+    ("drawer", "drawer"),
+    ("server", "server"),
+    ("switch_port", "switch\nport"),
+    ("asic", "ASIC"),
+    ("backplane", "back-\nplane"),
+    ("host_port", "host\nport"),
+    ("subsystem", "sub-\nsystem"),
+    ("array", "array"),
+)
+HISTOGRAM_ABOVE = 200
+GREEN, AMBER, RED = "#43a047", "#fb8c00", "#e53935"
+PATH_COLOUR = "#1e88e5"
+
+_configured = False
+
+
+def utilization_colour(pct: float) -> str:
+    """Bar colour for a utilization in percent: green < 70, amber < 95, red >= 95."""
+    return GREEN if pct < 70 else AMBER if pct < 95 else RED
+
+
+@dataclass
+class LevelStat:
+    """The busiest component of one hop level."""
+
+    kind: str
+    name: str
+    utilization: float  # fraction of capacity, of the busiest component
+    load: float
+    capacity: float
+    busiest: str  # component id
+    components: int  # components of this level with a capacity
+    saturated: int  # of them at 95 % or more
+
+
+def level_stats(result: Analysis) -> list[LevelStat]:
+    """Per hop level present in the analysis (components with a capacity), its busiest component."""
+    out = []
+    for kind, name in LEVELS:
+        loads = [ld for ld in result.components.values() if ld.kind == kind and ld.capacity]
+        if not loads:
+            continue
+        top = max(loads, key=lambda ld: (ld.load / ld.capacity, ld.load))
+        saturated = sum(1 for ld in loads if ld.load / ld.capacity >= 0.95)
+        out.append(
+            LevelStat(kind, name, top.load / top.capacity, top.load, top.capacity, top.id, len(loads), saturated)
+        )
+    return out
+
+
+class ChartsPanel(QWidget):
+    """Utilization per hop level and MB/s per path. ``doc`` is an ``app.document.Document``.
+
+    Public: ``util_plot``, ``path_plot`` (pg.PlotWidget), ``level_bars``, ``path_bars``
+    (pg.BarGraphItem or None), ``stats`` (list of :class:`LevelStat`), :meth:`hover_level`,
+    :meth:`hover_path` (the hover text at a data x position).
+    """
+
+    def __init__(self, doc: Document, parent: QWidget | None = None) -> None:
+        global _configured
+        if not _configured:
+            pg.setConfigOptions(antialias=True)
+            _configured = True
+        super().__init__(parent)
+        self.setObjectName("ChartsPanel")
+        self.doc = doc
+        self.stats: list[LevelStat] = []
+        self.path_values: list[tuple[str, float, str]] = []  # (path id, MB/s, binding hop label), fastest first
+        self.histogram: tuple[np.ndarray, np.ndarray] | None = None
+        self.level_bars: pg.BarGraphItem | None = None
+        self.path_bars: pg.BarGraphItem | None = None
+        self._fg = "#000000"
+
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(4, 4, 4, 4)
+        split = QSplitter(Qt.Orientation.Vertical)
+        self.util_plot = pg.PlotWidget()
+        self.util_plot.setMenuEnabled(False)
+        self.util_plot.setMouseEnabled(x=False, y=False)
+        self.util_plot.hideButtons()
+        # two-line level names ("switch / port"): give the axis room for them up front
+        self.util_plot.getAxis("bottom").setHeight(2 * self.fontMetrics().height() + 12)
+        self.util_plot.setToolTip("Utilization of the busiest component of each hop level; hover a bar for details")
+        self.path_plot = pg.PlotWidget()
+        self.path_plot.setMenuEnabled(False)
+        self.path_plot.setMouseEnabled(x=False, y=False)
+        self.path_plot.hideButtons()
+        self.path_plot.setToolTip("What each path gets when all run at once; hover a bar for details")
+        split.addWidget(self.util_plot)
+        split.addWidget(self.path_plot)
+        lay.addWidget(split)
+
+        self.util_hover = pg.TextItem(anchor=(0, 1))
+        self.path_hover = pg.TextItem(anchor=(0, 1))
+        for item in (self.util_hover, self.path_hover):
+            item.setZValue(100)  # above the bars and their value labels
+        self.util_plot.scene().sigMouseMoved.connect(self._on_util_mouse)
+        self.path_plot.scene().sigMouseMoved.connect(self._on_path_mouse)
+
+        self._apply_palette()
+        doc.analysisReady.connect(self._on_analysis)
+        doc.projectReplaced.connect(self._clear)
+        if doc.analysis is not None:
+            self._on_analysis(doc.analysis)
+        else:
+            self._clear()
+
+    # -- hover texts (the mouse handlers and tests use them) ---------------------------------
+    def hover_level(self, x: float) -> str:
+        """The hover text for the utilization bar at data x, or '' when none is there."""
+        i = int(round(x))
+        if abs(x - i) > 0.45 or not 0 <= i < len(self.stats):
+            return ""
+        s = self.stats[i]
+        topo = self.doc.topology
+        busiest = topo[s.busiest].label() if s.busiest in topo else s.busiest
+        name = s.name.replace("-\n", "").replace("\n", " ")
+        text = (
+            f"{name}: max {s.utilization * 100:.0f} %\n{s.load:.0f} of {s.capacity:.0f} MB/s\n"
+            f"busiest: {busiest} (of {s.components})"
+        )
+        if s.saturated:
+            text += f"\n{s.saturated} at 95 % or more"
+        return text
+
+    def hover_path(self, x: float) -> str:
+        """The hover text for the path bar (or histogram bin) at data x, or ''."""
+        if self.histogram is not None:
+            counts, edges = self.histogram
+            i = int(np.searchsorted(edges, x, side="right")) - 1
+            if not 0 <= i < len(counts):
+                return ""
+            return f"{int(counts[i])} paths at {edges[i]:.0f}-{edges[i + 1]:.0f} MB/s"
+        i = int(round(x))
+        if abs(x - i) > 0.45 or not 0 <= i < len(self.path_values):
+            return ""
+        pid, mbps, hop = self.path_values[i]
+        return f"{pid}\n{mbps:.1f} MB/s" + (f", bound by {hop}" if hop else "")
+
+    # -- drawing --------------------------------------------------------------------------
+    def _clear(self) -> None:
+        self.stats, self.path_values, self.histogram = [], [], None
+        self.level_bars = self.path_bars = None
+        for plot in (self.util_plot, self.path_plot):
+            plot.clear()
+        self._titles(None)
+
+    def _on_analysis(self, bundle: AnalysisBundle) -> None:
+        self._draw_levels(bundle)
+        self._draw_paths(bundle)
+        self._titles(bundle)
+
+    def _draw_levels(self, bundle: AnalysisBundle) -> None:
+        plot = self.util_plot
+        plot.clear()
+        self.stats = level_stats(bundle.result)
+        n = len(self.stats)
+        heights = [s.utilization * 100 for s in self.stats]
+        if n:
+            self.level_bars = pg.BarGraphItem(
+                x=np.arange(n),
+                height=heights,
+                width=0.7,
+                brushes=[pg.mkBrush(utilization_colour(h)) for h in heights],
+                pens=[pg.mkPen(None)] * n,
+            )
+            plot.addItem(self.level_bars)
+            for i, h in enumerate(heights):
+                label = pg.TextItem(f"{h:.0f}", color=self._fg, anchor=(0.5, 1))
+                label.setPos(i, h + 1)
+                plot.addItem(label)
+        else:
+            self.level_bars = None
+        line = pg.InfiniteLine(
+            pos=100,
+            angle=0,
+            movable=False,
+            pen=pg.mkPen(RED, width=1, style=Qt.PenStyle.DashLine),
+        )  # no text on the line: it would collide with the value labels of saturated bars
+        plot.addItem(line)
+        plot.getAxis("bottom").setTicks([[(i, s.name) for i, s in enumerate(self.stats)]])
+        plot.setXRange(-0.6, max(n, 1) - 0.4, padding=0)
+        plot.setYRange(0, max(110.0, max(heights, default=0) + 10), padding=0)
+        plot.addItem(self.util_hover, ignoreBounds=True)
+        self.util_hover.hide()
+
+    def _draw_paths(self, bundle: AnalysisBundle) -> None:
+        plot = self.path_plot
+        plot.clear()
+        topo = self.doc.topology
+        rated = [p for p in bundle.result.paths if p.mbps is not None]
+        rated.sort(key=lambda p: (-p.mbps, p.id))
+        self.path_values = [
+            (p.id, float(p.mbps), topo[p.bottleneck].label() if p.bottleneck in topo else (p.bottleneck or ""))
+            for p in rated
+        ]
+        values = np.array([v for _, v, _ in self.path_values], dtype=float)
+        bottom = plot.getAxis("bottom")
+        if len(values) > HISTOGRAM_ABOVE:
+            bins = min(40, max(10, int(np.sqrt(len(values)))))
+            lo, hi = float(values.min()), float(values.max())
+            if hi - lo < 1e-9:
+                lo, hi = lo - 0.5, hi + 0.5
+            counts, edges = np.histogram(values, bins=bins, range=(lo, hi))
+            self.histogram = (counts, edges)
+            self.path_bars = pg.BarGraphItem(
+                x0=edges[:-1],
+                width=np.diff(edges),
+                height=counts,
+                brush=pg.mkBrush(PATH_COLOUR),
+                pen=pg.mkPen(self._fg, width=0.5),
+            )
+            plot.addItem(self.path_bars)
+            bottom.setTicks(None)
+            plot.setLabel("bottom", "MB/s per path", color=self._fg)
+            plot.setLabel("left", "paths", color=self._fg)
+            plot.setXRange(lo, hi, padding=0.02)
+            plot.setYRange(0, max(float(counts.max()), 1) * 1.1, padding=0)
+        else:
+            self.histogram = None
+            n = len(values)
+            if n:
+                self.path_bars = pg.BarGraphItem(
+                    x=np.arange(n), height=values, width=0.8, brush=pg.mkBrush(PATH_COLOUR), pen=pg.mkPen(None)
+                )
+                plot.addItem(self.path_bars)
+            else:
+                self.path_bars = None
+            step = max(1, int(np.ceil(n / 12))) if n else 1
+            bottom.setTicks([[(i, str(i + 1)) for i in range(0, n, step)]])
+            plot.setLabel("bottom", "paths, fastest first", color=self._fg)
+            plot.setLabel("left", "MB/s", color=self._fg)
+            plot.setXRange(-0.6, max(n, 1) - 0.4, padding=0)
+            plot.setYRange(0, max(float(values.max()) if n else 0.0, 1.0) * 1.12, padding=0)
+        plot.addItem(self.path_hover, ignoreBounds=True)
+        self.path_hover.hide()
+
+    def _titles(self, bundle: AnalysisBundle | None) -> None:
+        fg = self._fg
+        self.util_plot.setLabel("left", "utilization (%)", color=fg)
+        if bundle is None:
+            self.util_plot.setTitle("Busiest component per hop level (analysing...)", color=fg)
+            self.path_plot.setTitle("MB/s per path (analysing...)", color=fg)
+            return
+        how = f"{bundle.direction}, {bundle.figures} figures"
+        self.util_plot.setTitle(f"Busiest component per hop level ({how})", color=fg)
+        rated = len(self.path_values)
+        if not bundle.result.paths:
+            self.path_plot.setTitle("No paths yet: cable, zone, map and own a logical drive", color=fg)
+        else:
+            self.path_plot.setTitle(
+                f"MB/s per path: {rated} paths, aggregate {bundle.result.aggregate:.0f} MB/s", color=fg
+            )
+
+    # -- hover ----------------------------------------------------------------------------
+    def _on_util_mouse(self, pos: QPointF) -> None:
+        self._hover(self.util_plot, self.util_hover, pos, self.hover_level)
+
+    def _on_path_mouse(self, pos: QPointF) -> None:
+        self._hover(self.path_plot, self.path_hover, pos, self.hover_path)
+
+    def _hover(self, plot: pg.PlotWidget, item: pg.TextItem, pos: QPointF, text_at: Any) -> None:
+        vb = plot.getPlotItem().vb
+        if not vb.sceneBoundingRect().contains(pos):
+            item.hide()
+            return
+        pt = vb.mapSceneToView(pos)
+        text = text_at(pt.x())
+        if not text:
+            item.hide()
+            return
+        item.setText(text, color=self._fg)
+        (x0, x1), (y0, y1) = vb.viewRange()
+        # keep the text inside the plot: flip to the left / below near the right or top edge
+        ax = 1.0 if pt.x() > (x0 + x1) / 2 else 0.0
+        ay = 0.0 if pt.y() > (y0 + y1) / 2 else 1.0
+        item.setAnchor((ax, ay))
+        item.setPos(pt.x(), pt.y())
+        item.fill = pg.mkBrush(self._hover_fill)
+        item.show()
+
+    # -- palette --------------------------------------------------------------------------
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange:
+            self._apply_palette()
+            if self.doc.analysis is not None:
+                self._on_analysis(self.doc.analysis)
+
+    def _apply_palette(self) -> None:
+        window = self.palette().color(QPalette.ColorRole.Window)
+        dark = window.lightness() < 128
+        bg = window if dark else QColor("white")
+        self._fg = "#e0e0e0" if dark else "#000000"
+        self._hover_fill = QColor(40, 40, 40, 230) if dark else QColor(255, 255, 240, 235)
+        for plot in (self.util_plot, self.path_plot):
+            plot.setBackground(bg)
+            for name in ("left", "bottom"):
+                axis = plot.getAxis(name)
+                axis.setPen(pg.mkPen(self._fg))
+                axis.setTextPen(pg.mkPen(self._fg))
+            plot.showGrid(x=False, y=True, alpha=0.25)

@@ -1,0 +1,343 @@
+"""Paths panel: every analysed path with its rate, binding hop and that hop's utilization.
+
+A table (sortable, numerically on MB/s and utilization; filtered by a search box over labels and
+ids). Choosing a row highlights the path (``doc.highlight_path``) and selects its HBA port, host
+port and logical drive. The table follows ``doc.analysisReady``; the sort order and the chosen
+path survive updates.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QItemSelection,
+    QModelIndex,
+    QPersistentModelIndex,
+    QSortFilterProxyModel,
+    Qt,
+)
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QLineEdit, QTableView, QVBoxLayout, QWidget
+
+if TYPE_CHECKING:
+    from app.document import AnalysisBundle, Document
+    from planner.analysis import Path
+
+SORT_ROLE = Qt.ItemDataRole.UserRole + 1
+FILTER_ROLE = Qt.ItemDataRole.UserRole + 2
+PATH_ROLE = Qt.ItemDataRole.UserRole + 3
+
+COLUMNS = ("HBA port", "Host port", "Logical drive", "MB/s", "Binding hop", "Hop utilization")
+COL_MBPS, COL_HOP, COL_UTIL = 3, 4, 5
+NUMERIC = (COL_MBPS, COL_UTIL)
+
+HOP_KIND_NAMES = {
+    "server": "server",
+    "drawer": "drawer",
+    "planar": "planar",
+    "rio_link": "RIO2 link",
+    "phb": "PHB",
+    "slot": "slot",
+    "hba": "HBA",
+    "hba_port": "HBA port",
+    "switch_port": "switch port",
+    "asic": "ASIC",
+    "backplane": "backplane",
+    "host_port": "host port",
+    "controller": "controller",
+    "subsystem": "subsystem",
+    "array": "array",
+    "logical_drive": "logical drive",
+    "cable": "cable",
+}
+
+
+def natural_key(text: str) -> str:
+    """A sort key that orders "fcs2" before "fcs10" (digit runs zero-padded)."""
+    return re.sub(r"\d+", lambda m: m.group().zfill(9), text.lower())
+
+
+def utilization_colour(util: float | None) -> QColor | None:
+    """Green below 70 %, amber below 95 %, red from 95 % (mid tones: readable on light and dark)."""
+    if util is None:
+        return None
+    return QColor("#2e7d32") if util < 0.70 else QColor("#ef6c00") if util < 0.95 else QColor("#d32f2f")
+
+
+@dataclass
+class PathRow:
+    """One table row, labels resolved when the analysis arrived."""
+
+    path: Path
+    cells: tuple[str, str, str]  # labels of HBA port, host port, logical drive
+    ids: tuple[str, str, str]
+    hop_label: str
+    hop_kind: str
+    hop_util: float | None
+    hop_source: str
+
+
+class PathTableModel(QAbstractTableModel):
+    """The paths of one analysis as rows. (Qt's own naming: a model class ends in Model.)"""
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self.rows: list[PathRow] = []
+
+    def set_rows(self, rows: list[PathRow]) -> None:
+        self.beginResetModel()
+        self.rows = rows
+        self.endResetModel()
+
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008 (Qt signature)
+        return 0 if parent.isValid() else len(self.rows)
+
+    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(COLUMNS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if orientation == Qt.Orientation.Horizontal:
+            if role == Qt.ItemDataRole.DisplayRole:
+                return COLUMNS[section]
+            if role == Qt.ItemDataRole.ToolTipRole:
+                return {
+                    COL_MBPS: "The path's share when all paths run at once (max-min fair)",
+                    COL_HOP: "The hop that limits this path: raising its capacity or moving load off it raises the rate",
+                    COL_UTIL: "How busy the binding hop is (load / capacity)",
+                }.get(section)
+        return None
+
+    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        row = self.rows[index.row()]
+        col = index.column()
+        p = row.path
+        if role == Qt.ItemDataRole.DisplayRole:
+            if col < 3:
+                return row.cells[col]
+            if col == COL_MBPS:
+                return "unknown" if p.mbps is None else f"{p.mbps:.1f}"
+            if col == COL_HOP:
+                if not row.hop_label:
+                    return "-"
+                if row.hop_kind.lower() in row.hop_label.lower():
+                    return row.hop_label
+                return f"{row.hop_label} ({row.hop_kind})"
+            return "-" if row.hop_util is None else f"{row.hop_util * 100:.0f} %"
+        if role == SORT_ROLE:
+            if col < 3:
+                return natural_key(row.cells[col])
+            if col == COL_MBPS:
+                return -1.0 if p.mbps is None else float(p.mbps)
+            if col == COL_HOP:
+                return natural_key(f"{row.hop_kind} {row.hop_label}")
+            return -1.0 if row.hop_util is None else float(row.hop_util)
+        if role == FILTER_ROLE:
+            if col < 3:
+                return f"{row.cells[col]} {row.ids[col]}"
+            if col == COL_HOP:
+                return f"{row.hop_label} {row.hop_kind} {p.bottleneck or ''}"
+            return self.data(index, Qt.ItemDataRole.DisplayRole)
+        if role == Qt.ItemDataRole.TextAlignmentRole and col in NUMERIC:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == Qt.ItemDataRole.ForegroundRole and col == COL_UTIL:
+            return utilization_colour(row.hop_util)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            if col < 3:
+                return row.ids[col]
+            if col == COL_HOP and row.hop_source:
+                return f"{p.bottleneck}: capacity from {row.hop_source}"
+            return p.id
+        if role == PATH_ROLE:
+            return p
+        return None
+
+
+class PathsPanel(QWidget):
+    """The analysed paths. ``doc`` is an ``app.document.Document`` (duck-typed).
+
+    Public: ``model`` (source), ``proxy`` (sorted/filtered), ``view``, ``filter``,
+    :meth:`path_at` (the path in a view row), :meth:`select_path`.
+    """
+
+    def __init__(self, doc: Document, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("PathsPanel")
+        self.doc = doc
+        self._restoring = False
+        self._chosen: Path | None = None
+
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(4, 4, 4, 4)
+        self.filter = QLineEdit()
+        self.filter.setPlaceholderText("Filter paths: port, drive, hop (labels or ids)")
+        self.filter.setClearButtonEnabled(True)
+        self.filter.setToolTip("Show only paths with this text in any column (labels and ids)")
+        lay.addWidget(self.filter)
+        self.summary = QLabel("Analysing...")
+        lay.addWidget(self.summary)
+
+        self.model = PathTableModel(self)
+        self.proxy = QSortFilterProxyModel(self)
+        self.proxy.setSourceModel(self.model)
+        self.proxy.setSortRole(SORT_ROLE)
+        self.proxy.setFilterRole(FILTER_ROLE)
+        self.proxy.setFilterKeyColumn(-1)
+        self.proxy.setFilterCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+        self.proxy.setDynamicSortFilter(True)
+        self.filter.textChanged.connect(self._on_filter)
+
+        self.view = QTableView()
+        self.view.setModel(self.proxy)
+        self.view.setSortingEnabled(True)
+        self.view.sortByColumn(COL_MBPS, Qt.SortOrder.AscendingOrder)  # the slowest paths first
+        self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.view.setAlternatingRowColors(True)
+        self.view.setWordWrap(False)
+        self.view.verticalHeader().hide()
+        self.view.verticalHeader().setDefaultSectionSize(self.view.fontMetrics().height() + 6)
+        self.view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        self.view.horizontalHeader().setStretchLastSection(False)
+        self.view.horizontalHeader().setSectionResizeMode(COL_HOP, QHeaderView.ResizeMode.Stretch)
+        self.view.setToolTip("Choose a path to highlight it on the canvas")
+        self.view.selectionModel().selectionChanged.connect(self._on_selection)
+        lay.addWidget(self.view, 1)
+
+        doc.analysisReady.connect(self._on_analysis)
+        doc.projectReplaced.connect(self._on_replaced)
+        if doc.analysis is not None:
+            self._on_analysis(doc.analysis)
+
+    # -- public ---------------------------------------------------------------------------
+    def path_at(self, view_row: int) -> Path | None:
+        index = self.proxy.index(view_row, 0)
+        return self.proxy.data(index, PATH_ROLE) if index.isValid() else None
+
+    def select_path(self, path_id: str) -> bool:
+        """Choose the row of ``path_id`` as a user would; False when it is not shown."""
+        row = self._view_row_of(path_id)
+        if row < 0:
+            return False
+        self.view.selectRow(row)
+        return True
+
+    # -- updating -------------------------------------------------------------------------
+    def _on_replaced(self) -> None:
+        self._chosen = None
+        self.model.set_rows([])
+        self.summary.setText("Analysing...")
+
+    def _on_analysis(self, bundle: AnalysisBundle) -> None:
+        topo = self.doc.topology
+        result = bundle.result
+        labels: dict[str, str] = {}
+
+        def label(cid: str | None) -> str:
+            if not cid:
+                return ""
+            got = labels.get(cid)
+            if got is None:
+                comp = topo.get(cid)
+                got = labels[cid] = _context_label(topo, comp) if comp is not None else cid
+            return got
+
+        rows = []
+        for p in result.paths:
+            load = result.components.get(p.bottleneck) if p.bottleneck else None
+            kind = load.kind if load is not None else (topo[p.bottleneck].kind if p.bottleneck in topo else "")
+            rows.append(
+                PathRow(
+                    p,
+                    (label(p.hba_port), label(p.host_port), label(p.logical_drive)),
+                    (p.hba_port, p.host_port, p.logical_drive),
+                    label(p.bottleneck),
+                    HOP_KIND_NAMES.get(kind, kind.replace("_", " ")),
+                    load.utilization if load is not None else None,
+                    (load.source + (" (estimate)" if load.estimate else "")) if load is not None else "",
+                )
+            )
+        chosen = self._chosen
+        self._restoring = True
+        try:
+            self.model.set_rows(rows)
+            again = None
+            if chosen is not None:
+                again = next((r.path for r in rows if r.path.id == chosen.id), None)
+                if again is not None:
+                    self.select_path(again.id)
+        finally:
+            self._restoring = False
+        if chosen is not None:
+            if again is None:
+                self._chosen = None
+                self.doc.highlight_path(None)  # the chosen path is gone
+            else:
+                self._chosen = again
+                if again.hops != chosen.hops:
+                    self.doc.highlight_path(again)
+        self.view.resizeColumnsToContents()
+        self._summarise()
+
+    def _on_filter(self, text: str) -> None:
+        self.proxy.setFilterFixedString(text.strip())
+        self._summarise()
+
+    def _summarise(self) -> None:
+        bundle = self.doc.analysis
+        n = self.model.rowCount()
+        if bundle is None:
+            self.summary.setText("Analysing...")
+            return
+        unknown = sum(1 for r in self.model.rows if r.path.mbps is None)
+        text = f"{n} paths, aggregate {bundle.result.aggregate:.0f} MB/s ({bundle.direction}, {bundle.figures} figures)"
+        if unknown:
+            text += f"; {unknown} without a known rate"
+        shown = self.proxy.rowCount()
+        if shown != n:
+            text = f"Showing {shown} of {text}"
+        if n == 0:
+            text = "No paths: a path needs cabling, zoning, a host mapping and a logical drive owner."
+        self.summary.setText(text)
+
+    def _view_row_of(self, path_id: str) -> int:
+        for r, row in enumerate(self.model.rows):
+            if row.path.id == path_id:
+                return self.proxy.mapFromSource(self.model.index(r, 0)).row()
+        return -1
+
+    def _on_selection(self, _sel: QItemSelection, _desel: QItemSelection) -> None:
+        if self._restoring:
+            return
+        rows = self.view.selectionModel().selectedRows()
+        if not rows:
+            if self._chosen is not None:
+                self._chosen = None
+                self.doc.highlight_path(None)
+            return
+        path = self.proxy.data(rows[0], PATH_ROLE)
+        self._chosen = path
+        self.doc.highlight_path(path)
+        self.doc.select([path.hba_port, path.host_port, path.logical_drive])
+
+
+def _context_label(topo: Any, comp: Any) -> str:
+    label = comp.label()
+    owner_kind = {
+        "logical_drive": "subsystem",
+        "array": "subsystem",
+        "controller": "subsystem",
+        "host_port": "subsystem",
+        "switch_port": "switch",
+        "asic": "switch",
+    }.get(comp.kind)
+    if owner_kind:
+        owner = topo.ancestor(comp.id, owner_kind)
+        if owner is not None and owner.label() not in label:
+            return f"{owner.label()} {label}"
+    return label
