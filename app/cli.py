@@ -69,9 +69,19 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("file")
     figure_opts(c)
 
-    x = sub.add_parser("export", help="export a design")
+    x = sub.add_parser("export", help="export a design: JSON, PDF build sheet, zoning scripts, cabling lists")
     x.add_argument("file")
-    x.add_argument("--json", dest="json_out", required=True, metavar="OUT", help="write the JSON interchange file")
+    what = x.add_mutually_exclusive_group(required=True)
+    what.add_argument("--json", dest="json_out", metavar="OUT", help="write the JSON interchange file")
+    what.add_argument("--pdf", dest="pdf_out", metavar="OUT", help="write the PDF build sheet")
+    what.add_argument("--zoning", nargs=2, metavar=("VENDOR", "OUT"),
+                      help="write zoning scripts, brocade or cisco, one per fabric (OUT gets the fabric name when there are several)")
+    what.add_argument("--cabling", nargs=2, metavar=("FORMAT", "OUT"), help="write the cabling list, csv or netbox (NetBox cable import)")
+    x.add_argument("--paper", choices=("a4", "letter"), help="PDF paper size (default: $SANPLAN_PAPER, else a4)")
+    x.add_argument("--figures", choices=FIGURE_SETS, help="PDF figure set (default planning)")
+    x.add_argument("--labels", action="store_true", help="PDF: add pages of cable labels")
+    x.add_argument("--vsan", type=int, help="Cisco zoning: the VSAN number, 1-4094 (default 1)")
+    x.add_argument("--scenario", help="scenario to export (default: the file's current one; not with --json, which holds them all)")
 
     i = sub.add_parser("import", help="import a JSON design into a .sanplan file")
     i.add_argument("json_file")
@@ -293,11 +303,93 @@ def cmd_check(args) -> int:
 
 
 def cmd_export(args) -> int:
+    """One export per run: --json, --pdf, --zoning VENDOR OUT or --cabling FORMAT OUT; options that do
+    not apply to it, a bad VSAN or paper, an OUT that is the design itself or cannot be written
+    are one line and exit 2."""
+    from planner import exports
     from planner.project import export_json
 
-    project = _open(args.file)
-    export_json(project, args.json_out)
-    print(f"wrote {args.json_out}")
+    kind = "json" if args.json_out else "pdf" if args.pdf_out else "zoning" if args.zoning else "cabling"
+    out = {"json": args.json_out, "pdf": args.pdf_out}.get(kind) or (args.zoning or args.cabling)[1]
+    misplaced = [opt for opt, given, allowed in (
+        ("--paper", args.paper, kind == "pdf"), ("--figures", args.figures, kind == "pdf"),
+        ("--labels", args.labels, kind == "pdf"), ("--vsan", args.vsan is not None, kind == "zoning" and args.zoning[0] == "cisco"),
+        ("--scenario", args.scenario, kind != "json"),
+    ) if given and not allowed]
+    if misplaced:
+        return _fail(f"sanplan export: {', '.join(misplaced)} does not apply to --{kind}" + (f" {args.zoning[0]}" if args.zoning else ""))
+    if _same_file(out, args.file):
+        return _fail(f"sanplan export: {out} is the design file itself; choose another output file")
+    project = _open(args.file, args.scenario)
+    try:
+        if kind == "json":
+            export_json(project, out)
+            print(f"wrote {out}")
+        elif kind == "pdf":
+            return _export_pdf(args, project, out)
+        elif kind == "zoning":
+            return _export_zoning(args, project.topology, out)
+        else:
+            return _export_cabling(args, project.topology, out)
+    except exports.ExportError as err:
+        return _fail(f"sanplan: {err}")
+    return EXIT_OK
+
+
+def _same_file(out: str, design: str) -> bool:
+    try:
+        return os.path.samefile(out, design)
+    except OSError:
+        return False
+
+
+def _export_pdf(args, project, out: str) -> int:
+    from planner.buildsheet import PAPERS, build_sheet
+    from planner.project import ProjectError, list_revisions
+
+    paper = args.paper or os.environ.get("SANPLAN_PAPER", "").strip().lower() or "a4"
+    if paper not in PAPERS:
+        return _fail(f"sanplan export: SANPLAN_PAPER is {paper!r}; set it to a4 or letter, or give --paper")
+    try:
+        revs = list_revisions(args.file)
+        revision = f"{revs[-1][0]} (saved {revs[-1][1]})" if revs else "unsaved"
+    except ProjectError:
+        revision = "unsaved"  # a JSON design keeps no revisions
+    pages = build_sheet(project.topology, out, paper=paper, figures=args.figures or "planning", scenario=project.current,
+                        revision=revision, labels=args.labels)
+    print(f"wrote {out} ({pages} pages, {paper.upper() if paper == 'a4' else 'Letter'})")
+    return EXIT_OK
+
+
+def _export_zoning(args, topo, out: str) -> int:
+    from planner.exports import VENDORS, fabric_file_name, write_text, zoning_plan, zoning_script
+
+    vendor = args.zoning[0].lower()
+    if vendor not in VENDORS:
+        return _fail(f"sanplan export: --zoning takes brocade or cisco, not {args.zoning[0]!r}")
+    if vendor == "cisco" and args.vsan is None:
+        print("note: VSAN 1 (the default VSAN); give --vsan N for another", file=sys.stderr)
+    scripts = zoning_script(topo, vendor, 1 if args.vsan is None else args.vsan)
+    if not scripts:
+        return _fail(f"sanplan export: {args.file} has no zones; nothing to write")
+    plans = {p.name: p for p in zoning_plan(topo)}
+    for fabric, text in scripts.items():
+        path = out if len(scripts) == 1 else fabric_file_name(out, fabric)
+        write_text(path, text)
+        plan = plans[fabric]
+        skipped = f", {len(plan.skipped)} left out (see the comments)" if plan.skipped else ""
+        print(f"wrote {path}: fabric {fabric}, {len(plan.aliases)} aliases, {len(plan.zones)} zones{skipped}")
+    return EXIT_OK
+
+
+def _export_cabling(args, topo, out: str) -> int:
+    from planner.exports import CABLING_FORMATS, write_cabling_csv, write_cabling_netbox
+
+    fmt = args.cabling[0].lower()
+    if fmt not in CABLING_FORMATS:
+        return _fail(f"sanplan export: --cabling takes csv or netbox, not {args.cabling[0]!r}")
+    n = (write_cabling_csv if fmt == "csv" else write_cabling_netbox)(topo, out)
+    print(f"wrote {out}: {n} cables ({'NetBox cable import' if fmt == 'netbox' else 'CSV'})")
     return EXIT_OK
 
 

@@ -666,6 +666,21 @@ class MainWindow(QMainWindow):
             _remove_autosave(file)
         return False
 
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        QTimer.singleShot(0, self._hide_stale_tab_bars)
+
+    def _hide_stale_tab_bars(self) -> None:
+        """QMainWindow sometimes leaves the tab bar of an earlier, smaller tab group of the same
+        docks on screen after a third dock joins the group; hide such leftovers."""
+        from PySide6.QtWidgets import QTabBar
+
+        bars = [b for b in self.findChildren(QTabBar) if b.parent() is self]
+        texts = {b: {b.tabText(i) for i in range(b.count())} for b in bars}
+        for b in bars:
+            if any(o is not b and texts[b] < texts[o] for o in bars):
+                b.hide()
+
     # -- closing ----------------------------------------------------------------------------------
     def closeEvent(self, event) -> None:
         if not self.maybe_save():
@@ -685,6 +700,9 @@ class MainWindow(QMainWindow):
             self.resize(1400, 900)
         if isinstance(state, QByteArray):
             self.restoreState(state)
+        else:
+            self.resizeDocks([self.docks["palette"], self.docks["inspector"]], [250, 330], Qt.Orientation.Horizontal)
+            self.resizeDocks([self.docks["findings"]], [230], Qt.Orientation.Vertical)
 
     # -- questions ------------------------------------------------------------------------------
     def _ask_dialog(self, what: str, text: str, detail: str = "") -> Any:

@@ -706,7 +706,7 @@ class DiagramView(QGraphicsView):
             return
         painter.save()
         painter.resetTransform()
-        x, y = 10, self.viewport().height() - 78
+        x, y = self.viewport().width() - 212, self.viewport().height() - 78
         painter.setPen(QPen(QColor(120, 120, 120)))
         painter.setBrush(QBrush(QApplication.palette().color(QPalette.ColorRole.Base)))
         painter.drawRoundedRect(QRectF(x, y, 200, 70), 4, 4)

@@ -1,0 +1,205 @@
+"""The main window as a user drives it: files, undo, properties, findings, crash recovery."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QPointF, Qt
+
+from app.mainwindow import MainWindow, pending_recovery
+from catalogs.catalog import Catalog
+from planner import edit
+from planner.project import open_project
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def home(tmp_path, monkeypatch):
+    monkeypatch.setenv("SANPLAN_HOME", str(tmp_path / "home"))
+    return tmp_path
+
+
+@pytest.fixture
+def window(qtbot, home):
+    w = MainWindow(Catalog(":memory:"))
+    w.doc.synchronous = True
+    answers: dict[str, object] = {}
+    asked: list[tuple] = []
+
+    def ask(what, text, detail=""):
+        asked.append((what, text, detail))
+        return answers.get(what)
+
+    w.ask = ask
+    w.answers, w.asked = answers, asked
+    qtbot.addWidget(w)
+    w.resize(1400, 900)
+    w.open_example("p690-one-drawer")
+    w.show()
+    qtbot.waitExposed(w)
+    return w
+
+
+def test_title_shows_unsaved_changes_and_undo_redo(window):
+    w = window
+    assert not w.isWindowModified()
+    w.doc.run(edit.set_attr, "fastt1.arr1", "segment_kb", 256)
+    assert w.isWindowModified()
+    w.act_undo.trigger()
+    assert w.doc.topology["fastt1.arr1"]["segment_kb"] == 128 and not w.isWindowModified()
+    w.act_redo.trigger()
+    assert w.doc.topology["fastt1.arr1"]["segment_kb"] == 256
+
+
+def test_set_a_property_in_the_inspector(window, qtbot):
+    w = window
+    w.doc.select(["hba.d1s1.0"])
+    field = w.inspector.field("wwpn")
+    field.setFocus()
+    field.selectAll()
+    qtbot.keyClicks(field, "10:00:00:00:c9:12:34:56")
+    qtbot.keyClick(field, Qt.Key.Key_Return)
+    assert w.doc.topology["hba.d1s1.0"]["wwpn"] == "10:00:00:00:c9:12:34:56"
+    field.selectAll()
+    qtbot.keyClicks(field, "not a wwpn")
+    qtbot.keyClick(field, Qt.Key.Key_Return)
+    assert "WWPN" in w.inspector.error_text("wwpn")
+    assert w.doc.topology["hba.d1s1.0"]["wwpn"] == "10:00:00:00:c9:12:34:56"
+
+
+def test_drop_from_palette_adds_a_subsystem(window):
+    w = window
+    before = len(w.doc.topology.of_kind("subsystem"))
+    w.drop_part("FAStT900", "", QPointF(10, 10))
+    assert len(w.doc.topology.of_kind("subsystem")) == before + 1
+    assert w.doc.undo_stack.undoText().startswith("Add subsystem")
+
+
+def test_impossible_edit_is_refused_with_reason(window):
+    w = window
+    w.drop_part("FC6239", "d1.s1", QPointF())  # slot 1 holds fcs0
+    assert "taken" in w.message_label.text()
+    assert w.doc.topology.children("d1.s1", "hba")[0].id == "hba.d1s1"
+
+
+def test_structural_parts_are_not_deleted_alone(window):
+    w = window
+    w.delete_ids(["sw1.asic0"])
+    assert "sw1.asic0" in w.doc.topology and "delete the whole switch" in w.message_label.text()
+
+
+def test_save_and_reopen(window, home):
+    w = window
+    path = home / "design.sanplan"
+    w.doc.run(edit.set_attr, "cab1", "label", "RACK1-A")
+    w.answers["save"] = str(path)
+    assert w.file_save()
+    assert not w.isWindowModified() and w.doc.path == path
+    assert open_project(path).topology["cab1"]["label"] == "RACK1-A"
+    w.doc.run(edit.set_attr, "cab1", "label", "CHANGED")
+    w.answers["revert"] = "yes"
+    w.file_revert()
+    assert w.doc.topology["cab1"]["label"] == "RACK1-A"
+    w.file_new()
+    assert len(w.doc.topology) == 0
+    assert w.file_open(str(path))
+    assert w.doc.topology["cab1"]["label"] == "RACK1-A"
+
+
+def test_unsaved_changes_are_not_lost_on_open(window, home):
+    w = window
+    w.doc.run(edit.set_attr, "cab1", "label", "MINE")
+    w.answers["unsaved"] = "cancel"
+    assert not w.file_open(str(home / "other.sanplan"))
+    assert w.doc.topology["cab1"]["label"] == "MINE"
+
+
+def test_opening_a_bad_file_names_it_and_keeps_the_design(window, home):
+    w = window
+    bad = home / "broken.sanplan"
+    bad.write_bytes(b"SQLite format 3\x00" + b"\x13" * 500)
+    before = len(w.doc.topology)
+    assert not w.open_path(bad)
+    what, text, detail = w.asked[-1]
+    assert what == "error" and "broken.sanplan" in text and "broken.sanplan" in detail
+    assert len(w.doc.topology) == before
+
+
+def test_click_a_finding_selects_its_components(qtbot, home):
+    w = MainWindow(Catalog(":memory:"))
+    w.doc.synchronous = True
+    qtbot.addWidget(w)
+    w.open_example("p690-worst-cabling")
+    w.show()
+    item = w.findings.item_for("ASIC_CROSSING")
+    tree = w.findings.tree
+    rect = tree.visualItemRect(item)
+    qtbot.mouseClick(tree.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    assert "sw1.bp" in w.doc.selection or "sw1" in w.doc.selection
+    assert w.scene.items_by_id["sw1"].isSelected()
+
+
+def test_scenarios_duplicate_and_switch(window):
+    w = window
+    w.duplicate_scenario("Two fabrics")
+    assert w.doc.project.current == "Two fabrics"
+    w.doc.run(edit.delete, ["fastt8"])
+    w.switch_scenario("Base")
+    assert "fastt8" in w.doc.topology
+    w.switch_scenario("Two fabrics")
+    assert "fastt8" not in w.doc.topology
+
+
+def test_autosave_and_recovery_after_a_crash(qtbot, home):
+    """A separate SANplan process edits, autosaves and is killed; the next start offers the work."""
+    script = textwrap.dedent(
+        """
+        import os, signal
+        os.environ["QT_QPA_PLATFORM"] = "offscreen"
+        from PySide6.QtWidgets import QApplication
+        app = QApplication([])
+        from app.mainwindow import MainWindow
+        from catalogs.catalog import Catalog
+        from planner import edit
+        w = MainWindow(Catalog(":memory:"))
+        w.open_example("p690-one-drawer")
+        w.doc.run(edit.set_attr, "cab1", "label", "BEFORE-THE-CRASH")
+        assert w.autosave() is not None
+        os.kill(os.getpid(), signal.SIGKILL)
+        """
+    )
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    proc = subprocess.run([sys.executable, "-c", script], env=env, cwd=ROOT, timeout=120)
+    assert proc.returncode == -9
+    assert pending_recovery()
+    w = MainWindow(Catalog(":memory:"))
+    qtbot.addWidget(w)
+    w.ask = lambda what, text, detail="": "yes" if what == "recover" else None
+    assert w.offer_recovery()
+    assert w.doc.topology["cab1"]["label"] == "BEFORE-THE-CRASH"
+    assert w.isWindowModified()  # recovered work is unsaved until the user saves it
+    assert not pending_recovery()
+
+
+def test_benchmark_window_renders_to_png(qtbot, home, tmp_path):
+    w = MainWindow(Catalog(":memory:"))
+    qtbot.addWidget(w)
+    w.resize(1600, 1000)
+    w.open_example("p690-benchmark")
+    w.show()
+    bundle = w.doc.wait_for_analysis(20000)
+    assert bundle is not None and round(bundle.read_mbps) == 16800
+    assert "16,800" in w.totals_label.text()
+    out = tmp_path / "window.png"
+    assert w.grab().save(str(out)) and out.stat().st_size > 50_000
+    if os.environ.get("SANPLAN_SCREENSHOTS"):
+        shots = ROOT / "docs" / "screenshots"
+        shots.mkdir(parents=True, exist_ok=True)
+        w.view.zoom_to_fit()
+        w.grab().save(str(shots / "editor-benchmark.png"))
