@@ -610,7 +610,7 @@ class MainWindow(QMainWindow):
         self.settings.setValue("theme", name)
         apply_theme(name)
         self.scene.setBackgroundBrush(QApplication.palette().color(QPalette.ColorRole.Base))
-        self.scene.rebuild()
+        self.scene.rebuild(force=True)
 
     # -- autosave and recovery ----------------------------------------------------------------
     def autosave_path(self) -> Path:

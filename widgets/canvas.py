@@ -246,21 +246,24 @@ class DiagramScene(QGraphicsScene):
     # -- building ---------------------------------------------------------------------------
     def _reset_collapse(self) -> None:
         self.collapsed = None
-        self.rebuild()
+        self.rebuild(force=True)
 
-    def rebuild(self) -> None:
-        """Lay the design out again and recreate the items (after a structural change)."""
+    def rebuild(self, force: bool = False) -> None:
+        """Lay the design out again; recreate the items when anything moved (or ``force``)."""
         topo = self.doc.topology
         if self.collapsed is None:
             from planner.layout import default_collapsed
 
             self.collapsed = default_collapsed(topo)
         self.collapsed = {c for c in self.collapsed if c in topo}
+        d = layout(topo, self.collapsed)
+        if not force and self._same_geometry(d):
+            self._relabel(d)  # an edit that moved nothing: keep the items, refresh the labels
+            return
         self._syncing = True
         self.clear()
         self.items_by_id.clear()
         self.links.clear()
-        d = layout(topo, self.collapsed)
         self.diagram = d
         # containers first, so children can be parented to them
         order = sorted(d.boxes.values(), key=lambda b: _depth(d, b))
@@ -284,6 +287,27 @@ class DiagramScene(QGraphicsScene):
         self.show_selection(self.doc.selection)
         if self.doc.analysis is not None:
             self.apply_analysis(self.doc.analysis)
+
+    def _same_geometry(self, d: Diagram) -> bool:
+        old = self.diagram
+        if old is None or old.boxes.keys() != d.boxes.keys() or len(old.links) != len(d.links):
+            return False
+        for cid, b in d.boxes.items():
+            o = old.boxes[cid]
+            if (o.x, o.y, o.w, o.h, o.container, o.collapsed) != (b.x, b.y, b.w, b.h, b.container, b.collapsed):
+                return False
+        return all((a.a, a.b, a.kind, a.via) == (b.a, b.b, b.kind, b.via) for a, b in zip(old.links, d.links))
+
+    def _relabel(self, d: Diagram) -> None:
+        old, self.diagram = self.diagram, d
+        for cid, box in d.boxes.items():
+            if old.boxes[cid].label != box.label:
+                item = self.items_by_id[cid]
+                item.box = box
+                item.text.setText(box.label.split("\n")[0])
+                item._clip_text(item.text, box.w - 8)
+            else:
+                self.items_by_id[cid].box = box
 
     def toggle_collapsed(self, cid: str) -> None:
         if self.collapsed is None:

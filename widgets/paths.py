@@ -170,6 +170,7 @@ class PathsPanel(QWidget):
         self.setObjectName("PathsPanel")
         self.doc = doc
         self._restoring = False
+        self._sized = False
         self._chosen: Path | None = None
 
         lay = QVBoxLayout(self)
@@ -229,6 +230,7 @@ class PathsPanel(QWidget):
 
     # -- updating -------------------------------------------------------------------------
     def _on_replaced(self) -> None:
+        self._sized = False
         self._chosen = None
         self.model.set_rows([])
         self.summary.setText("Analysing...")
@@ -281,7 +283,10 @@ class PathsPanel(QWidget):
                 self._chosen = again
                 if again.hops != chosen.hops:
                     self.doc.highlight_path(again)
-        self.view.resizeColumnsToContents()
+        if not self._sized and rows:
+            # sizing reads every cell: once per design, not on every re-analysis
+            self.view.resizeColumnsToContents()
+            self._sized = True
         self._summarise()
 
     def _on_filter(self, text: str) -> None:
