@@ -1,0 +1,69 @@
+"""Regenerate the README screenshots from the real app (offscreen).
+
+    QT_QPA_PLATFORM=offscreen .venv/bin/python docs/make_screenshots.py
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+os.environ["SANPLAN_HOME"] = tempfile.mkdtemp()
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+OUT = ROOT / "docs" / "screenshots"
+
+
+def main() -> None:
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance() or QApplication([])
+    from app.mainwindow import MainWindow
+    from catalogs.catalog import Catalog
+
+    OUT.mkdir(parents=True, exist_ok=True)
+    w = MainWindow(Catalog(":memory:"))
+    w.resize(1600, 1000)
+    w.show()
+
+    def settle() -> None:
+        w.doc.wait_for_analysis(30000)
+        for _ in range(5):
+            app.processEvents()
+
+    w.open_example("p690-benchmark")
+    settle()
+    w.view.zoom_to_fit()
+    settle()
+    w.grab().save(str(OUT / "editor-benchmark.png"))
+
+    w.open_example("p690-worst-cabling")
+    settle()
+    w.findings.select_finding("ASIC_CROSSING")
+    settle()
+    w.view.zoom_to_fit()
+    settle()
+    w.grab().save(str(OUT / "editor-worst-cabling.png"))
+
+    w.open_example("p690-one-drawer")
+    w.figures_box.setCurrentText("measured")
+    settle()
+    w.docks["paths"].raise_()
+    w.paths.select_path(next(p.id for p in w.doc.analysis.result.paths if p.hba_port == "hba.d1s5.0"))
+    w.doc.select(["d1.p0.link1"])
+    settle()
+    w.view.resetTransform()
+    w.view.zoom(0.95)
+    w.view.centerOn(560, 260)
+    settle()
+    w.grab().save(str(OUT / "editor-one-drawer-measured.png"))
+    w.doc.undo_stack.setClean()
+    w.close()
+    print("wrote", ", ".join(p.name for p in sorted(OUT.glob("*.png"))))
+
+
+if __name__ == "__main__":
+    main()
