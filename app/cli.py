@@ -6,7 +6,8 @@
     sanplan analyze FILE [--figures rated|measured|planning] [--direction read|write]
                          [--from disk|cache] [--only ID,...] [--scenario NAME] [--json]
     sanplan check FILE [--figures ...] [--direction ...] [--json]
-    sanplan export FILE --json OUT
+    sanplan export FILE --json OUT | --pdf OUT [--paper a4|letter] [--labels]
+                        | --zoning brocade|cisco OUT [--vsan N] | --cabling csv|netbox OUT
     sanplan import JSON OUT
     sanplan revisions FILE       list the saved revisions
     sanplan restore FILE REV     restore a revision (saved as a new revision)
@@ -313,7 +314,7 @@ def cmd_export(args) -> int:
     out = {"json": args.json_out, "pdf": args.pdf_out}.get(kind) or (args.zoning or args.cabling)[1]
     misplaced = [opt for opt, given, allowed in (
         ("--paper", args.paper, kind == "pdf"), ("--figures", args.figures, kind == "pdf"),
-        ("--labels", args.labels, kind == "pdf"), ("--vsan", args.vsan is not None, kind == "zoning" and args.zoning[0] == "cisco"),
+        ("--labels", args.labels, kind == "pdf"), ("--vsan", args.vsan is not None, kind == "zoning" and args.zoning[0].lower() == "cisco"),
         ("--scenario", args.scenario, kind != "json"),
     ) if given and not allowed]
     if misplaced:
@@ -362,23 +363,16 @@ def _export_pdf(args, project, out: str) -> int:
 
 
 def _export_zoning(args, topo, out: str) -> int:
-    from planner.exports import VENDORS, fabric_file_name, write_text, zoning_plan, zoning_script
+    from planner.exports import VENDORS, write_zoning
 
     vendor = args.zoning[0].lower()
     if vendor not in VENDORS:
         return _fail(f"sanplan export: --zoning takes brocade or cisco, not {args.zoning[0]!r}")
     if vendor == "cisco" and args.vsan is None:
         print("note: VSAN 1 (the default VSAN); give --vsan N for another", file=sys.stderr)
-    scripts = zoning_script(topo, vendor, 1 if args.vsan is None else args.vsan)
-    if not scripts:
-        return _fail(f"sanplan export: {args.file} has no zones; nothing to write")
-    plans = {p.name: p for p in zoning_plan(topo)}
-    for fabric, text in scripts.items():
-        path = out if len(scripts) == 1 else fabric_file_name(out, fabric)
-        write_text(path, text)
-        plan = plans[fabric]
+    for path, plan in write_zoning(topo, vendor, out, 1 if args.vsan is None else args.vsan):
         skipped = f", {len(plan.skipped)} left out (see the comments)" if plan.skipped else ""
-        print(f"wrote {path}: fabric {fabric}, {len(plan.aliases)} aliases, {len(plan.zones)} zones{skipped}")
+        print(f"wrote {path}: fabric {plan.name}, {len(plan.aliases)} aliases, {len(plan.zones)} zones{skipped}")
     return EXIT_OK
 
 

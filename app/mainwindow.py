@@ -476,18 +476,27 @@ class MainWindow(QMainWindow):
             revision=revision, progress=progress))
 
     def export_zoning(self, vendor: str) -> None:
-        from planner.exports import zoning_script
+        from planner.exports import write_zoning
 
         path = self.ask("export", f"Export {vendor} zoning script", "Text (*.txt)")
         if not path:
             return
+        vsan = 1
+        if vendor == "cisco":
+            text = self.ask("text", "VSAN number (1-4094)", "1")
+            if not text:
+                return
+            try:
+                vsan = int(text)
+            except ValueError:
+                self.ask("error", "Export failed", f"VSAN {text!r} is not a number from 1 to 4094")
+                return
         try:
-            scripts = zoning_script(self.doc.topology, vendor)
-            written = _write_scripts(scripts, Path(path))
+            written = write_zoning(self.doc.topology, vendor, path, vsan)
         except (ModelError, ValueError, OSError) as err:
             self.ask("error", "Export failed", str(err))
             return
-        self.show_message(f"wrote {', '.join(p.name for p in written)}", error=False)
+        self.show_message(f"wrote {', '.join(Path(p).name for p, _ in written)}", error=False)
 
     def export_cabling(self, fmt: str) -> None:
         from planner import exports
@@ -779,17 +788,6 @@ def _latest_revision(path: Path) -> str:
     except ProjectError:
         return "unsaved"
     return str(revs[-1][0]) if revs else "unsaved"
-
-
-def _write_scripts(scripts: dict[str, str], path: Path) -> list[Path]:
-    from planner.exports import atomic_write_text
-
-    written = []
-    for fabric, text in scripts.items():
-        target = path if len(scripts) == 1 else path.with_name(f"{path.stem}.{fabric}{path.suffix or '.txt'}")
-        atomic_write_text(target, text)
-        written.append(target)
-    return written
 
 
 def apply_theme(name: str) -> None:

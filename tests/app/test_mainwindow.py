@@ -203,3 +203,35 @@ def test_benchmark_window_renders_to_png(qtbot, home, tmp_path):
         shots.mkdir(parents=True, exist_ok=True)
         w.view.zoom_to_fit()
         w.grab().save(str(shots / "editor-benchmark.png"))
+
+
+def test_exports_from_the_file_menu(window, home):
+    w = window
+    pdf = home / "sheet.pdf"
+    w.answers["export"] = str(pdf)
+    w.export_pdf()
+    assert pdf.read_bytes().startswith(b"%PDF") and pdf.stat().st_size > 10_000
+    zones = home / "zones.txt"
+    w.answers["export"] = str(zones)
+    w.export_zoning("brocade")
+    text = zones.read_text()
+    assert 'zonecreate "Z_D1_FCS0_FASTT1_A"' in text and "cfgenable" in text
+    w.answers["text"] = "20"
+    cisco = home / "cisco.txt"
+    w.answers["export"] = str(cisco)
+    w.export_zoning("cisco")
+    assert "vsan 20" in cisco.read_text()
+    netbox = home / "cables.csv"
+    w.answers["export"] = str(netbox)
+    w.export_cabling("netbox")
+    head = netbox.read_text().splitlines()[0]
+    assert head.startswith("side_a_device,side_a_type,side_a_name")
+    assert len(netbox.read_text().splitlines()) == 1 + len(w.doc.topology.of_kind("cable"))
+
+
+def test_export_to_a_folder_is_refused_with_a_reason(window, home):
+    w = window
+    w.answers["export"] = str(home)
+    w.export_cabling("csv")
+    what, text, detail = w.asked[-1]
+    assert what == "error" and "folder" in detail
