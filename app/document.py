@@ -152,25 +152,21 @@ class Document(QObject):
 
     def replace_project(self, project: Project, path: Path | None) -> None:
         """Show another project (after New, Open, Revert, restore); the undo history starts anew."""
-        self._detach()
-        self.project = project
+        self._show(lambda: setattr(self, "project", project))
         self.path = path
-        self.undo_stack.clear()
         self.undo_stack.setClean()
-        self.selection = []
-        self.analysis = None
-        self._attach()
-        self.projectReplaced.emit()
-        self.selectionChanged.emit([])
-        self.changed.emit()
         self.fileStateChanged.emit()
-        self._schedule(now=True)
 
     def switch_scenario(self, name: str) -> None:
+        """Show another scenario of the project; each scenario's undo history starts anew."""
+        self._show(lambda: self.project.switch(name))
+
+    def _show(self, swap: Callable[[], Any]) -> None:
         self._detach()
-        self.project.switch(name)
+        swap()
         self.undo_stack.clear()
         self.selection = []
+        self.analysis = None
         self._attach()
         self.projectReplaced.emit()
         self.selectionChanged.emit([])

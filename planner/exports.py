@@ -17,19 +17,17 @@ A zone member without a valid WWPN is left out with a comment saying so.
 
 from __future__ import annotations
 
-import contextlib
 import csv
 import io
 import os
 import re
-import stat
-import tempfile
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from planner.fileio import TempFileError, atomic_replace
 from planner.model import Component, Topology, wwpn_problem
 
 VENDORS = ("brocade", "cisco")
@@ -72,49 +70,22 @@ class ExportError(ValueError):
 
 
 def atomic_write(path: str | os.PathLike[str], write: Callable[[str], None]) -> None:
-    """Create ``path`` through ``write(temporary path)``: the file is written beside the target,
-    fsynced and renamed over it. On any failure the temporary file is removed and an existing
-    ``path`` is untouched. Raises ExportError (one line) for a folder, a missing or read-only
-    folder, a full disk; other exceptions from ``write`` pass through after the clean-up."""
+    """Create ``path`` through ``write(temporary path)`` atomically (planner.fileio). Raises
+    ExportError (one line) for a folder, a missing or read-only folder, a full disk; other
+    exceptions from ``write`` pass through after the clean-up; an existing ``path`` is untouched."""
     shown = os.fspath(path)
-    target = Path(os.path.realpath(path))  # through a symlink, replace the file it names
-    if target.is_dir():
+    if Path(os.path.realpath(path)).is_dir():
         raise ExportError(f"{shown}: is a folder; choose a file name")
     try:
-        mode = stat.S_IMODE(os.stat(target).st_mode)
-    except OSError:
-        mode = 0o644
-    try:
-        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-        os.close(fd)
-    except OSError as err:
+        atomic_replace(path, write)
+    except TempFileError as err:
         raise ExportError(
             f"{shown}: cannot be written ({err.strerror or err}); check that the folder exists and you may write to it"
         ) from None
-    try:
-        write(tmp)
-        fd = os.open(tmp, os.O_RDWR)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        os.chmod(tmp, mode)
-        os.replace(tmp, target)
-    except BaseException as err:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        if isinstance(err, OSError):
-            raise ExportError(
-                f"{shown}: not written ({err.strerror or err}); nothing was overwritten, check the disk space and permissions"
-            ) from None
-        raise
-    if os.name == "posix":  # make the rename durable; best effort
-        with contextlib.suppress(OSError):
-            dfd = os.open(target.parent, os.O_RDONLY)
-            try:
-                os.fsync(dfd)
-            finally:
-                os.close(dfd)
+    except OSError as err:
+        raise ExportError(
+            f"{shown}: not written ({err.strerror or err}); nothing was overwritten, check the disk space and permissions"
+        ) from None
 
 
 def write_text(path: str | os.PathLike[str], text: str) -> None:

@@ -17,14 +17,11 @@ raises :class:`ProjectError` with one line naming the file, the problem and the 
 
 from __future__ import annotations
 
-import contextlib
 import copy
 import json
 import math
 import os
 import sqlite3
-import stat
-import tempfile
 import zlib
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -32,6 +29,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from planner.fileio import TempFileError, atomic_replace
 from planner.model import KINDS, ModelError, Topology, check_references, load_component
 
 FORMAT = "sanplan-design"
@@ -949,46 +947,16 @@ def _replace_atomically(path: str | os.PathLike[str], where: str, write: Callabl
     On failure the temporary file is removed and ``path`` is untouched; OSError and sqlite3.Error
     become ProjectError.
     """
-    target = Path(os.path.realpath(path))  # through a symlink, replace the file it names
     try:
-        mode = stat.S_IMODE(os.stat(target).st_mode)
-    except OSError:
-        mode = 0o644
-    try:
-        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-        os.close(fd)
-    except OSError as err:
+        atomic_replace(path, write)
+    except TempFileError as err:
         raise ProjectError(
             where, f"cannot be written ({err.strerror or err})", "check that the folder exists and you may write to it"
         ) from None
-    try:
-        write(tmp)
-        fd = os.open(tmp, os.O_RDWR)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        os.chmod(tmp, mode)
-        os.replace(tmp, target)
-    except BaseException as err:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        if isinstance(err, (OSError, sqlite3.Error)):
-            reason = getattr(err, "strerror", None) or str(err)
-            raise ProjectError(
-                where, f"not saved ({reason}); nothing was overwritten", "check the disk space and permissions"
-            ) from None
-        raise
-    _fsync_dir(target.parent)
+    except (OSError, sqlite3.Error) as err:
+        reason = getattr(err, "strerror", None) or str(err)
+        raise ProjectError(
+            where, f"not saved ({reason}); nothing was overwritten", "check the disk space and permissions"
+        ) from None
 
 
-def _fsync_dir(folder: Path) -> None:
-    """Make the rename durable (POSIX); best effort where directories cannot be synced."""
-    if os.name != "posix":
-        return
-    with contextlib.suppress(OSError):
-        fd = os.open(folder, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)

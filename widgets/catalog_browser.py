@@ -40,10 +40,10 @@ from PySide6.QtWidgets import (
 from catalogs.catalog import Catalog, CatalogError, validate_part
 from planner.figures import FIGURE_SETS
 from planner.model import PART_KINDS
+from widgets.inspector import ERROR_STYLE
 
 PART_ID_ROLE = Qt.ItemDataRole.UserRole
 ENTRY_ROLE = Qt.ItemDataRole.UserRole + 1
-ERROR_STYLE = "color: #c62828;"
 
 #: figure names the bandwidth analysis reads for a part of each kind (planner.analysis._Capacities)
 ANALYSED_FIGURES: dict[str, tuple[str, ...]] = {

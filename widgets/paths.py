@@ -23,6 +23,8 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QLineEdit, QTableView, QVBoxLayout, QWidget
 
+from widgets.inspector import context_label
+
 if TYPE_CHECKING:
     from app.document import AnalysisBundle, Document
     from planner.analysis import Path
@@ -246,7 +248,7 @@ class PathsPanel(QWidget):
             got = labels.get(cid)
             if got is None:
                 comp = topo.get(cid)
-                got = labels[cid] = _context_label(topo, comp) if comp is not None else cid
+                got = labels[cid] = context_label(topo, comp) if comp is not None else cid
             return got
 
         rows = []
@@ -329,20 +331,3 @@ class PathsPanel(QWidget):
         self._chosen = path
         self.doc.highlight_path(path)
         self.doc.select([path.hba_port, path.host_port, path.logical_drive])
-
-
-def _context_label(topo: Any, comp: Any) -> str:
-    label = comp.label()
-    owner_kind = {
-        "logical_drive": "subsystem",
-        "array": "subsystem",
-        "controller": "subsystem",
-        "host_port": "subsystem",
-        "switch_port": "switch",
-        "asic": "switch",
-    }.get(comp.kind)
-    if owner_kind:
-        owner = topo.ancestor(comp.id, owner_kind)
-        if owner is not None and owner.label() not in label:
-            return f"{owner.label()} {label}"
-    return label
