@@ -92,7 +92,7 @@ class RevisionsDialog(QDialog):
         layout = QVBoxLayout(self)
         layout.addWidget(self.table)
         row = QHBoxLayout()
-        row.addWidget(QLabel("Compared with the open design:"))
+        row.addWidget(QLabel("Changes from this revision to the open design:"))
         layout.addLayout(row)
         layout.addWidget(self.summary)
         layout.addWidget(buttons)

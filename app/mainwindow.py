@@ -249,6 +249,18 @@ class MainWindow(QMainWindow):
         m = self.export_menu
         m.clear()
         m.addAction("&Build sheet (PDF)...", self.export_pdf)
+        paper = m.addMenu("Build sheet &paper")
+        group = QActionGroup(paper)
+        for key, label in (("a4", "A4"), ("letter", "Letter")):
+            a = paper.addAction(label, lambda k=key: self.settings.setValue("paper", k))
+            a.setCheckable(True)
+            a.setChecked(str(self.settings.value("paper", "a4")) == key)
+            group.addAction(a)
+        labels = m.addAction("Build sheet with cable &labels")
+        labels.setCheckable(True)
+        labels.setChecked(str(self.settings.value("cable_labels", "false")) == "true")
+        labels.toggled.connect(lambda on: self.settings.setValue("cable_labels", "true" if on else "false"))
+        m.addSeparator()
         m.addAction("Zoning script: &Brocade...", lambda: self.export_zoning("brocade"))
         m.addAction("Zoning script: &Cisco MDS...", lambda: self.export_zoning("cisco"))
         m.addAction("Cabling: &CSV...", lambda: self.export_cabling("csv"))
@@ -471,9 +483,12 @@ class MainWindow(QMainWindow):
 
         revision = "unsaved" if not self.doc.is_clean() or self.doc.path is None else _latest_revision(self.doc.path)
         paper = str(self.settings.value("paper", "a4"))
-        run_with_progress(self, "Building the build sheet...", lambda progress: build_sheet(
+        labels = str(self.settings.value("cable_labels", "false")) == "true"
+        ok = run_with_progress(self, "Building the build sheet...", lambda progress: build_sheet(
             self.doc.topology, path, paper=paper, figures=self.doc.figures, scenario=self.doc.project.current,
-            revision=revision, progress=progress))
+            revision=revision, labels=labels, progress=progress))
+        if ok:
+            self.show_message(f"wrote {Path(path).name}", error=False)
 
     def export_zoning(self, vendor: str) -> None:
         from planner.exports import write_zoning

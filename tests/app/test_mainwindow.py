@@ -235,3 +235,33 @@ def test_export_to_a_folder_is_refused_with_a_reason(window, home):
     w.export_cabling("csv")
     what, text, detail = w.asked[-1]
     assert what == "error" and "folder" in detail
+
+
+def test_build_sheet_paper_and_labels_settings(window, home):
+    w = window
+    w.settings.setValue("paper", "letter")
+    w.settings.setValue("cable_labels", "true")
+    pdf = home / "letter.pdf"
+    w.answers["export"] = str(pdf)
+    w.export_pdf()
+    data = pdf.read_bytes()
+    assert b"/MediaBox [ 0 0 612 792 ]" in data or b"/MediaBox [0 0 612 792]" in data
+
+
+def test_revision_history_compare_and_restore(window, home, qtbot):
+    from app.dialogs import RevisionsDialog, compare_summary
+
+    w = window
+    path = home / "revs.sanplan"
+    w.answers["save"] = str(path)
+    assert w.file_save()
+    w.doc.run(edit.delete, ["fastt8"])
+    assert w.file_save()
+    dlg = RevisionsDialog(path, w.doc.project, w)
+    qtbot.addWidget(dlg)
+    assert dlg.table.rowCount() == 2
+    dlg.table.selectRow(1)  # the oldest revision (newest first)
+    assert "subsystem: 1 removed" in dlg.summary.toPlainText()  # the open design lost fastt8
+    dlg.restore_button.click()
+    assert dlg.restored is not None and "fastt8" in dlg.restored.topology
+    assert "subsystem: 1 added" in compare_summary(w.doc.project, dlg.restored)
