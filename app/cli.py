@@ -448,7 +448,7 @@ def cmd_default(args) -> int:
         topo = project.topology
     else:
         topo = build_example("p690-benchmark", _parts())
-    reason = "no display" if not _has_display() else "the editor is not built yet"
+    reason = "no display" if not _has_display() else "the editor could not start"
     print(f"SANplan headless ({reason}): analysing {topo.meta.get('name')}\n")
     for figures, direction in (("planning", "read"), ("planning", "write")):
         print(format_analysis(topo, analyze(topo, figures, direction), max_rows=8) if direction == "read" else
@@ -468,11 +468,28 @@ def _has_display() -> bool:
 
 
 def _gui_available():
+    """The editor's entry point when a display is there and Qt can open a window on it, else None
+    (Qt aborts the whole process when its platform plugin cannot load, so probe in a child)."""
     if not _has_display() or os.environ.get("QT_QPA_PLATFORM") == "offscreen":
         return None
     try:
-        from app.gui import run_gui  # type: ignore[import-not-found]
-    except ImportError:
+        from app.gui import run_gui
+    except ImportError as err:
+        print(f"sanplan: the editor cannot start ({err}); running headless", file=sys.stderr)
+        return None
+    import subprocess
+
+    probe = "from PySide6.QtWidgets import QApplication; QApplication([])"
+    try:
+        done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired) as err:
+        print(f"sanplan: the editor cannot start ({err}); running headless", file=sys.stderr)
+        return None
+    if done.returncode != 0:
+        lines = [ln for ln in done.stderr.splitlines() if "plugin" in ln or "library" in ln or "Error" in ln]
+        why = lines[-1].strip() if lines else f"Qt exited with {done.returncode}"
+        print(f"sanplan: Qt cannot open a window on this display ({why}); running headless. "
+              "Run ./run.sh as root once to install the Qt system libraries.", file=sys.stderr)
         return None
     return run_gui
 

@@ -171,3 +171,12 @@ def test_headless_default_job(capsys):
 def test_parts_lists_figures_with_sources(capsys):
     code, out, _ = run(capsys, "parts", "--kind", "hba")
     assert code == 0 and "FC6239" in out and "195" in out and "P690" in out
+
+
+def test_display_without_working_qt_falls_back_to_headless(capsys, monkeypatch):
+    """A display is set but Qt cannot open a window there: one line says why, the job runs headless."""
+    monkeypatch.setenv("DISPLAY", ":999")  # no X server behind it
+    monkeypatch.delenv("QT_QPA_PLATFORM", raising=False)
+    code, out, err = run(capsys)
+    assert code == 0 and "16,800.0 MB/s" in out
+    assert "running headless" in err and len(err.strip().splitlines()) == 1
