@@ -235,7 +235,10 @@ def format_findings(topo, findings) -> str:
     if not findings:
         return "No findings: the design passes every rule."
     counts = {s: sum(1 for f in findings if f.severity == s) for s in ("error", "warning", "advice")}
-    out = [f"{counts['error']} errors, {counts['warning']} warnings, {counts['advice']} advice"]
+    def n(count: int, word: str) -> str:
+        return f"{count} {word}{'' if count == 1 or word == 'advice' else 's'}"
+
+    out = [f"{n(counts['error'], 'error')}, {n(counts['warning'], 'warning')}, {n(counts['advice'], 'advice')}"]
     for f in findings:
         names = ", ".join(_short(topo, c) for c in f.components[:6]) + (f" and {len(f.components) - 6} more" if len(f.components) > 6 else "")
         out.append(f"\n{f.severity.upper():8} {f.rule}: {f.message}")
