@@ -40,7 +40,7 @@ from PySide6.QtWidgets import (
 from catalogs.catalog import Catalog, CatalogError, validate_part
 from planner.figures import FIGURE_SETS
 from planner.model import PART_KINDS
-from widgets.inspector import ERROR_STYLE
+from widgets.inspector import error_label
 
 PART_ID_ROLE = Qt.ItemDataRole.UserRole
 ENTRY_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -277,11 +277,7 @@ class PartEditorDialog(QDialog):
             note.setToolTip("These properties are not edited here; they are saved with the part as they are")
             lay.addWidget(note)
 
-        self.error = QLabel()
-        self.error.setStyleSheet(ERROR_STYLE)
-        self.error.setWordWrap(True)
-        self.error.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.error.hide()
+        self.error = error_label()
         lay.addWidget(self.error)
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)
         self.buttons.accepted.connect(self.try_save)

@@ -48,6 +48,16 @@ MAX_CANDIDATES = 300
 MAX_NAME = 64
 
 ERROR_STYLE = "color: #c62828;"  # readable red on light and dark palettes
+
+
+def error_label() -> QLabel:
+    """A hidden red label for the reason a value was refused (shown next to the field)."""
+    label = QLabel()
+    label.setStyleSheet(ERROR_STYLE)
+    label.setWordWrap(True)
+    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    label.hide()
+    return label
 _MIXED = object()  # marks "the selected components differ" in a combo
 
 ATTR_LABELS = {
@@ -271,11 +281,7 @@ class _Field:
         lay.setContentsMargins(0, 0, 0, 0)
         lay.setSpacing(2)
         lay.addWidget(editor)
-        self.error = QLabel()
-        self.error.setStyleSheet(ERROR_STYLE)
-        self.error.setWordWrap(True)
-        self.error.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.error.hide()
+        self.error = error_label()
         lay.addWidget(self.error)
         self.alive = True
         tip = attr.doc if attr is not None and attr.doc else ""
