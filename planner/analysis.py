@@ -28,6 +28,18 @@ from planner.model import Component, Topology
 
 SOURCES = ("disk", "cache")
 
+#: part kind -> the part figures the analysis reads (see _Capacities); the catalog editor shows
+#: them, and a test keeps the built-in catalog in step with it
+FIGURES_READ: dict[str, tuple[str, ...]] = {
+    "server": ("system",),
+    "drawer": ("drawer", "planar", "rio_link0", "rio_link1", "phb"),
+    "hba": ("hba",),
+    "switch": ("switch_port", "asic", "backplane"),
+    "subsystem": ("subsystem", "host_port"),
+    "enclosure": (),
+    "drive": (),
+}
+
 #: hop kinds in path order, used for grouping and charts
 HOP_LEVELS = ("server", "drawer", "planar", "rio_link", "phb", "hba", "switch_port", "asic", "backplane", "host_port", "controller", "subsystem", "array")
 

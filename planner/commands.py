@@ -262,11 +262,6 @@ class UndoStack:
             cb()
 
 
-def kinds_with_refs() -> dict[str, list[str]]:
-    """kind -> names of its reference attributes (used by delete to clean references)."""
-    return {k: [n for n, a in schema.items() if a.ref] for k, (_, schema) in KINDS.items()}
-
-
 class Reparent(Command):
     """Move a component under another parent (an HBA to another slot, a drive to another bay)."""
 

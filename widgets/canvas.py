@@ -235,7 +235,6 @@ class DiagramScene(QGraphicsScene):
         self.links: list[LinkItem] = []
         self.diagram: Diagram | None = None
         self._syncing = False
-        self._moving: dict[str, BoxItem] = {}
         self.setBackgroundBrush(QApplication.palette().color(QPalette.ColorRole.Base))
         self.selectionChanged.connect(self._selection_to_doc)
         doc.selectionChanged.connect(self.show_selection)

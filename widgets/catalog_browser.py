@@ -38,6 +38,7 @@ from PySide6.QtWidgets import (
 )
 
 from catalogs.catalog import Catalog, CatalogError, validate_part
+from planner.analysis import FIGURES_READ
 from planner.figures import FIGURE_SETS
 from planner.model import PART_KINDS
 from widgets.inspector import error_label
@@ -46,15 +47,6 @@ PART_ID_ROLE = Qt.ItemDataRole.UserRole
 ENTRY_ROLE = Qt.ItemDataRole.UserRole + 1
 
 #: figure names the bandwidth analysis reads for a part of each kind (planner.analysis._Capacities)
-ANALYSED_FIGURES: dict[str, tuple[str, ...]] = {
-    "server": ("system",),
-    "drawer": ("drawer", "planar", "rio_link0", "rio_link1", "phb"),
-    "hba": ("hba",),
-    "switch": ("switch_port", "asic", "backplane"),
-    "subsystem": ("subsystem", "host_port"),
-    "enclosure": (),
-    "drive": (),
-}
 PROPERTY_LABELS = {
     "cache_mb": "Cache (MB)",
     "raid_levels": "RAID levels",
@@ -290,12 +282,12 @@ class PartEditorDialog(QDialog):
         return self.buttons.button(QDialogButtonBox.StandardButton.Save)
 
     def _first_figure_name(self) -> str:
-        names = ANALYSED_FIGURES.get(self.kind_combo.currentData(), ())
+        names = FIGURES_READ.get(self.kind_combo.currentData(), ())
         return names[0] if names else ""
 
     def _update_hint(self) -> None:
         kind = self.kind_combo.currentData()
-        names = ANALYSED_FIGURES.get(kind, ())
+        names = FIGURES_READ.get(kind, ())
         self.hint.setText(
             f"The analysis reads these figures of a {kind}: {', '.join(names)}."
             if names

@@ -115,3 +115,16 @@ def test_bad_catalog_files(tmp_path):
     db.close()
     with pytest.raises(CatalogError, match="newer SANplan"):
         Catalog(newer)
+
+
+def test_catalog_figures_are_the_ones_the_analysis_reads():
+    """A figure the analysis does not read would be silently ignored; one it reads but the
+    catalog lacks would leave a hop without a capacity."""
+    from planner.analysis import FIGURES_READ
+
+    _, parts = load_builtin()
+    for part in parts.values():
+        assert set(part.get("figures", {})) <= set(FIGURES_READ[part["kind"]]), part["id"]
+    for kind, names in FIGURES_READ.items():
+        if kind in ("server", "drawer", "hba", "switch"):
+            assert any(set(names) == set(p.get("figures", {})) for p in parts.values() if p["kind"] == kind), kind

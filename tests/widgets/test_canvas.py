@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt
 from PySide6.QtGui import QDropEvent
@@ -15,17 +13,22 @@ from planner.project import Project
 from widgets.canvas import PART_MIME, DiagramScene, DiagramView
 
 
-@pytest.fixture
-def canvas(qtbot, parts, one_drawer):
+def make_canvas(qtbot, parts, topo, width=1400, height=900):
     doc = Document(parts)
     doc.synchronous = True
     scene = DiagramScene(doc)
     view = DiagramView(scene)
     qtbot.addWidget(view)
-    view.resize(1400, 900)
-    doc.replace_project(Project(one_drawer), None)
+    view.resize(width, height)
+    doc.replace_project(Project(topo), None)
     view.show()
     qtbot.waitExposed(view)
+    return doc, scene, view
+
+
+@pytest.fixture
+def canvas(qtbot, parts, one_drawer):
+    doc, scene, view = make_canvas(qtbot, parts, one_drawer)
     # the main window turns intent into commands; do the same here
     scene.cableRequested.connect(lambda a, b: doc.run(edit.add_cable, a, b))
     scene.deleteRequested.connect(lambda ids: doc.run(edit.delete, [h.id for i in ids for h in doc.topology.children(i, "hba")] or ids))
@@ -56,14 +59,7 @@ def view_point(view, cid: str) -> QPoint:
 
 
 def test_renders_the_benchmark_to_png(qtbot, parts, benchmark_design, tmp_path):
-    doc = Document(parts)
-    doc.synchronous = True
-    scene = DiagramScene(doc)
-    view = DiagramView(scene)
-    qtbot.addWidget(view)
-    view.resize(1600, 1000)
-    doc.replace_project(Project(benchmark_design), None)
-    view.show()
+    doc, scene, view = make_canvas(qtbot, parts, benchmark_design, 1600, 1000)
     view.zoom_to_fit()
     out = tmp_path / "benchmark.png"
     assert view.grab().save(str(out))
@@ -175,25 +171,3 @@ def test_wheel_zooms(canvas, qtbot):
     view.zoom_to_fit()
     rect = view.mapToScene(view.viewport().rect()).boundingRect()
     assert rect.contains(scene.itemsBoundingRect().center())
-
-
-def test_screenshot_for_readme(qtbot, parts, one_drawer):
-    """Writes docs/screenshots/canvas-one-drawer.png when SANPLAN_SCREENSHOTS is set."""
-    import os
-
-    doc = Document(parts)
-    doc.synchronous = True
-    scene = DiagramScene(doc)
-    view = DiagramView(scene)
-    qtbot.addWidget(view)
-    view.resize(1400, 800)
-    doc.replace_project(Project(one_drawer), None)
-    view.show()
-    view.zoom_to_fit()
-    image = view.grab()
-    assert not image.isNull() and image.width() == 1400
-    if os.environ.get("SANPLAN_SCREENSHOTS"):
-        out = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
-        out.mkdir(parents=True, exist_ok=True)
-        image.save(str(out / "canvas-one-drawer.png"))
-    QApplication.processEvents()
