@@ -10,13 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from planner import buildsheet
-from planner.buildsheet import build_sheet, reportlab_problem
 from planner.examples import build_example
 from planner.exports import ExportError, zoning_plan
+from planner.exports.buildsheet import build_sheet, document, reportlab_problem
 from planner.model import Topology
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 SECTIONS = (
     "Summary",
     "Topology diagram",
@@ -274,7 +273,7 @@ def test_a_failed_build_leaves_no_half_file(tmp_path, one_drawer, monkeypatch):
         Path(filename).write_bytes(b"%PDF- half")
         raise MemoryError("out of memory")
 
-    monkeypatch.setattr(buildsheet, "_render", broken)
+    monkeypatch.setattr(document, "render", broken)
     with pytest.raises(MemoryError):
         build_sheet(one_drawer, str(target))
     assert target.read_bytes() == b"%PDF- the previous sheet"
@@ -282,6 +281,6 @@ def test_a_failed_build_leaves_no_half_file(tmp_path, one_drawer, monkeypatch):
 
 
 def test_planner_imports_without_loading_reportlab():
-    code = "import sys, planner.buildsheet, planner.exports; print('reportlab' in sys.modules)"
+    code = "import sys, planner.exports, planner.exports.buildsheet; planner.exports.formats(); print('reportlab' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"

@@ -29,7 +29,7 @@ from planner.exports import (
     zoning_script,
 )
 
-GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "zoning"
+GOLDEN = Path(__file__).resolve().parents[2] / "golden" / "zoning"
 NASTY = "<b>&amp;\"q';$(reboot)\n`id`|x"  # markup, quotes, ; and shell expansions, a new line
 
 # every line a script may hold: commands with generated names and validated WWPNs, or comments
