@@ -258,7 +258,8 @@ _INDEX = "Index"
 _WWPN = Attr(_wwpn_or_empty, "", label="WWPN")
 # Owned by the component: a placed part seeds these, then they are the unit's own configured
 # values (a 2 Gbps port set to 1 Gbps, the cache a subsystem was ordered with). The analysis reads
-# capacities from the part's figures (``Topology.parts``), never from these copies.
+# capacities from the part's figures (``Topology.parts``); a port's configured speed is used only
+# when its part gives no figure (an estimate: 1 Gbps ~ 100 MB/s).
 _OWNED = "set from the part when placed; afterwards the component's own configured value"
 _SPEED = Attr(_choice(*FC_SPEEDS_GBPS), 2, label="Speed (Gbps)", doc="configured port speed; " + _OWNED)
 
