@@ -19,29 +19,22 @@ from __future__ import annotations
 
 import heapq
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from planner.figures import DIRECTIONS, FIGURE_SETS, Figure, figure, layout_throughput
 from planner.model import Component, Topology
+from planner.schema import KINDS, hop_kinds, part_kinds
 
 SOURCES = ("disk", "cache")
 
 #: part kind -> the part figures the analysis reads (see _Capacities); the catalog editor shows
 #: them, and a test keeps the built-in catalog in step with it
-FIGURES_READ: dict[str, tuple[str, ...]] = {
-    "server": ("system",),
-    "drawer": ("drawer", "planar", "rio_link0", "rio_link1", "phb"),
-    "hba": ("hba",),
-    "switch": ("switch_port", "asic", "backplane"),
-    "subsystem": ("subsystem", "host_port"),
-    "enclosure": (),
-    "drive": (),
-}
+FIGURES_READ: dict[str, tuple[str, ...]] = {k: KINDS[k].figures_read for k in part_kinds()}
 
 #: hop kinds in path order, used for grouping and charts
-HOP_LEVELS = ("server", "drawer", "planar", "rio_link", "phb", "hba", "switch_port", "asic", "backplane", "host_port", "controller", "subsystem", "array")
+HOP_LEVELS = hop_kinds()
 
 
 @dataclass
@@ -152,7 +145,9 @@ class _Capacities:
 
     def _layout(self, arr: Component) -> Figure | None:
         sub = self.topo.get(arr.parent)
-        return layout_throughput(self.topo.part_of(sub), arr["raid_level"], len(arr["drives"]), arr["segment_kb"], self.direction)
+        return layout_throughput(
+            self.topo.part_of(sub), arr["raid_level"], len(arr["drives"]), arr["segment_kb"], self.direction
+        )
 
     def _subsystem(self, sub: Component) -> Figure | None:
         rated = self._fig(sub, "subsystem")
@@ -165,7 +160,12 @@ class _Capacities:
             return rated
         if len({(a["raid_level"], len(a["drives"]), a["segment_kb"]) for a in arrays}) > 1:
             value = sum(f.value for f in layouts) / len(layouts)
-            return Figure(value, "mean of the subsystem's array layouts (P690 Table 1)", True, "arrays of different layouts: averaged")
+            return Figure(
+                value,
+                "mean of the subsystem's array layouts (P690 Table 1)",
+                True,
+                "arrays of different layouts: averaged",
+            )
         return layouts[0]
 
     def _array(self, arr: Component) -> Figure | None:
@@ -176,7 +176,9 @@ class _Capacities:
         rows = (self.topo.part_of(sub) or {}).get("layouts") or [{}]
         per = int(rows[0].get("arrays", 2)) or 2
         return Figure(
-            fig.value / per, fig.source, True,
+            fig.value / per,
+            fig.source,
+            True,
             f"one array's share of the {per}-array subsystem figure (the paper measured arrays in pairs, one per controller)",
         )
 
@@ -197,7 +199,9 @@ def _host_hops(topo: Topology, hba_port: Component) -> list[str] | None:
     return chain
 
 
-def _switch_route(topo: Topology, a: Component, b: Component, isl: dict[str, list[tuple[str, str, str]]]) -> list[str] | None:
+def _switch_route(
+    topo: Topology, a: Component, b: Component, isl: dict[str, list[tuple[str, str, str]]]
+) -> list[str] | None:
     """Hops from switch port ``a`` to switch port ``b`` of one fabric (both excluded)."""
     sw_a, sw_b = topo.ancestor(a.id, "switch"), topo.ancestor(b.id, "switch")
     if sw_a is None or sw_b is None:
@@ -285,7 +289,12 @@ def find_paths(topo: Topology, only: Iterable[str] = ()) -> tuple[list[Path], li
     return paths, unreachable
 
 
-def _targets(topo: Topology, hp: Component, zones_by_member: dict[str, list[Component]], isl: dict[str, list[tuple[str, str, str]]]):
+def _targets(
+    topo: Topology,
+    hp: Component,
+    zones_by_member: dict[str, list[Component]],
+    isl: dict[str, list[tuple[str, str, str]]],
+):
     """(host_port, hops between the HBA port and it) for every host port the HBA port reaches."""
     cable = topo.cable_at(hp.id)
     if cable is None:
@@ -371,7 +380,9 @@ def max_min_fair(flows: list[list[int]], capacity: list[float]) -> tuple[list[fl
     rate: list[float] = [math.inf] * len(flows)
     bott: list[int | None] = [None] * len(flows)
     done = [False] * len(flows)
-    heap = [(round(capacity[h] / active[h], 6), capacity[h], h, 0, capacity[h] / active[h]) for h in range(nh) if active[h]]
+    heap = [
+        (round(capacity[h] / active[h], 6), capacity[h], h, 0, capacity[h] / active[h]) for h in range(nh) if active[h]
+    ]
     heapq.heapify(heap)
     while heap:
         _, _, h, ver, level = heapq.heappop(heap)
@@ -396,6 +407,42 @@ def max_min_fair(flows: list[list[int]], capacity: list[float]) -> tuple[list[fl
     return rate, bott
 
 
+def _hop_table(
+    topo: Topology, paths: list[Path], cap: Callable[[Component], Figure | None]
+) -> tuple[dict[str, Load], list[list[int]], list[float], list[str]]:
+    """One Load per hop the paths cross, and the flows as indexes into the capacity list.
+
+    Returns (loads by hop id, per path the indexes of its capacity-limited hops, capacities,
+    hop id of each capacity). Cost O(total hops over all paths)."""
+    loads: dict[str, Load] = {}
+    index: dict[str, int] = {}
+    caps: list[float] = []
+    hop_ids: list[str] = []
+    flows: list[list[int]] = []
+    for p in paths:
+        fl = []
+        for hid in p.hops:
+            ld = loads.get(hid)
+            if ld is None:
+                fig = cap(topo[hid])
+                ld = loads[hid] = Load(
+                    hid,
+                    topo[hid].kind,
+                    fig.value if fig else None,
+                    fig.source if fig else "",
+                    fig.estimate if fig else False,
+                )
+                if fig is not None and fig.value > 0:
+                    index[hid] = len(caps)
+                    caps.append(fig.value)
+                    hop_ids.append(hid)
+            ld.paths += 1
+            if hid in index:
+                fl.append(index[hid])
+        flows.append(fl)
+    return loads, flows, caps, hop_ids
+
+
 def analyze(
     topo: Topology,
     figures: str = "planning",
@@ -415,28 +462,7 @@ def analyze(
         raise AnalysisError(f"source must be disk or cache, not {source!r}")
     cap = _Capacities(topo, figures, direction, source)
     paths, unreachable = find_paths(topo, only)
-
-    loads: dict[str, Load] = {}
-    index: dict[str, int] = {}
-    caps: list[float] = []
-    hop_ids: list[str] = []
-    flows: list[list[int]] = []
-    for p in paths:
-        fl = []
-        for hid in p.hops:
-            ld = loads.get(hid)
-            if ld is None:
-                comp = topo[hid]
-                fig = cap(comp)
-                ld = loads[hid] = Load(hid, comp.kind, fig.value if fig else None, fig.source if fig else "", fig.estimate if fig else False)
-                if fig is not None and fig.value > 0:
-                    index[hid] = len(caps)
-                    caps.append(fig.value)
-                    hop_ids.append(hid)
-            ld.paths += 1
-            if hid in index:
-                fl.append(index[hid])
-        flows.append(fl)
+    loads, flows, caps, hop_ids = _hop_table(topo, paths, cap)
     rates, bott = max_min_fair(flows, caps)
     notes: list[str] = []
     total = 0.0
@@ -502,9 +528,22 @@ def _max_flow(paths: list[Path], loads: dict[str, Load]) -> tuple[float, list[st
     the smallest capacity first. Paths that share no capacitated hop are independent, so the
     flow is computed per connected group of paths and summed (a site of many servers).
     """
-    import networkx as nx
-    from networkx.algorithms.flow import shortest_augmenting_path
+    group_of, groups, best = _series_groups(paths, loads)
+    total, cut = 0.0, []
+    for seqs in _independent_chains(paths, group_of, groups).values():
+        if any(not s for s in seqs):
+            return math.inf, []
+        value, hops = _min_cut(seqs, best)
+        total += value
+        cut += hops
+    return float(total), sorted(cut)
 
+
+def _series_groups(
+    paths: list[Path], loads: dict[str, Load]
+) -> tuple[dict[str, int], dict[tuple[int, ...], int], list[tuple[float, str]]]:
+    """Merge hops crossed by the same set of paths: (hop -> group, path set -> group, per group
+    its smallest capacity and the hop that has it)."""
     members: dict[str, list[int]] = {}
     for i, p in enumerate(paths):
         for hid in p.hops:
@@ -523,7 +562,13 @@ def _max_flow(paths: list[Path], loads: dict[str, Load]) -> tuple[float, list[st
         elif cap < best[gid][0]:
             best[gid] = (cap, hid)
         group_of[hid] = gid
-    # union-find over paths sharing a group -> independent sub-problems
+    return group_of, groups, best
+
+
+def _independent_chains(
+    paths: list[Path], group_of: dict[str, int], groups: dict[tuple[int, ...], int]
+) -> dict[int, list[list[int]]]:
+    """Paths as chains of series groups, bundled by connected component (union-find)."""
     parent = list(range(len(paths)))
 
     def find(x: int) -> int:
@@ -546,21 +591,24 @@ def _max_flow(paths: list[Path], loads: dict[str, Load]) -> tuple[float, list[st
             if gid >= 0 and (not seq or seq[-1] != gid):
                 seq.append(gid)
         chains.setdefault(find(i), []).append(seq)
-    total, cut = 0.0, []
-    for seqs in chains.values():
-        if any(not s for s in seqs):
-            return math.inf, []
-        edges: dict[tuple[Any, Any], dict[str, float]] = {}
-        for seq in seqs:
-            prev: Any = "SOURCE"
-            for gid in seq:
-                edges[(prev, ("in", gid))] = {}
-                edges[(("in", gid), ("out", gid))] = {"capacity": best[gid][0]}
-                prev = ("out", gid)
-            edges[(prev, "SINK")] = {}
-        g = nx.DiGraph()
-        g.add_edges_from((u, v, d) for (u, v), d in edges.items())
-        value, (reach, _) = nx.minimum_cut(g, "SOURCE", "SINK", flow_func=shortest_augmenting_path)
-        total += value
-        cut += [best[n[1]][1] for n in reach if isinstance(n, tuple) and n[0] == "in" and ("out", n[1]) not in reach]
-    return float(total), sorted(cut)
+    return chains
+
+
+def _min_cut(seqs: list[list[int]], best: list[tuple[float, str]]) -> tuple[float, list[str]]:
+    """Max flow and min-cut hops of one independent bundle of chains (networkx)."""
+    import networkx as nx
+    from networkx.algorithms.flow import shortest_augmenting_path
+
+    edges: dict[tuple[Any, Any], dict[str, float]] = {}
+    for seq in seqs:
+        prev: Any = "SOURCE"
+        for gid in seq:
+            edges[(prev, ("in", gid))] = {}
+            edges[(("in", gid), ("out", gid))] = {"capacity": best[gid][0]}
+            prev = ("out", gid)
+        edges[(prev, "SINK")] = {}
+    g = nx.DiGraph()
+    g.add_edges_from((u, v, d) for (u, v), d in edges.items())
+    value, (reach, _) = nx.minimum_cut(g, "SOURCE", "SINK", flow_func=shortest_augmenting_path)
+    cut = [best[n[1]][1] for n in reach if isinstance(n, tuple) and n[0] == "in" and ("out", n[1]) not in reach]
+    return value, cut
