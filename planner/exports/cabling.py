@@ -14,6 +14,7 @@ from typing import Any
 from planner.exports.output import write_text
 from planner.exports.registry import CliFlag, ExportFormat, ExportSource, Progress, Written, register
 from planner.model import Component, Topology
+from planner.naming import short_label
 
 CABLING_COLUMNS = ("label", "from_device", "from_port", "to_device", "to_port", "fabric", "length_m", "media")
 
@@ -26,18 +27,18 @@ def endpoint(topo: Topology, port_id: str) -> tuple[str, str]:
     if port.kind == "hba_port":
         hba = topo.get(port.parent)
         server = topo.ancestor(port.id, "server")
-        device = server.label() if server is not None else (hba.label() if hba is not None else "")
+        device = short_label(server) if server is not None else (short_label(hba) if hba is not None else "")
         single = hba is not None and len(topo.children(hba.id, "hba_port")) == 1
-        return device, hba.label() if single else port.label()
+        return device, short_label(hba) if single else short_label(port)
     if port.kind == "switch_port":
         sw = topo.ancestor(port.id, "switch")
-        return (sw.label() if sw is not None else ""), f"port {port['index']}"
+        return (short_label(sw) if sw is not None else ""), f"port {port['index']}"
     if port.kind == "host_port":
         sub = topo.ancestor(port.id, "subsystem")
         ctl = topo.get(port.parent)
         name = f"{ctl['slot_name'] if ctl is not None and ctl.kind == 'controller' else ''}{port['index']}"
-        return (sub.label() if sub is not None else ""), name
-    return port.label(), ""
+        return (short_label(sub) if sub is not None else ""), name
+    return short_label(port), ""
 
 
 def fabric_of_cable(topo: Topology, cable: Component) -> str:
@@ -46,8 +47,8 @@ def fabric_of_cable(topo: Topology, cable: Component) -> str:
     for end in (cable["a"], cable["b"]):
         sw = topo.ancestor(end, "switch") if end and end in topo else None
         fab = topo.get(sw["fabric"]) if sw is not None and sw["fabric"] else None
-        if fab is not None and fab.label() not in names:
-            names.append(fab.label())
+        if fab is not None and short_label(fab) not in names:
+            names.append(short_label(fab))
     return " / ".join(names)
 
 
@@ -60,7 +61,7 @@ def cabling_rows(topo: Topology) -> list[dict[str, Any]]:
         b_dev, b_port = endpoint(topo, cab["b"])
         rows.append(
             {
-                "label": cab["label"] or cab.label(),
+                "label": cab["label"] or short_label(cab),
                 "from_device": a_dev,
                 "from_port": a_port,
                 "to_device": b_dev,

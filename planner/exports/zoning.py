@@ -21,6 +21,7 @@ from typing import Any
 from planner.exports.output import ExportError, write_text
 from planner.exports.registry import CliFlag, ExportFormat, ExportOption, ExportSource, Progress, Written, register
 from planner.model import Component, Topology, wwpn_problem
+from planner.naming import short_label
 
 VENDORS = ("brocade", "cisco")
 NAME_MAX = 64
@@ -68,8 +69,8 @@ def hba_port_alias_text(topo: Topology, port: Component) -> str:
     if hba is not None:
         owner = topo.get(hba["lpar"]) if hba.kind == "hba" and hba["lpar"] else None
         owner = owner or topo.ancestor(hba.id, "server")
-        host = owner.label() if owner is not None else ""
-    text = f"{host}_{hba.label() if hba is not None else port.label()}"
+        host = short_label(owner) if owner is not None else ""
+    text = f"{host}_{short_label(hba) if hba is not None else short_label(port)}"
     if hba is not None and len(topo.children(hba.id, "hba_port")) > 1:
         text += f"_P{port['index']}"
     return text.upper()
@@ -80,7 +81,7 @@ def host_port_alias_text(topo: Topology, port: Component) -> str:
     sub = topo.ancestor(port.id, "subsystem")
     ctl = topo.get(port.parent)
     ctl_name = ctl["slot_name"] if ctl is not None and ctl.kind == "controller" else ""
-    return f"{sub.label() if sub is not None else ''}_{ctl_name}{port['index']}".upper()
+    return f"{short_label(sub) if sub is not None else ''}_{ctl_name}{port['index']}".upper()
 
 
 def alias_text(topo: Topology, port: Component) -> str:
@@ -88,7 +89,7 @@ def alias_text(topo: Topology, port: Component) -> str:
         return hba_port_alias_text(topo, port)
     if port.kind == "host_port":
         return host_port_alias_text(topo, port)
-    return port.label().upper()
+    return short_label(port).upper()
 
 
 # -- zoning ----------------------------------------------------------------------------------------
@@ -136,14 +137,14 @@ def zoning_plan(topo: Topology) -> list[FabricZoning]:
     for fabric in topo.of_kind("fabric"):
         zones = topo.children(fabric.id, "zone")
         if zones:
-            plans.append(_fabric_plan(topo, fabric, zones, safe_name(fabric.label(), "FAB", fabric_names)))
+            plans.append(_fabric_plan(topo, fabric, zones, safe_name(short_label(fabric), "FAB", fabric_names)))
     return plans
 
 
 def _fabric_plan(topo: Topology, fabric: Component, zones: list[Component], name: str) -> FabricZoning:
     taken: set[str] = set()
-    zone_names = [safe_name(z.label(), "Z", taken) for z in zones]
-    plan = FabricZoning(fabric.id, name, fabric.label(), safe_name(f"CFG_{name}", "CFG", taken))
+    zone_names = [safe_name(short_label(z), "Z", taken) for z in zones]
+    plan = FabricZoning(fabric.id, name, short_label(fabric), safe_name(f"CFG_{name}", "CFG", taken))
     aliases: dict[str, Alias] = {}
     refused: set[str] = set()
     by_wwpn: dict[str, Alias] = {}
@@ -161,7 +162,7 @@ def _fabric_plan(topo: Topology, fabric: Component, zones: list[Component], name
             if alias is not None and alias.name not in members:
                 members.append(alias.name)
         if members:
-            plan.zones.append(ZoneEntry(zname, zone.label(), zone.id, members))
+            plan.zones.append(ZoneEntry(zname, short_label(zone), zone.id, members))
         else:
             plan.skipped.append(f"zone {zname} left out: none of its members has a valid WWPN")
     return plan

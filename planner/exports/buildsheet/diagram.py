@@ -10,26 +10,17 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from planner.bands import OK_BELOW, OVER_FROM, PALE, STRONG, band
 from planner.exports.buildsheet.document import BOLD, FONT, MAX_FONT, MIN_FONT, fit_text, one_line, rl_api
-from planner.exports.buildsheet.sheet import PALE, STRONG, Page, Sheet, band, new_section, pct, plural
+from planner.exports.buildsheet.sheet import Page, Sheet, new_section, pct, threshold
 from planner.layout import ROW, Box, Diagram, layout
 from planner.model import Component, Topology
+from planner.naming import short_label
+from planner.schema import KINDS, collapsible_kinds, count_label
 
 HEADING_H = 30.0  # room a diagram page's title takes
 LEGEND_H = 16.0
-# diagram column widths on paper (points before scaling); columns a diagram does not use are left out
-PDF_COLUMN = {
-    "server": 58,
-    "drawer": 72,
-    "planar": 52,
-    "rio_link": 44,
-    "phb": 84,
-    "slot": 96,
-    "switch": 122,
-    "subsystem": 104,
-    "array": 184,
-    "volume_group": 168,
-}
+PDF_COLUMN = 120.0  # width on paper of a column whose kind gives none (schema KindSpec.pdf_width)
 PDF_GAP = 22.0
 MIN_SY = MIN_FONT / (0.6 * (ROW - 3))  # vertical scale below which leaf labels would be under MIN_FONT
 
@@ -58,6 +49,12 @@ class _Geometry:
         return nx + (box.x - ox) / ow * nw, box.w / ow * nw
 
 
+def _pdf_width(column: str) -> float:
+    """Width on paper (points before scaling) of the diagram column headed by ``column``."""
+    spec = KINDS.get(column)
+    return spec.pdf_width if spec is not None and spec.pdf_width is not None else PDF_COLUMN
+
+
 def _geometry(sheet: Sheet, d: Diagram) -> _Geometry:
     """Columns packed side by side on paper, the page orientation with the fewest pages, and the
     horizontal bands the diagram is split into so labels stay at least MIN_FONT high."""
@@ -68,7 +65,7 @@ def _geometry(sheet: Sheet, d: Diagram) -> _Geometry:
         lo, hi = min(x0, b.x), max(x0 + w0, b.x + b.w)
         old[b.column] = (lo, max(hi - lo, 1.0))
     columns = sorted(old, key=lambda c: old[c][0])
-    total = sum(PDF_COLUMN.get(c, 120) for c in columns) + PDF_GAP * max(len(columns) - 1, 0)
+    total = sum(_pdf_width(c) for c in columns) + PDF_GAP * max(len(columns) - 1, 0)
     top = min((b.y for b in boxes), default=0.0) - 4
     bottom = max((b.y + b.h for b in boxes), default=0.0) + 4
     best = None
@@ -83,7 +80,7 @@ def _geometry(sheet: Sheet, d: Diagram) -> _Geometry:
     _, page, sx, sy, room = best
     new, x = {}, 0.0
     for c in columns:
-        w = PDF_COLUMN.get(c, 120) * sx
+        w = _pdf_width(c) * sx
         new[c] = (x, w)
         x += w + PDF_GAP * sx
     return _Geometry(page, sx, sy, old, new, _bands(boxes, top, bottom, room / sy))
@@ -145,14 +142,16 @@ def diagrams(sheet: Sheet) -> list[Any]:
     topo = sheet.topo
     overview = topo.clone()
     overview.positions = {}  # the paper layout packs columns itself
-    groups = {c.id for kind in ("drawer", "switch", "subsystem", "volume_group") for c in overview.of_kind(kind)}
+    groups = {c.id for kind in collapsible_kinds() for c in overview.of_kind(kind)}
     pages = _diagram_pages(
         sheet, overview, layout(overview, groups), "Overview: drawers, switches and subsystems collapsed", first=True
     )
     for drawer in topo.of_kind("drawer"):
         view, n_subs = _drawer_view(sheet, drawer)
         where = f" ({one_line(drawer['location'])})" if drawer["location"] else ""
-        title = f"{drawer.label()}{where}: its slots, switches and the {plural(n_subs, 'subsystem')} it reaches"
+        title = (
+            f"{short_label(drawer)}{where}: its slots, switches and the {count_label(n_subs, 'subsystem')} it reaches"
+        )
         pages += _diagram_pages(sheet, view, layout(view, set()), title)
     return pages + [rl_api().NextPageTemplate("portrait")]
 
@@ -223,7 +222,7 @@ def _diagram_pages(sheet: Sheet, view: Topology, d: Diagram, title: str, first: 
         box = d.boxes.get(sw.id)
         for bp in view.children(sw.id, "backplane"):
             if box is not None and sheet.util(bp.id) is not None:
-                box.label = f"{one_line(sw.label())}: backplane {pct(sheet.util(bp.id))}"
+                box.label = f"{one_line(short_label(sw))}: backplane {pct(sheet.util(bp.id))}"
     out: list[Any] = []
     for i, b in enumerate(geo.bands):
         part = f" (part {i + 1} of {len(geo.bands)})" if len(geo.bands) > 1 else ""
@@ -377,9 +376,9 @@ def _legend(drawing: Any) -> None:
     rl = rl_api()
     x, y = 0.0, 3.0
     entries = [
-        ("green", "below 70 %"),
-        ("amber", "70 to 95 %"),
-        ("red", "95 % or more (binds)"),
+        ("ok", f"below {threshold(OK_BELOW)}"),
+        ("busy", f"{threshold(OK_BELOW).removesuffix(' %')} to {threshold(OVER_FROM)}"),
+        ("over", f"{threshold(OVER_FROM)} or more (binds)"),
         (None, "no capacity figure"),
     ]
     for colour, text in entries:

@@ -11,10 +11,11 @@ from planner.exports.buildsheet.sheet import (
     data_table,
     kb_text,
     new_section,
-    plural,
 )
 from planner.exports.cabling import cabling_rows, endpoint, format_length
 from planner.figures import data_drives
+from planner.naming import short_label
+from planner.schema import count_label
 
 # -- cabling, zoning, storage -------------------------------------------------------------------------
 
@@ -38,7 +39,7 @@ def cabling(sheet: Sheet) -> list[Any]:
     out = [
         *new_section(sheet, "Cabling schedule"),
         sheet.p(
-            f"{plural(len(rows), 'cable')}, in design order. Each end is named as racked: the server and "
+            f"{count_label(len(rows), 'cable')}, in design order. Each end is named as racked: the server and "
             "its adapter, the switch and its port number, the subsystem and its controller port."
         ),
     ]
@@ -65,7 +66,7 @@ def zoning(sheet: Sheet) -> list[Any]:
 
 def _fabric_zoning(sheet: Sheet, plan: Any) -> list[Any]:
     topo = sheet.topo
-    title = f"Fabric {plan.name}: configuration {plan.config}, {plural(len(plan.zones), 'zone')}"
+    title = f"Fabric {plan.name}: configuration {plan.config}, {count_label(len(plan.zones), 'zone')}"
     rows = []
     for a in plan.aliases:
         device, port = endpoint(topo, a.port)
@@ -99,10 +100,10 @@ def _mappings(sheet: Sheet) -> Any:
         lds = [topo.get(x) for x in m["logical_drives"]]
         rows.append(
             [
-                sub.label() if sub else "",
-                m.label(),
+                short_label(sub) if sub else "",
+                short_label(m),
                 ", ".join(f"{endpoint(topo, p.id)[1]} ({p['wwpn'] or 'no WWPN'})" for p in ports if p is not None),
-                ", ".join(f"{ld.label()} ({ld['size_gb']:,.0f} GB)" for ld in lds if ld is not None),
+                ", ".join(f"{short_label(ld)} ({ld['size_gb']:,.0f} GB)" for ld in lds if ld is not None),
             ]
         )
     if not rows:
@@ -120,8 +121,8 @@ def storage(sheet: Sheet) -> list[Any]:
             n = len(arr["drives"])
             stripe = arr["segment_kb"] * data_drives(arr["raid_level"], n)
             base = [
-                sub.label(),
-                arr.label(),
+                short_label(sub),
+                short_label(arr),
                 f"RAID {arr['raid_level']}",
                 n,
                 kb_text(arr["segment_kb"]),
@@ -133,7 +134,7 @@ def storage(sheet: Sheet) -> list[Any]:
                 rows.append(
                     base
                     + (
-                        [ld.label(), ld["lun"], f"{ld['size_gb']:,.0f}", owner.label() if owner else "-"]
+                        [short_label(ld), ld["lun"], f"{ld['size_gb']:,.0f}", short_label(owner) if owner else "-"]
                         if ld is not None
                         else ["(none)", "", "", ""]
                     )
@@ -156,7 +157,14 @@ def storage(sheet: Sheet) -> list[Any]:
         data_table(sheet, head, rows, widths, numeric=(3, 4, 5, 7, 8)) if rows else sheet.p("The design has no arrays.")
     )
     vgs = [
-        [topo[vg.parent].label(), vg.label(), vg["vg_type"], kb_text(vg["ltg_kb"]), f"{vg['pp_mb']} MB", len(vg["pvs"])]
+        [
+            short_label(topo[vg.parent]),
+            short_label(vg),
+            vg["vg_type"],
+            kb_text(vg["ltg_kb"]),
+            f"{vg['pp_mb']} MB",
+            len(vg["pvs"]),
+        ]
         for vg in topo.of_kind("volume_group")
     ]
     out += sheet.sub("Volume groups")
@@ -177,8 +185,8 @@ def storage(sheet: Sheet) -> list[Any]:
         work = ", ".join(f"{w['purpose']}, {kb_text(w['request_kb'])} requests, {w['read_pct']:g} % read" for w in wl)
         lvs.append(
             [
-                topo[lv.parent].label(),
-                lv.label(),
+                short_label(topo[lv.parent]),
+                short_label(lv),
                 kb_text(lv["stripe_kb"]) if lv["stripe_kb"] else "not striped",
                 lv["width"] or "-",
                 f"{lv['size_gb']:,.0f}",

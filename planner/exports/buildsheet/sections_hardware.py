@@ -8,7 +8,6 @@ from typing import Any
 
 from planner.exports.buildsheet.document import rl_api
 from planner.exports.buildsheet.sheet import (
-    KIND_NAMES,
     Sheet,
     data_table,
     mbps,
@@ -18,7 +17,9 @@ from planner.exports.buildsheet.sheet import (
     util_cells,
 )
 from planner.exports.cabling import endpoint
-from planner.model import Component
+from planner.model import Component, Topology
+from planner.naming import short_label
+from planner.schema import chart_kinds, kind_name
 
 # -- slot placement -----------------------------------------------------------------------------------
 
@@ -38,7 +39,7 @@ def _drawer_slots(sheet: Sheet, drawer: Component) -> list[Any]:
     topo = sheet.topo
     part = topo.part_of(drawer) or {}
     where = ", ".join(x for x in (drawer["location"], part.get("id", "")) if x)
-    rows, utils, loads = [], [], []
+    rows, utils, loads = [], [], [drawer]
     for slot in (c for c in topo.descendants(drawer.id) if c.kind == "slot"):
         phb, link = topo.get(slot.parent), topo.ancestor(slot.id, "rio_link")
         planar = topo.ancestor(slot.id, "planar")
@@ -47,24 +48,24 @@ def _drawer_slots(sheet: Sheet, drawer: Component) -> list[Any]:
         owner = topo.get(hba["lpar"]) if hba is not None and hba["lpar"] else None
         rows.append(
             [
-                planar.label() if planar else "",
-                link.label() if link else "",
-                phb.label() if phb else "",
-                slot.label(),
-                hba.label() if hba else "(empty)",
+                short_label(planar) if planar else "",
+                short_label(link) if link else "",
+                short_label(phb) if phb else "",
+                short_label(slot),
+                short_label(hba) if hba else "(empty)",
                 (hba.part or "") if hba else "",
-                owner.label() if owner else "",
+                short_label(owner) if owner else "",
                 ", ".join(p["wwpn"] for p in ports if p["wwpn"]),
                 sheet.load_text(hba.id, sheet.read) if hba else "",
                 pct(sheet.util(hba.id)) if hba else "",
             ]
         )
         utils.append(sheet.util(hba.id) if hba else None)
-    for c in [drawer, *(c for c in topo.descendants(drawer.id) if c.kind in ("planar", "rio_link", "phb"))]:
-        loads.append(c)
+    # the I/O hops above the HBAs (planars, RIO2 links, PHBs); the HBAs are in the slot table
+    loads += [c for c in topo.descendants(drawer.id) if c.kind in chart_kinds() and c.kind != "hba"]
     head = ("Planar", "RIO2 link", "PHB", "Slot", "HBA", "Part", "LPAR", "WWPN", "Read MB/s of cap.", "Util")
     widths = (0.08, 0.07, 0.15, 0.07, 0.08, 0.07, 0.07, 0.19, 0.13, 0.07)
-    title = f"{drawer.label()}" + (f" ({where})" if where else "")
+    title = f"{short_label(drawer)}" + (f" ({where})" if where else "")
     rl = rl_api()
     return [
         rl.KeepTogether(
@@ -81,19 +82,17 @@ def _drawer_slots(sheet: Sheet, drawer: Component) -> list[Any]:
 
 def _load_table(sheet: Sheet, comps: Sequence[Component]) -> Any:
     """Load against capacity of I/O parts, read and write."""
-    hbas = sheet.ctx.hbas_under
+    topo = sheet.topo
     rows, ur, uw = [], [], []
+    top = comps[0].id if comps else ""
     for c in comps:
-        depth = {"drawer": 0, "planar": 1, "rio_link": 2, "phb": 3}.get(c.kind, 0)
-        name = "    " * depth + (
-            c.label() if c.kind != "rio_link" else f"{c.label()} of {sheet.topo[c.parent].label()}"
-        )
+        name = "    " * _depth(topo, c, top) + short_label(c)  # rows indented as the tree
         r, w = sheet.util(c.id, sheet.read), sheet.util(c.id, sheet.write)
         rows.append(
             [
                 name,
-                KIND_NAMES.get(c.kind, c.kind),
-                len(hbas.get(c.id, ())),
+                kind_name(c.kind),
+                sum(1 for d in topo.descendants(c.id) if d.kind == "hba"),
                 sheet.load_text(c.id, sheet.read),
                 pct(r),
                 sheet.load_text(c.id, sheet.write),
@@ -107,6 +106,14 @@ def _load_table(sheet: Sheet, comps: Sequence[Component]) -> Any:
     return data_table(sheet, head, rows, widths, numeric=(2, 3, 4, 5, 6), cells=util_cells(4, ur) + util_cells(6, uw))
 
 
+def _depth(topo: Topology, comp: Component, top: str) -> int:
+    """How many levels ``comp`` sits below the component ``top`` (0 for ``top`` itself)."""
+    n = 0
+    while comp.id != top and comp.parent is not None:
+        comp, n = topo[comp.parent], n + 1
+    return n
+
+
 # -- switches -----------------------------------------------------------------------------------------
 
 
@@ -118,7 +125,7 @@ def _crossings(sheet: Sheet) -> dict[str, dict[str, str]]:
         for i in range(1, len(hops) - 1):
             mid = topo[hops[i]]
             if mid.kind in ("asic", "backplane") and topo[hops[i - 1]].kind == "switch_port":
-                via = mid.label() if mid.kind == "asic" else "backplane"
+                via = short_label(mid) if mid.kind == "asic" else "backplane"
                 a, b = hops[i - 1], hops[i + 1]
                 out.setdefault(a, {})[b] = via
                 out.setdefault(b, {})[a] = via
@@ -141,7 +148,7 @@ def switches(sheet: Sheet) -> list[Any]:
 def _switch_map(sheet: Sheet, sw: Component, crossings: dict[str, dict[str, str]]) -> list[Any]:
     topo = sheet.topo
     fabric = topo.get(sw["fabric"]) if sw["fabric"] else None
-    title = f"{sw.label()}: fabric {fabric.label() if fabric else '(none)'}, domain {sw['domain_id']}" + (
+    title = f"{short_label(sw)}: fabric {short_label(fabric) if fabric else '(none)'}, domain {sw['domain_id']}" + (
         f", {sw.part}" if sw.part else ""
     )
     asics = topo.children(sw.id, "asic")
@@ -152,7 +159,7 @@ def _switch_map(sheet: Sheet, sw: Component, crossings: dict[str, dict[str, str]
         span = f"{min(numbers)}-{max(numbers)}" if numbers else "-"
         summary.append(
             [
-                a.label(),
+                short_label(a),
                 span,
                 sheet.load_text(a.id, sheet.read),
                 pct(sheet.util(a.id)),
@@ -203,7 +210,7 @@ def _port_table(
                 shown.append(f"and {len(talks) - 3} more")
             rows.append(
                 [
-                    asic.label(),
+                    short_label(asic),
                     port["index"],
                     device or "(free)",
                     name,

@@ -6,24 +6,24 @@ from __future__ import annotations
 from typing import Any
 from xml.sax.saxutils import escape
 
+from planner import bands
 from planner.analysis import Analysis
 from planner.exports.buildsheet.document import para, rl_api
 from planner.exports.buildsheet.sheet import (
     FIGURE_NOTES,
-    KIND_NAMES,
-    SEVERITY_COLOURS,
     Sheet,
     data_table,
     key_values,
     new_section,
     plural,
+    threshold,
 )
 from planner.exports.cabling import cabling_rows, format_length
+from planner.naming import label
 from planner.rules import SEVERITIES
+from planner.schema import count_label, kind_name, part_kinds
 
 # -- sections ---------------------------------------------------------------------------------------
-
-BOM_ORDER = ("server", "drawer", "hba", "switch", "subsystem", "enclosure", "drive")
 
 
 def cover(sheet: Sheet, paper: str) -> list[Any]:
@@ -42,7 +42,8 @@ def cover(sheet: Sheet, paper: str) -> list[Any]:
     note = (
         "Bandwidth in MB/s (1,000,000 bytes per second, as in the P690 paper). Loads are what every path gets "
         "when all run at once; utilization is load against the part's capacity in the chosen figure set: "
-        "green below 70 %, amber below 95 %, red at 95 % or more (the hop that binds)."
+        f"green below {threshold(bands.OK_BELOW)}, amber below {threshold(bands.OVER_FROM)}, "
+        f"red at {threshold(bands.OVER_FROM)} or more (the hop that binds)."
     )
     return [
         rl.Spacer(1, 30),
@@ -60,18 +61,8 @@ def summary(sheet: Sheet) -> list[Any]:
     read, write = sheet.read, sheet.write
     counts = {s: sum(1 for f in sheet.findings if f.severity == s) for s in SEVERITIES}
     topo = sheet.topo
-    size = ", ".join(
-        plural(len(topo.of_kind(k)), w)
-        for k, w in (
-            ("drawer", "drawer"),
-            ("hba", "HBA"),
-            ("switch", "switch"),
-            ("subsystem", "subsystem"),
-            ("array", "array"),
-            ("cable", "cable"),
-            ("zone", "zone"),
-        )
-    )
+    counted = ("drawer", "hba", "switch", "subsystem", "array", "cable", "zone")
+    size = ", ".join(count_label(len(topo.of_kind(k)), k) for k in counted)
     rows = [
         ("Aggregate read", f"{read.aggregate:,.0f} MB/s over {plural(len(read.paths), 'path')}"),
         ("Aggregate write", f"{write.aggregate:,.0f} MB/s over {plural(len(write.paths), 'path')}"),
@@ -89,7 +80,7 @@ def summary(sheet: Sheet) -> list[Any]:
         rows.append(
             (
                 "HBA ports without a path",
-                ", ".join(sheet.label(c) for c in read.unreachable[:12])
+                ", ".join(label(topo, c) for c in read.unreachable[:12])
                 + (f" and {len(read.unreachable) - 12} more" if len(read.unreachable) > 12 else ""),
             )
         )
@@ -114,7 +105,7 @@ def _binding_text(sheet: Sheet, result: Analysis) -> str:
     for kind, rates in sorted(by_kind.items(), key=lambda kv: -len(kv[1])):
         lo, hi = min(rates), max(rates)
         each = f"{lo:,.0f} MB/s each" if round(lo) == round(hi) else f"{lo:,.0f} to {hi:,.0f} MB/s each"
-        parts.append(f"{KIND_NAMES.get(kind, kind)} binds {plural(len(rates), 'path')} ({each})")
+        parts.append(f"{kind_name(kind)} binds {plural(len(rates), 'path')} ({each})")
     return "; ".join(parts)
 
 
@@ -125,7 +116,7 @@ def findings(sheet: Sheet) -> list[Any]:
         return out + [sheet.p("No findings: the design passes every rule.")]
     width = sheet.portrait.width
     for f in sheet.findings:
-        comps = ", ".join(sheet.label(c) for c in f.components[:12])
+        comps = ", ".join(label(sheet.topo, c) for c in f.components[:12])
         if len(f.components) > 12:
             comps += f" and {len(f.components) - 12} more"
         body = [sheet.p(f"<b>{escape(f.rule)}</b>: {para(f.message)}")]
@@ -137,7 +128,7 @@ def findings(sheet: Sheet) -> list[Any]:
         table.setStyle(
             rl.TableStyle(
                 [
-                    ("BACKGROUND", (0, 0), (0, 0), rl.colors.HexColor(SEVERITY_COLOURS[f.severity])),
+                    ("BACKGROUND", (0, 0), (0, 0), rl.colors.HexColor(bands.SEVERITY_COLOURS[f.severity])),
                     ("VALIGN", (0, 0), (-1, -1), "TOP"),
                     ("BOX", (0, 0), (-1, -1), 0.4, rl.colors.HexColor("#b0b0b0")),
                 ]
@@ -153,7 +144,7 @@ def bom(sheet: Sheet) -> list[Any]:
     for c in topo.components():
         if c.part:
             counts[c.part] = counts.get(c.part, 0) + 1
-    order = {k: i for i, k in enumerate(BOM_ORDER)}
+    order = {k: i for i, k in enumerate(part_kinds())}
     rows = []
     for pid in sorted(counts, key=lambda p: (order.get((topo.parts.get(p) or {}).get("kind", ""), 99), p)):
         part = topo.parts.get(pid) or {}

@@ -7,40 +7,22 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+from planner import bands
 from planner.analysis import Analysis
 from planner.exports.buildsheet.document import FONT, rl_api
 from planner.exports.buildsheet.sheet import (
-    AMBER_AT,
-    KIND_NAMES,
-    RED_AT,
-    STRONG,
     Sheet,
     data_table,
     mbps,
     new_section,
     pct,
+    threshold,
     util_cells,
 )
 from planner.exports.cabling import endpoint
 from planner.model import Topology
-
-CHART_LEVELS = (
-    "hba",
-    "phb",
-    "rio_link",
-    "planar",
-    "drawer",
-    "server",
-    "switch_port",
-    "asic",
-    "backplane",
-    "host_port",
-    "subsystem",
-    "array",
-)
-
-
-# -- paths, findings, bill of materials, labels ---------------------------------------------------------
+from planner.naming import label, short_label
+from planner.schema import chart_kinds, kind_name
 
 
 def paths(sheet: Sheet) -> list[Any]:
@@ -56,14 +38,14 @@ def paths(sheet: Sheet) -> list[Any]:
         rows.append(
             [
                 n,
-                hba.label() if hba else p.hba_port,
-                ", ".join(x.label() for x in (drawer, slot) if x is not None),
+                short_label(hba) if hba else p.hba_port,
+                ", ".join(short_label(x) for x in (drawer, slot) if x is not None),
                 _switch_hops(topo, p.hops),
                 " ".join(endpoint(topo, p.host_port)),
-                f"{topo[p.logical_drive].label()} on {sub.label() if sub else ''}",
+                f"{short_label(topo[p.logical_drive])} on {short_label(sub) if sub else ''}",
                 mbps(p.mbps),
                 mbps(wp.mbps if wp else None),
-                sheet.label(p.bottleneck) or "-",
+                label(topo, p.bottleneck) or "-",
             ]
         )
     head = (
@@ -102,7 +84,7 @@ def _switch_hops(topo: Topology, hops: Sequence[str]) -> str:
             sw = topo.ancestor(mid.id, "switch")
             a, b = topo[hops[i - 1]], topo[hops[i + 1]]
             parts.append(
-                f"{sw.label() if sw else ''}: {a['index']} > {b['index']} ({mid.label() if mid.kind == 'asic' else 'backplane'})"
+                f"{short_label(sw) if sw else ''}: {a['index']} > {b['index']} ({short_label(mid) if mid.kind == 'asic' else 'backplane'})"
             )
     return "; ".join(parts)
 
@@ -110,8 +92,9 @@ def _switch_hops(topo: Topology, hops: Sequence[str]) -> str:
 def _level_stats(result: Analysis) -> dict[str, tuple[int, Any]]:
     """Hop level -> (parts with a capacity, the busiest part's Load)."""
     out: dict[str, tuple[int, Any]] = {}
+    levels = set(chart_kinds())
     for ld in result.components.values():
-        if ld.kind not in CHART_LEVELS or not ld.capacity:
+        if ld.kind not in levels or not ld.capacity:
             continue
         n, top = out.get(ld.kind, (0, None))
         out[ld.kind] = (n + 1, ld if top is None or (ld.utilization or 0) > (top.utilization or 0) else top)
@@ -121,7 +104,7 @@ def _level_stats(result: Analysis) -> dict[str, tuple[int, Any]]:
 def _chart(sheet: Sheet) -> Any:
     rl = rl_api()
     read, write = _level_stats(sheet.read), _level_stats(sheet.write)
-    levels = [k for k in CHART_LEVELS if k in read]
+    levels = [k for k in chart_kinds() if k in read]
     width, height = sheet.portrait.width, 190.0
     d = rl.Drawing(width, height)
     if not levels:
@@ -138,14 +121,15 @@ def _chart(sheet: Sheet) -> Any:
     chart.valueAxis.valueMin, chart.valueAxis.valueMax, chart.valueAxis.valueStep = 0, top, 20
     chart.valueAxis.labels.fontName, chart.valueAxis.labels.fontSize = FONT, 7
     chart.valueAxis.labelTextFormat = "%d %%"
-    chart.categoryAxis.categoryNames = [KIND_NAMES[k] for k in levels]
+    chart.categoryAxis.categoryNames = [kind_name(k) for k in levels]
     chart.categoryAxis.labels.fontName, chart.categoryAxis.labels.fontSize = FONT, 7
     chart.categoryAxis.labels.angle, chart.categoryAxis.labels.boxAnchor = 25, "ne"
     chart.bars[0].fillColor = rl.colors.HexColor("#4f7cac")
     chart.bars[1].fillColor = rl.colors.HexColor("#e39b4b")
     chart.barSpacing, chart.groupSpacing = 1, 8
     d.add(chart)
-    for limit, colour in ((AMBER_AT, STRONG["amber"]), (RED_AT, STRONG["red"])):
+    limits = ((bands.OK_BELOW, bands.STRONG["busy"]), (bands.OVER_FROM, bands.STRONG["over"]))
+    for limit, colour in limits:
         y = chart.y + chart.height * limit * 100 / top
         d.add(
             rl.Line(
@@ -159,7 +143,7 @@ def _chart(sheet: Sheet) -> Any:
             )
         )
     x = chart.x
-    for text, colour in (("read", "#4f7cac"), ("write", "#e39b4b"), ("70 %", STRONG["amber"]), ("95 %", STRONG["red"])):
+    for text, colour in (("read", "#4f7cac"), ("write", "#e39b4b"), *((threshold(v), c) for v, c in limits)):
         d.add(rl.Rect(x, height - 10, 8, 6, fillColor=rl.colors.HexColor(colour), strokeColor=None))
         d.add(rl.String(x + 11, height - 10, text, fontName=FONT, fontSize=7))
         x += 50
@@ -170,14 +154,14 @@ def _chart(sheet: Sheet) -> Any:
 def _level_table(sheet: Sheet) -> Any:
     read, write = _level_stats(sheet.read), _level_stats(sheet.write)
     rows, ur, uw = [], [], []
-    for k in (k for k in CHART_LEVELS if k in read):
+    for k in (k for k in chart_kinds() if k in read):
         n, top = read[k]
         wtop = write.get(k, (0, None))[1]
         rows.append(
             [
-                KIND_NAMES[k],
+                kind_name(k),
                 n,
-                sheet.label(top.id),
+                label(sheet.topo, top.id),
                 f"{top.load:,.0f} / {top.capacity:,.0f}",
                 pct(top.utilization),
                 pct(wtop.utilization if wtop else None),

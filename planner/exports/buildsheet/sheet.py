@@ -1,5 +1,5 @@
 """What every section of the build sheet shares: the :class:`Sheet` (the design, both analyses,
-the findings, styles and page frames), number formats, utilization bands and the table helpers.
+the findings, styles and page frames), number formats and the table helpers.
 """
 
 from __future__ import annotations
@@ -10,13 +10,13 @@ from dataclasses import dataclass
 from typing import Any
 from xml.sax.saxutils import escape
 
+from planner import bands
 from planner.analysis import Analysis, analyze
 from planner.exports.buildsheet.document import BOLD, BOTTOM, FONT, MARGIN, TOP, one_line, para, rl_api
 from planner.exports.zoning import zoning_plan
 from planner.model import Topology
-from planner.rules import Context, Finding, check
+from planner.rules import Finding, check
 
-AMBER_AT, RED_AT = 0.70, 0.95  # utilization colours: green < 70 %, amber < 95 %, red >= 95 %
 CELL_FONT = 7.0
 CELL_PAD = 2.0
 
@@ -25,25 +25,6 @@ FIGURE_NOTES = {
     "measured": "measured (what the P690 paper measured)",
     "planning": "planning (the P690 paper's rules of thumb)",
 }
-KIND_NAMES = {
-    "server": "server",
-    "drawer": "drawer",
-    "planar": "I/O planar",
-    "rio_link": "RIO2 link",
-    "phb": "PHB",
-    "hba": "HBA",
-    "switch_port": "switch port",
-    "asic": "switch ASIC",
-    "backplane": "switch backplane",
-    "host_port": "host port",
-    "controller": "controller",
-    "subsystem": "subsystem",
-    "array": "array",
-}
-
-PALE = {"green": "#dcf1dc", "amber": "#ffebc0", "red": "#f8cfcf", None: "#ffffff"}
-STRONG = {"green": "#2e7d32", "amber": "#d98a00", "red": "#c62828", None: "#8a8a8a"}
-SEVERITY_COLOURS = {"error": "#c62828", "warning": "#d98a00", "advice": "#1565c0"}
 
 
 # -- numbers ---------------------------------------------------------------------------------------
@@ -57,11 +38,9 @@ def pct(util: float | None) -> str:
     return "-" if util is None else f"{util * 100:.0f} %"
 
 
-def band(util: float | None) -> str | None:
-    """'green', 'amber', 'red' or None (no capacity known)."""
-    if util is None:
-        return None
-    return "red" if util >= RED_AT else "amber" if util >= AMBER_AT else "green"
+def threshold(fraction: float) -> str:
+    """A band threshold as the sheet writes it: 0.7 -> '70 %'."""
+    return f"{fraction * 100:.0f} %"
 
 
 def kb_text(kb: float) -> str:
@@ -91,7 +70,6 @@ class Sheet:
         self.read = analyze(topo, figures, "read", "disk")
         self.write = analyze(topo, figures, "write", "disk")
         self.findings: list[Finding] = check(topo, analysis=self.read)
-        self.ctx = Context(topo, analysis=self.read)
         self.zoning = zoning_plan(topo)
         self.date = datetime.date.today().isoformat()
         self.pagesize = rl.A4 if paper == "a4" else rl.LETTER
@@ -121,9 +99,6 @@ class Sheet:
     def p(self, text: str, style: str = "body") -> Any:
         """A Paragraph of text that is already markup-safe (use :func:`para` on user text)."""
         return rl_api().Paragraph(text, self.styles[style])
-
-    def label(self, cid: str | None) -> str:
-        return self.ctx.label(cid) if cid else ""
 
     def util(self, cid: str, analysis: Analysis | None = None) -> float | None:
         ld = (analysis or self.read).components.get(cid)
@@ -220,9 +195,9 @@ def util_cells(column: int, utils: Sequence[float | None]) -> list[tuple]:
     """Background colours for a column of utilizations (data rows)."""
     rl = rl_api()
     return [
-        ("BACKGROUND", (column, i), (column, i), rl.colors.HexColor(PALE[band(u)]))
+        ("BACKGROUND", (column, i), (column, i), rl.colors.HexColor(bands.colour(u, pale=True)))
         for i, u in enumerate(utils)
-        if band(u) is not None
+        if bands.band(u) is not None
     ]
 
 
