@@ -189,7 +189,8 @@ def get(format_id: str) -> ExportFormat:
     try:
         return _FORMATS[format_id]
     except KeyError:
-        raise ExportError(f"no export format {format_id!r}; choose one of {', '.join(_FORMATS)}") from None
+        ids = ", ".join(f.id for f in formats())
+        raise ExportError(f"no export format {format_id!r}; choose one of {ids}") from None
 
 
 def formats() -> list[ExportFormat]:

@@ -13,6 +13,7 @@ import pytest
 from planner.examples import build_example
 from planner.exports import ExportError, zoning_plan
 from planner.exports.buildsheet import build_sheet, document, reportlab_problem
+from planner.fixtures import set_raw
 from planner.model import Topology
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -216,8 +217,8 @@ def test_hostile_text_is_shown_literally_and_breaks_nothing(tmp_path, one_drawer
     topo.meta["name"] = "Design " + HOSTILE
     topo.meta["customer"] = "<font size=40>ACME</font> & <para>"
     for cid in ("hba.d1s1", "sw1", "fastt1", "z.Z_D1_FCS0_FASTT1_A", "fab.FAB_D1", "fastt1.arr1"):
-        topo._set(cid, "name", f"{cid} {HOSTILE}\nline2")
-    topo._set("cab1", "label", "=cmd|' /C calc'!A0")
+        set_raw(topo, cid, "name", f"{cid} {HOSTILE}\nline2")
+    set_raw(topo, "cab1", "label", "=cmd|' /C calc'!A0")
     path = tmp_path / "hostile.pdf"
     build_sheet(topo, str(path), labels=True, compress=False)
     lines = pdf_lines(path.read_bytes())
