@@ -25,9 +25,6 @@ PDF_GAP = 22.0
 MIN_SY = MIN_FONT / (0.6 * (ROW - 3))  # vertical scale below which leaf labels would be under MIN_FONT
 
 
-# -- the topology diagram -------------------------------------------------------------------------------
-
-
 @dataclass
 class _Band:
     y0: float  # layout coordinates

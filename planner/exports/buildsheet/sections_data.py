@@ -17,8 +17,6 @@ from planner.figures import data_drives
 from planner.naming import short_label
 from planner.schema import count_label
 
-# -- cabling, zoning, storage -------------------------------------------------------------------------
-
 
 def cabling(sheet: Sheet) -> list[Any]:
     rows = [

@@ -23,8 +23,6 @@ from planner.naming import label
 from planner.rules import SEVERITIES
 from planner.schema import count_label, kind_name, part_kinds
 
-# -- sections ---------------------------------------------------------------------------------------
-
 
 def cover(sheet: Sheet, paper: str) -> list[Any]:
     rl = rl_api()

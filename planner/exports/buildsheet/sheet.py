@@ -228,6 +228,3 @@ def new_section(sheet: Sheet, title: str, template: str = "portrait") -> list[An
     """A new section: page template, page break, section heading."""
     rl = rl_api()
     return [rl.NextPageTemplate(template), rl.PageBreak(), sheet.heading(title, 0)]
-
-
-# -- sections ---------------------------------------------------------------------------------------
