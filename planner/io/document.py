@@ -30,45 +30,14 @@ from planner.io.errors import (
 )
 from planner.io.parts import part_problem
 from planner.io.project import DEFAULT_SCENARIO, Project, as_project, scenario_name_problem
-from planner.model import KINDS, ModelError, Topology, check_references, load_component
+from planner.model import ModelError, Topology, check_references, load_component
+from planner.schema import KINDS, collection
 
 FORMAT = "sanplan-design"
 SCHEMA_VERSION = 1  # the JSON design document
 
-#: component kind -> the collection that holds it in the JSON document (in the document's order)
-COLLECTIONS: dict[str, str] = {
-    "server": "servers",
-    "lpar": "lpars",
-    "drawer": "drawers",
-    "planar": "planars",
-    "rio_link": "rio_links",
-    "phb": "phbs",
-    "slot": "slots",
-    "hba": "hbas",
-    "hba_port": "hba_ports",
-    "fabric": "fabrics",
-    "switch": "switches",
-    "asic": "asics",
-    "backplane": "backplanes",
-    "switch_port": "switch_ports",
-    "subsystem": "subsystems",
-    "controller": "controllers",
-    "host_port": "host_ports",
-    "enclosure": "enclosures",
-    "drive": "drives",
-    "array": "arrays",
-    "logical_drive": "logical_drives",
-    "host_mapping": "host_mappings",
-    "hdisk": "hdisks",
-    "volume_group": "volume_groups",
-    "logical_volume": "logical_volumes",
-    "workload": "workloads",
-    "cable": "cables",
-    "zone": "zones",
-}
-
 _ENTRY_KEYS = ("id", "name", "parent", "part")
-_DESIGN_KEYS = frozenset({"meta", "parts", "positions", *COLLECTIONS.values()})
+_DESIGN_KEYS = frozenset({"meta", "parts", "positions", *(collection(kind) for kind in KINDS)})
 FORMAT_KEYS = frozenset({"format", "schema_version"})
 _SCENARIO_KEYS = frozenset({"scenario", "scenario_order", "scenarios"})
 
@@ -96,7 +65,7 @@ def topology_to_dict(topo: Topology) -> dict[str, Any]:
     if topo.positions:
         doc["positions"] = {cid: [x, y] for cid, (x, y) in topo.positions.items()}
     for kind in KINDS:
-        doc[COLLECTIONS[kind]] = [_entry(comp) for comp in topo.of_kind(kind)]
+        doc[collection(kind)] = [_entry(comp) for comp in topo.of_kind(kind)]
     return doc
 
 
@@ -106,7 +75,7 @@ def _entry(comp: Any) -> dict[str, Any]:
         entry["parent"] = comp.parent
     if comp.part is not None:
         entry["part"] = comp.part
-    for name in KINDS[comp.kind][1]:
+    for name in KINDS[comp.kind].attrs:
         if name in comp.attrs:
             value = comp.attrs[name]
             entry[name] = list(value) if isinstance(value, tuple) else value
@@ -206,12 +175,13 @@ def design_from_dict(body: Any, allowed: Iterable[str] = ()) -> Topology:
     for pid, part in parts.items():
         _part_problem(pid, part)
     topo.parts = copy.deepcopy(parts)
-    for kind, collection in COLLECTIONS.items():
-        entries = body.get(collection, [])
+    for kind in KINDS:  # the collections in document order: parents before children
+        name = collection(kind)
+        entries = body.get(name, [])
         if not isinstance(entries, list):
-            raise Invalid(f"{collection} must be a list of objects")
+            raise Invalid(f"{name} must be a list of objects")
         for i, entry in enumerate(entries):
-            _load_entry(topo, kind, collection, i, entry)
+            _load_entry(topo, kind, name, i, entry)
     try:
         check_references(topo)
     except ModelError as err:

@@ -12,7 +12,7 @@ import math
 from typing import Any
 
 from planner.figures import DIRECTIONS, FIGURE_SETS
-from planner.model import PART_KINDS
+from planner.schema import part_kinds
 
 MAX_ID_LENGTH = 64
 MAX_DEPTH = 16  # nesting of a part's fields; deeper is damage, not data
@@ -37,8 +37,8 @@ def part_problem(part: Any) -> str | None:
     if not isinstance(pid, str) or not pid.strip() or len(pid) > MAX_ID_LENGTH:
         return f"needs an id of 1-{MAX_ID_LENGTH} characters"
     kind = part.get("kind")
-    if not isinstance(kind, str) or kind not in PART_KINDS:
-        return f"kind must be one of {', '.join(sorted(PART_KINDS))}"
+    if not isinstance(kind, str) or kind not in part_kinds():
+        return f"kind must be one of {', '.join(sorted(part_kinds()))}"
     if not isinstance(part.get("name", ""), str):
         return "name must be text"
     return _figures_problem(part.get("figures", {})) or _fields_problem(part)

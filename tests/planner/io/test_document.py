@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from planner import schema
 from planner.commands import SetMeta
 from planner.io import (
     SCHEMA_VERSION,
@@ -21,18 +22,30 @@ from planner.io import (
     topology_from_dict,
     topology_to_dict,
 )
-from planner.io.document import COLLECTIONS
-from planner.model import KINDS
+from planner.schema import KINDS
 from tests.planner.io.helpers import aggregate, leftovers, same_design
 
 # -- the JSON document ------------------------------------------------------------------------------
 
 
-def test_collections_name_every_kind_in_domain_words():
-    assert list(COLLECTIONS) == list(KINDS)
-    assert len(set(COLLECTIONS.values())) == len(COLLECTIONS)
-    for kind, (_, schema) in KINDS.items():
-        assert not {"id", "name", "parent", "part", "kind"} & set(schema), kind
+#: the collections of the JSON document, in the order it is written and read (docs/file-format.md 1.4);
+#: the names come from planner.schema, and this list pins them: changing one changes the file format
+DOCUMENT_COLLECTIONS = [
+    "servers", "lpars", "drawers", "planars", "rio_links", "phbs", "slots", "hbas", "hba_ports", "fabrics",
+    "switches", "asics", "backplanes", "switch_ports", "subsystems", "controllers", "host_ports", "enclosures",
+    "drives", "arrays", "logical_drives", "host_mappings", "hdisks", "volume_groups", "logical_volumes",
+    "workloads", "cables", "zones",
+]  # fmt: skip
+
+
+def test_collections_name_every_kind_in_domain_words(one_drawer):
+    collections = [schema.collection(kind) for kind in KINDS]
+    assert collections == DOCUMENT_COLLECTIONS
+    assert [schema.kind_of_collection(c) for c in collections] == list(KINDS)
+    assert len(set(collections)) == len(collections)
+    assert [key for key in topology_to_dict(one_drawer) if key in collections] == collections
+    for kind, spec in KINDS.items():
+        assert not {"id", "name", "parent", "part", "kind"} & set(spec.attrs), kind
 
 
 def test_json_layout_uses_flat_entries(one_drawer):
@@ -47,7 +60,7 @@ def test_json_layout_uses_flat_entries(one_drawer):
     assert list(zone) == ["id", "name", "parent", "members"]
     assert zone["parent"] == "fab.FAB_D1" and isinstance(zone["members"], list)
     assert doc["servers"][0]["part"] == "7040-681" and "parent" not in doc["servers"][0]
-    assert sum(len(doc[c]) for c in COLLECTIONS.values()) == len(one_drawer)
+    assert sum(len(doc[c]) for c in DOCUMENT_COLLECTIONS) == len(one_drawer)
     json.dumps(doc, allow_nan=False)  # plain JSON values only
 
 

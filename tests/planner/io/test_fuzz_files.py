@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from planner.io import Project, ProjectError, list_revisions, open_project, project_from_dict, project_to_dict
-from planner.io.document import COLLECTIONS
+from planner.schema import KINDS, collection
 
 FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -122,7 +122,7 @@ json_values = st.recursive(
 def test_fuzz_json_fields_with_arbitrary_values(data, value, valid_files):
     """Any value in any field of a valid document: the design loads or is refused, nothing else."""
     doc = json.loads(valid_files["json"])
-    collections = [c for c in COLLECTIONS.values() if doc[c]]
+    collections = [collection(kind) for kind in KINDS if doc[collection(kind)]]
     where = data.draw(st.sampled_from(["top", "entry", "part", "scenario"]))
     if where == "top":
         doc[data.draw(st.sampled_from([*doc, "x-extra", "unknown"]))] = value
