@@ -7,7 +7,18 @@ import json
 import pytest
 
 from planner import edit
-from planner.io import Project, ProjectError, export_json, open_project, save_project
+from planner.commands import Macro
+from planner.io import (
+    AddScenario,
+    DeleteScenario,
+    Project,
+    ProjectError,
+    RenameScenario,
+    SwitchScenario,
+    export_json,
+    open_project,
+    save_project,
+)
 from tests.planner.io.helpers import same_design
 
 # -- scenarios -------------------------------------------------------------------------------------
@@ -60,3 +71,126 @@ def test_scenarios_survive_save_and_json(one_drawer, tmp_path):
     assert list(doc["scenarios"]) == ["Base", "Spare"] and "format" not in doc["scenarios"]["Base"]
     export_json(open_project(tmp_path / "s.json"), tmp_path / "t.json")
     assert (tmp_path / "t.json").read_bytes() == (tmp_path / "s.json").read_bytes()
+
+
+# -- scenario operations as undoable commands --------------------------------------------------------
+
+
+def state(proj: Project) -> tuple:
+    """Everything undo must restore: the names in order, the current one, and the design objects."""
+    return list(proj.scenarios), proj.current, [id(t) for t in proj.scenarios.values()]
+
+
+@pytest.fixture
+def three(one_drawer) -> Project:
+    proj = Project.single(one_drawer)
+    proj.add_scenario("Upgrade")
+    proj.add_scenario("Spare")
+    proj.switch("Upgrade")
+    return proj
+
+
+def test_add_scenario_command_undo_and_redo(three):
+    before = state(three)
+    cmd = AddScenario("Worst", from_name="Spare", make_current=True)
+    cmd.do(three)
+    added = three.scenarios["Worst"]
+    assert list(three.scenarios) == ["Base", "Upgrade", "Spare", "Worst"] and three.current == "Worst"
+    assert added is not three.scenarios["Spare"]
+    same_design(three.scenarios["Spare"], added)
+    cmd.undo(three)
+    assert state(three) == before
+    cmd.do(three)  # redo puts the same design back
+    assert three.scenarios["Worst"] is added and three.current == "Worst"
+    assert cmd.text == "Add scenario Worst"
+
+
+def test_add_scenario_command_keeps_the_current_one_unless_asked(three):
+    cmd = AddScenario("Copy")
+    cmd.do(three)
+    assert three.current == "Upgrade" and list(three.scenarios)[-1] == "Copy"
+    same_design(three.scenarios["Upgrade"], three.scenarios["Copy"])
+
+
+@pytest.mark.parametrize("name", ["", "Base", "x" * 65])
+def test_refused_add_scenario_command_changes_nothing(three, name):
+    before = state(three)
+    with pytest.raises(ProjectError, match="scenario name"):
+        AddScenario(name).do(three)
+    assert state(three) == before
+
+
+def test_rename_scenario_command_undo(three):
+    before = state(three)
+    cmd = RenameScenario("Upgrade", "Two drawers")
+    cmd.do(three)
+    assert list(three.scenarios) == ["Base", "Two drawers", "Spare"] and three.current == "Two drawers"
+    cmd.undo(three)
+    assert state(three) == before
+    with pytest.raises(ProjectError, match="already used"):
+        RenameScenario("Upgrade", "Base").do(three)
+    assert state(three) == before
+
+
+@pytest.mark.parametrize("name", ["Base", "Upgrade", "Spare"])
+def test_delete_scenario_command_undo_restores_the_exact_state(three, name):
+    three.switch("Upgrade")
+    before = state(three)
+    deleted = three.scenarios[name]
+    cmd = DeleteScenario(name)
+    cmd.do(three)
+    assert name not in three.scenarios and three.current in three.scenarios
+    cmd.undo(three)
+    assert state(three) == before and three.scenarios[name] is deleted
+    cmd.do(three)  # redo
+    assert name not in three.scenarios
+
+
+def test_delete_the_only_scenario_command_is_refused(one_drawer):
+    proj = Project.single(one_drawer)
+    with pytest.raises(ProjectError, match="only scenario"):
+        DeleteScenario("Base").do(proj)
+    assert list(proj.scenarios) == ["Base"] and proj.topology is one_drawer
+
+
+def test_switch_scenario_command_undo(three):
+    cmd = SwitchScenario("Base")
+    cmd.do(three)
+    assert three.current == "Base"
+    cmd.undo(three)
+    assert three.current == "Upgrade"
+    with pytest.raises(ProjectError, match="does not exist"):
+        SwitchScenario("nope").do(three)
+    assert three.current == "Upgrade"
+
+
+def test_a_macro_of_scenario_commands_is_one_step(three):
+    """Duplicate and rename as one gesture: planner.commands.Macro undoes both, or neither is left."""
+    before = state(three)
+    step = Macro("Duplicate scenario", [AddScenario("Copy", make_current=True), RenameScenario("Copy", "Final")])
+    step.do(three)
+    assert list(three.scenarios) == ["Base", "Upgrade", "Spare", "Final"] and three.current == "Final"
+    step.undo(three)
+    assert state(three) == before
+    failing = Macro("Duplicate scenario", [AddScenario("Copy"), RenameScenario("Copy", "Base")])
+    with pytest.raises(ProjectError):
+        failing.do(three)
+    assert state(three) == before
+
+
+def test_scenario_commands_in_sequence_undo_in_reverse(three):
+    history = [state(three)]
+    cmds = [
+        AddScenario("A"),
+        RenameScenario("A", "B"),
+        SwitchScenario("B"),
+        DeleteScenario("Base"),
+        DeleteScenario("B"),
+    ]
+    for cmd in cmds:
+        cmd.do(three)
+        history.append(state(three))
+    for cmd in reversed(cmds):
+        history.pop()
+        cmd.undo(three)
+        assert state(three) == history[-1]
