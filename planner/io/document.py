@@ -253,7 +253,7 @@ def _part_problem(pid: str, part: Any) -> None:
         raise Invalid(f"{where} must be an object")
     if "id" in part and part["id"] != pid:
         raise Invalid(f"{where} has id {part['id']!r}; it must match its key")
-    problem = part_problem(part)
+    problem = part_problem(part if "id" in part else {**part, "id": pid})  # the key is its id
     if problem:
         raise Invalid(f"{where}: {problem}")
 

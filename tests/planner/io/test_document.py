@@ -250,6 +250,16 @@ def test_json_with_wrong_values_is_refused(case, one_drawer, tmp_path):
     assert "docs/file-format.md" in message
 
 
+def test_a_part_without_id_takes_its_key(one_drawer, tmp_path):
+    """docs/file-format.md 1.3: a part's id is optional; when present it must equal its key."""
+    doc = project_to_dict(Project.single(one_drawer))
+    del doc["parts"]["FC6239"]["id"]
+    path = tmp_path / "no-id.json"
+    path.write_text(json.dumps(doc))
+    topo = open_project(path).topology
+    assert "FC6239" in topo.parts
+
+
 def test_json_scenario_design_errors_name_the_scenario(one_drawer):
     doc = project_to_dict(Project.single(one_drawer))
     other = document.without_format(topology_to_dict(one_drawer))
