@@ -13,7 +13,13 @@ def _wwpn_ports(topo: Topology) -> list[Component]:
     return topo.of_kind("hba_port") + topo.of_kind("host_port")
 
 
-@rule("WWPN_INVALID", "error", "WWPN format", "Fibre Channel port names (NAA 1, 2, 5, C-F; 8 bytes), DOMAIN.md §5")
+@rule(
+    "WWPN_INVALID",
+    "error",
+    "WWPN format",
+    "T11 FC-FS (Fibre Channel Framing and Signaling) 'Name_Identifier formats' (8 bytes, NAA 1, 2, 5 or C-F; "
+    "NAA 6 is the 16-byte form)",
+)
 def wwpn_invalid(topo: Topology, ctx: Context) -> list[Finding]:
     """Error for a malformed or reserved WWPN (not 8 bytes, all zeros, NAA 6); warning for cabled
     or zoned ports with no WWPN yet (zoning and host mappings are written with WWPNs)."""
@@ -49,7 +55,13 @@ def wwpn_invalid(topo: Topology, ctx: Context) -> list[Finding]:
     return out
 
 
-@rule("WWPN_DUPLICATE", "error", "WWPN used twice", "Fibre Channel port names are unique in a fabric, DOMAIN.md §5")
+@rule(
+    "WWPN_DUPLICATE",
+    "error",
+    "WWPN used twice",
+    "T11 FC-FS (Fibre Channel Framing and Signaling) 'Name_Identifier formats' (a port name is worldwide unique); "
+    "P690 Appendix B 'Zoning requirements' (partitions name the HBAs by WWPN)",
+)
 def wwpn_duplicate(topo: Topology, ctx: Context) -> list[Finding]:
     """Error for each WWPN that two or more ports of the design carry (one finding per WWPN,
     listing all its ports). Zoning by WWPN cannot tell the ports apart."""

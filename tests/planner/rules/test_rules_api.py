@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 from rules_helpers import of
 
 from planner import edit
 from planner.analysis import analyze
+from planner.examples import build_example
 from planner.rules import RULES, SEVERITIES, Context, Finding, Rule, check, rule, rules_table
 
 
@@ -110,6 +114,61 @@ def test_context_computes_the_analysis_once_and_a_given_analysis_wins(one):
     # the measured profile saturates link1 of both planars (P690 Figure 4); planning does not
     assert of(check(one, analysis=measured), "LINK_SATURATED")
     assert not of(check(one, "planning"), "LINK_SATURATED")
+
+
+def test_check_analyses_once_and_reuses_a_given_analysis(one, monkeypatch):
+    import planner.rules.context as context_module
+
+    calls = []
+
+    def counting(*args, **kw):
+        calls.append(args[1:3])
+        return analyze(*args, **kw)
+
+    monkeypatch.setattr(context_module, "analyze", counting)
+    check(one, "measured", "write")  # four saturation rules, ASIC_CROSSING and UNREACHABLE share it
+    assert calls == [("measured", "write")]
+    calls.clear()
+    check(one, analysis=analyze(one, "planning", "read", cross_check=False))
+    assert calls == []
+
+
+def test_a_failing_analysis_runs_once_and_each_rule_needing_it_reports_it(one, monkeypatch):
+    import planner.rules.context as context_module
+
+    calls = []
+
+    def broken(*args, **kw):
+        calls.append(1)
+        raise RuntimeError("no analysis")
+
+    monkeypatch.setattr(context_module, "analyze", broken)
+    internal = of(check(one), "INTERNAL")
+    assert len(calls) == 1
+    assert {re.search(r"\((\w+)\) failed", f.message).group(1) for f in internal} >= {"PHB_SATURATED", "UNREACHABLE"}
+
+
+_FILE_NAME = re.compile(r"[\w./-]+\.(?:md|txt|py|json|csv|pdf|sanplan|rst|html)\b|\bseeds/", re.IGNORECASE)
+
+
+def _repo_absent_files(text: str) -> list[str]:
+    root = Path(__file__).resolve().parents[3]
+    return [m for m in _FILE_NAME.findall(text) if not (root / m).exists()]
+
+
+def test_rule_sources_name_only_publications_not_repo_absent_files(one, parts):
+    """Findings cite the paper and section or the AIX/vendor manual, never a file a user cannot find."""
+    for r in RULES.values():
+        assert not _repo_absent_files(r.source), (r.id, r.source)
+        assert "DOMAIN" not in r.source, (r.id, r.source)
+    worst = build_example("p690-worst-cabling", parts)
+    edit.set_attr(worst, "sw1.p0", "speed_gbps", 1)
+    edit.add_host_mapping(worst, "fastt1", "EMPTY", [], [])
+    findings = check(one) + check(worst, "measured")
+    assert findings
+    for f in findings:
+        for text in (f.message, f.fix, f.source):
+            assert not _repo_absent_files(text) and "DOMAIN" not in text, (f.rule, text)
 
 
 def test_labels_name_components_with_their_place(one):
