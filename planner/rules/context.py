@@ -3,40 +3,28 @@ one bandwidth analysis (given, or computed at most once) and indexes built on fi
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from functools import cached_property
 
+from planner import naming
 from planner.analysis import Analysis, analyze
 from planner.figures import DIRECTIONS, FIGURE_SETS, figure
 from planner.model import Component, Topology
+from planner.schema import spec
 
-_LABEL_CONTEXT: dict[str, tuple[str, tuple[str, ...]]] = {
-    # kind -> (first joiner, ancestor kinds whose labels make the name unambiguous)
-    "planar": (" of ", ("drawer",)),
-    "rio_link": (" of ", ("planar", "drawer")),
-    "phb": (" of ", ("drawer",)),
-    "slot": (" of ", ("drawer",)),
-    "hba": (" in ", ("slot", "drawer")),
-    "hba_port": (" in ", ("slot", "drawer")),
-    "asic": (" of ", ("switch",)),
-    "switch_port": (" of ", ("switch",)),
-    "backplane": (" of ", ("switch",)),
-    "controller": (" of ", ("subsystem",)),
-    "host_port": (" of ", ("subsystem",)),
-    "enclosure": (" of ", ("subsystem",)),
-    "drive": (" of ", ("enclosure", "subsystem")),
-    "array": (" on ", ("subsystem",)),
-    "logical_drive": (" on ", ("subsystem",)),
-    "host_mapping": (" on ", ("subsystem",)),
-    "hdisk": (" on ", ("lpar",)),
-    "volume_group": (" on ", ("lpar",)),
-    "logical_volume": (" in ", ("volume_group",)),
-    "workload": (" on ", ("logical_volume",)),
-    "zone": (" in ", ("fabric",)),
-}
 
-_IO_LEVELS = ("slot", "phb", "rio_link", "planar", "drawer")
+def _io_levels() -> tuple[str, ...]:
+    """The kinds an adapter sits in, up to its server (slot, PHB, RIO2 link, planar, drawer),
+    following the first parent kind of each in the schema."""
+    out: list[str] = []
+    kind = spec("hba").parents[0]
+    while kind is not None and kind != "server":
+        out.append(kind)
+        kind = spec(kind).parents[0]
+    return tuple(out)
+
+
+_IO_LEVELS = _io_levels()
 
 
 class Context:
@@ -60,7 +48,6 @@ class Context:
         self.topo, self.figures, self.direction = topo, figures, direction
         self._analysis = analysis
         self._analysis_error: Exception | None = None
-        self._labels: dict[str, str] = {}
 
     # -- analysis ------------------------------------------------------------------------------
     @property
@@ -85,37 +72,13 @@ class Context:
 
     # -- labels --------------------------------------------------------------------------------
     def label(self, cid: str) -> str:
-        """A component's name with enough context to find it: 'PHB1 (drawer PHB1) of Drawer 1'."""
-        got = self._labels.get(cid)
-        if got is not None:
-            return got
-        comp = self.topo.get(cid)
-        if comp is None:
-            text = cid
-        else:
-            text = comp.label()
-            joiner, kinds = _LABEL_CONTEXT.get(comp.kind, ("", ()))
-            for kind in kinds:
-                anc = self.topo.ancestor(comp.parent, kind) if comp.parent else None
-                if anc is None:
-                    continue
-                name = anc.label()
-                if re.search(rf"(^|[^\w]){re.escape(name)}($|[^\w])", text):
-                    continue  # 'sw1 port 3' already names its switch
-                text += joiner + name
-                joiner = " of "
-        self._labels[cid] = text
-        return text
+        """A component's name with enough context to find it (:func:`planner.naming.label`);
+        an id not in the design is returned as it is."""
+        return naming.label(self.topo, cid)
 
     def names(self, ids: Iterable[str], limit: int = 4, short: bool = True) -> str:
-        """'a, b, c and 5 more': labels of the first ``limit`` components."""
-        ids = list(dict.fromkeys(ids))
-        shown = [(self.topo[c].label() if short and c in self.topo else self.label(c)) for c in ids[:limit]]
-        if len(ids) > limit:
-            return ", ".join(shown) + f" and {len(ids) - limit} more"
-        if len(shown) > 1:
-            return ", ".join(shown[:-1]) + " and " + shown[-1]
-        return shown[0] if shown else "none"
+        """'a, b, c and 5 more': labels of the first ``limit`` components (:func:`planner.naming.label_list`)."""
+        return naming.label_list(self.topo, ids, limit, short)
 
     # -- cabling and zoning --------------------------------------------------------------------
     @cached_property

@@ -8,31 +8,29 @@ from typing import Any
 
 from planner.model import Component, Topology
 from planner.rules.context import Context
-from planner.rules.registry import RULES, Finding, rule
+from planner.rules.registry import RULES, Finding, Rule, rule
 from planner.rules.wording import plural, ranges
+from planner.schema import count_label, kind_name
 
-_SATURATION = {  # kind -> (rule id, what it is called in messages)
-    "phb": ("PHB_SATURATED", "PHB"),
-    "rio_link": ("LINK_SATURATED", "RIO2 link"),
-    "planar": ("PLANAR_SATURATED", "planar"),
-    "drawer": ("DRAWER_SATURATED", "drawer"),
-}
+Room = Callable[[str], float | None]
 
 
-def _headroom_analysis(ctx: Context) -> Callable[[str], float | None]:
+def _headroom_analysis(ctx: Context) -> Room:
+    """Spare MB/s of a component in the analysis (its capacity when no path loads it)."""
     comps = ctx.analysis.components
 
     def room(cid: str) -> float | None:
         ld = comps.get(cid)
         if ld is None or not ld.capacity:
-            cap = ctx.io_capacity(ctx.topo[cid], ctx.figures)
-            return cap
+            return ctx.io_capacity(ctx.topo[cid], ctx.figures)
         return ld.capacity - ld.load
 
     return room
 
 
-def _headroom_planning(ctx: Context) -> Callable[[str], float | None]:
+def _headroom_planning(ctx: Context) -> Room:
+    """Spare MB/s of a component at the planning figures of the adapters placed behind it."""
+
     def room(cid: str) -> float | None:
         cap = ctx.io_capacity(ctx.topo[cid], "planning")
         if cap is None:
@@ -42,7 +40,23 @@ def _headroom_planning(ctx: Context) -> Callable[[str], float | None]:
     return room
 
 
-def _move_fix(ctx: Context, comp: Component, room: Callable[[str], float | None], what: str) -> str:
+def _no_move(ctx: Context, comp: Component) -> str:
+    """Why no adapter move helps ``comp``, and what would."""
+    server = ctx.topo.ancestor(comp.id, "server")
+    limit = (ctx.topo.part_of(server) or {}).get("max_drawers") if server is not None else None
+    drawers = len(ctx.topo.children(server.id, "drawer")) if server is not None else 0
+    more = (
+        "add an I/O drawer for more adapters"
+        if not limit or drawers < limit
+        else f"the server already has its maximum of {limit} drawers"
+    )
+    return (
+        f"No free slot outside this {kind_name(comp.kind)} has spare bandwidth, so moving adapters gains nothing; "
+        f"{more}, or plan with this limit."
+    )
+
+
+def _move_fix(ctx: Context, comp: Component, room: Room) -> str:
     """A concrete move: the free slot outside ``comp`` with the most spare bandwidth on its
     whole chain (PHB, link, planar, drawer), or why there is none."""
     best: tuple[float, Component] | None = None
@@ -55,69 +69,62 @@ def _move_fix(ctx: Context, comp: Component, room: Callable[[str], float | None]
         if spare >= 1.0 and (best is None or spare > best[0]):  # ignore rounding crumbs
             best = (spare, slot)
     if best is None:
-        server = ctx.topo.ancestor(comp.id, "server")
-        limit = (ctx.topo.part_of(server) or {}).get("max_drawers") if server is not None else None
-        drawers = len(ctx.topo.children(server.id, "drawer")) if server is not None else 0
-        more = (
-            "add an I/O drawer for more adapters"
-            if not limit or drawers < limit
-            else f"the server already has its maximum of {limit} drawers"
-        )
-        return (
-            f"No free slot outside this {what} has spare bandwidth, so moving adapters gains nothing; "
-            f"{more}, or plan with this limit."
-        )
+        return _no_move(ctx, comp)
     spare, slot = best
     hbas = ctx.hbas_under.get(comp.id, [])
     mover = ctx.label(hbas[-1]) if hbas else "an adapter"
     phb = ctx.topo.get(slot.parent)
     return (
         f"Move {mover} to {ctx.label(slot.id)} (under {phb.label() if phb else 'another PHB'}, about "
-        f"{spare:.0f} MB/s spare), or to another less loaded {what}."
+        f"{spare:.0f} MB/s spare), or to another less loaded {kind_name(comp.kind)}."
     )
 
 
-def _saturated(kind: str, topo: Topology, ctx: Context) -> list[Finding]:
-    """Warning for the ``kind`` components that are the bottleneck of paths in the analysis
-    (alike ones grouped: same number of paths, load, capacity, adapters and fix); advice where
-    the adapters placed behind one need more than its capacity at the planning figures (the
-    paper: three adapters at 150 MB/s saturate PHB1, five saturate link1)."""
-    rule_id, what = _SATURATION[kind]
-    me, out = RULES[rule_id], []
+def _binding_groups(kind: str, topo: Topology, ctx: Context) -> dict[tuple[Any, ...], list[str]]:
+    """The ``kind`` components that bind paths in the analysis, alike ones grouped: (paths,
+    load, capacity, figure source, adapters behind, fix) -> ids."""
     comps = ctx.analysis.components
-    room = None
+    room = _headroom_analysis(ctx)
     alike: dict[tuple[Any, ...], list[str]] = {}
     for cid, n in ctx.binding.items():
         comp = topo.get(cid)
         if comp is None or comp.kind != kind:
             continue
         ld = comps[cid]
-        room = room or _headroom_analysis(ctx)
         key = (
             n,
             round(ld.load),
             round(ld.capacity or 0),
             ld.source,
             len(ctx.hbas_under.get(cid, [])),
-            _move_fix(ctx, comp, room, what),
+            _move_fix(ctx, comp, room),
         )
         alike.setdefault(key, []).append(cid)
-    for (n, load, cap, source, k, fix), ids in alike.items():
-        who = ctx.label(ids[0]) if len(ids) == 1 else f"{len(ids)} {what}s ({ctx.names(ids, 3, short=False)})"
-        each = "" if len(ids) == 1 else " each"
-        out.append(
-            me.finding(
-                ids,
-                f"{who}{each} limit{'s' if len(ids) == 1 else ''} {plural(n, 'path')}: {load} of {cap} MB/s "
-                f"({ctx.figures} figure{': ' + source if source else ''}); the {plural(k, 'adapter')} behind "
-                f"{'it' if len(ids) == 1 else 'each'} cannot run at their own speed.",
-                fix,
-            )
-        )
-    planning_room = None
+    return alike
+
+
+def _binding_finding(me: Rule, kind: str, key: tuple[Any, ...], ids: list[str], ctx: Context) -> Finding:
+    """The warning for a group of alike ``kind`` components that bind paths."""
+    n, load, cap, source, k, fix = key
+    one = len(ids) == 1
+    who = ctx.label(ids[0]) if one else f"{count_label(len(ids), kind)} ({ctx.names(ids, 3, short=False)})"
+    return me.finding(
+        ids,
+        f"{who}{'' if one else ' each'} limit{'s' if one else ''} {plural(n, 'path')}: {load} of {cap} MB/s "
+        f"({ctx.figures} figure{': ' + source if source else ''}); the {plural(k, 'adapter')} behind "
+        f"{'it' if one else 'each'} cannot run at their own speed.",
+        fix,
+    )
+
+
+def _planning_findings(me: Rule, kind: str, topo: Topology, ctx: Context, skip: set[str]) -> list[Finding]:
+    """Advice for the ``kind`` components (not in ``skip``) whose adapters need more than its
+    capacity at the planning figures."""
+    out: list[Finding] = []
+    room = _headroom_planning(ctx)
     for comp in topo.of_kind(kind):
         hbas = ctx.hbas_under.get(comp.id, [])
-        if not hbas or any(comp.id in ids for ids in alike.values()):
+        if not hbas or comp.id in skip:
             continue
         cap = ctx.io_capacity(comp, "planning")
         need = sum(ctx.hba_planning(h) for h in hbas)
@@ -125,7 +132,6 @@ def _saturated(kind: str, topo: Topology, ctx: Context) -> list[Finding]:
             continue
         per = ctx.hba_planning(hbas[0])
         fits = int(cap // per) if per else 0
-        planning_room = planning_room or _headroom_planning(ctx)
         message = (
             f"{ctx.label(comp.id)} has {plural(len(hbas), 'adapter')} behind it: at the planning figure of "
             f"{per:.0f} MB/s per adapter they need {need:.0f} MB/s, above its {cap:.0f} MB/s, so "
@@ -133,10 +139,21 @@ def _saturated(kind: str, topo: Topology, ctx: Context) -> list[Finding]:
         )
         if kind == "phb":
             message += " (P690 Figure 4: 'Adding the fourth adapter to PHB1 may not improve the bandwidth')"
-        out.append(
-            me.finding((comp.id, *hbas[fits:]), message + ".", _move_fix(ctx, comp, planning_room, what), "advice")
-        )
+        out.append(me.finding((comp.id, *hbas[fits:]), message + ".", _move_fix(ctx, comp, room), "advice"))
     return out
+
+
+def _saturated(rule_id: str, kind: str, topo: Topology, ctx: Context) -> list[Finding]:
+    """Rule ``rule_id`` for ``kind``: warning for the components that are the bottleneck of paths
+    in the analysis (alike ones grouped: same number of paths, load, capacity, adapters and fix);
+    advice where the adapters placed behind one need more than its capacity at the planning
+    figures (the paper: three adapters at 150 MB/s saturate PHB1, five saturate link1). Reads
+    the context's one analysis; never runs another."""
+    me = RULES[rule_id]
+    groups = _binding_groups(kind, topo, ctx)
+    out = [_binding_finding(me, kind, key, ids, ctx) for key, ids in groups.items()]
+    bound = {cid for ids in groups.values() for cid in ids}
+    return out + _planning_findings(me, kind, topo, ctx, bound)
 
 
 _PLACEMENT = "P690 'Choosing the number and slot location of the Fibre Channel HBAs'"
@@ -152,7 +169,7 @@ def phb_saturated(topo: Topology, ctx: Context) -> list[Finding]:
     """Warning: a PHB binds paths (450 MB/s planning, about 585 measured with three adapters);
     advice: more adapters behind it than its planning figure carries ("Adding the fourth adapter
     to PHB1 may not improve the bandwidth")."""
-    return _saturated("phb", topo, ctx)
+    return _saturated("PHB_SATURATED", "phb", topo, ctx)
 
 
 @rule(
@@ -165,7 +182,7 @@ def link_saturated(topo: Topology, ctx: Context) -> list[Finding]:
     """Warning: a RIO2 link binds paths (750 MB/s planning, link1 814 measured); advice: more
     adapters behind it than that ("Installing 5 adapters in these slots will saturate the RIO
     link")."""
-    return _saturated("rio_link", topo, ctx)
+    return _saturated("LINK_SATURATED", "rio_link", topo, ctx)
 
 
 @rule(
@@ -177,7 +194,7 @@ def link_saturated(topo: Topology, ctx: Context) -> list[Finding]:
 def planar_saturated(topo: Topology, ctx: Context) -> list[Finding]:
     """Warning: an I/O planar (one GX bus) binds paths (1200 MB/s planning, 1332 measured);
     advice: more adapters on it than that carries."""
-    return _saturated("planar", topo, ctx)
+    return _saturated("PLANAR_SATURATED", "planar", topo, ctx)
 
 
 @rule(
@@ -189,7 +206,7 @@ def planar_saturated(topo: Topology, ctx: Context) -> list[Finding]:
 def drawer_saturated(topo: Topology, ctx: Context) -> list[Finding]:
     """Warning: a RIO2 drawer binds paths (2400 MB/s planning, 2650 measured); advice: more
     than the 16 adapters x 150 MB/s the paper planned per drawer."""
-    return _saturated("drawer", topo, ctx)
+    return _saturated("DRAWER_SATURATED", "drawer", topo, ctx)
 
 
 @rule(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from planner import edit
+from planner.fixtures import add_raw, remove_raw
 from planner.rules import check
 
 LPAR = "p690.lpar1"
@@ -21,6 +22,15 @@ def run(topo, *rule_ids, **kw):
 
 def comps(findings):
     return {c for f in findings for c in f.components}
+
+
+def reparent_raw(topo, cid, parent):
+    """Move ``cid`` (and what it holds) under ``parent`` without the editor's checks, as a damaged
+    file could hold it: removed and added again through planner.fixtures."""
+    subtree = [topo[cid], *topo.descendants(cid)]
+    remove_raw(topo, cid)
+    for c in subtree:
+        add_raw(topo, c.kind, c.id, parent if c.id == cid else c.parent, c.name, c.part, **c.attrs)
 
 
 # -- builders of extra SAN pieces -----------------------------------------------------------------

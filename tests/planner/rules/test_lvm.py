@@ -5,6 +5,7 @@ from __future__ import annotations
 from rules_helpers import LPAR, LV, VG, run
 
 from planner import edit
+from planner.fixtures import set_raw
 
 
 def test_pv_per_vg(benchmark):
@@ -44,17 +45,17 @@ def test_ltg_above_1mb_needs_aix_53(one):
 
 def test_lv_stripe_limits(one):
     assert not run(one, "LV_STRIPE")
-    one._set(LV, "stripe_kb", 2048)
-    one._set(LV, "width", 99)
+    set_raw(one, LV, "stripe_kb", 2048)
+    set_raw(one, LV, "width", 99)
     found = run(one, "LV_STRIPE")
     assert len(found) == 2 and all(f.severity == "error" and LV in f.components for f in found)
     edit.set_attr(one, LPAR, "aix_level", "5.3")
-    one._set(LV, "width", 16)
+    set_raw(one, LV, "width", 16)
     assert not run(one, "LV_STRIPE")
 
 
 def test_hdisk_not_mapped(one):
     assert not run(one, "HDISK_NOT_MAPPED")
-    one._set("p690.lpar1.hdisk3", "logical_drive", "")
+    set_raw(one, "p690.lpar1.hdisk3", "logical_drive", "")
     found = run(one, "HDISK_NOT_MAPPED")
     assert [(f.severity, f.components) for f in found] == [("warning", (LPAR, "p690.lpar1.hdisk3"))]

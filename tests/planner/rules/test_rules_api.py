@@ -11,6 +11,7 @@ from rules_helpers import of
 from planner import edit
 from planner.analysis import analyze
 from planner.examples import build_example
+from planner.fixtures import set_raw
 from planner.rules import RULES, SEVERITIES, Context, Finding, Rule, check, rule, rules_table
 
 
@@ -69,7 +70,7 @@ def test_finding_to_dict_has_exactly_the_documented_keys(one):
 
 
 def test_findings_are_sorted_by_severity_rule_and_components(one):
-    one._set("hba.d1s1.0", "wwpn", "60:05:07:68:01:80:80:98")  # error
+    set_raw(one, "hba.d1s1.0", "wwpn", "60:05:07:68:01:80:80:98")  # error
     edit.add_host_mapping(one, "fastt1", "EMPTY", [], [])  # warning
     edit.set_attr(one, "sw1.p0", "speed_gbps", 1)  # advice
     findings = check(one)

@@ -6,6 +6,7 @@ from rules_helpers import comps, fastt900, new_hba, of, run, second_fabric
 
 from planner import edit
 from planner.examples import build_example
+from planner.fixtures import set_raw
 
 
 def test_asic_crossing_error_on_the_worst_cabling(parts):
@@ -31,16 +32,16 @@ def test_no_asic_crossing_when_cabled_asic_local(one):
 
 def test_wwpn_invalid(one):
     assert not run(one, "WWPN_INVALID")
-    one._set("hba.d1s1.0", "wwpn", "60:05:07:68:01:80:80:98")  # NAA 6: the 16-byte form
-    one._set("fastt1.A1", "wwpn", "20:0a:00")
-    one._set("hba.d1s2.0", "wwpn", "")  # cabled: zoning needs it
+    set_raw(one, "hba.d1s1.0", "wwpn", "60:05:07:68:01:80:80:98")  # NAA 6: the 16-byte form
+    set_raw(one, "fastt1.A1", "wwpn", "20:0a:00")
+    set_raw(one, "hba.d1s2.0", "wwpn", "")  # cabled: zoning needs it
     found = run(one, "WWPN_INVALID")
     errors = of(found, "WWPN_INVALID", "error")
     assert {f.components for f in errors} == {("hba.d1s1.0",), ("fastt1.A1",)}
     assert [f.components for f in of(found, "WWPN_INVALID", "warning")] == [("hba.d1s2.0",)]
-    one._set("hba.d1s1.0", "wwpn", "10:00:00:00:c9:01:00:00")
-    one._set("fastt1.A1", "wwpn", "20:0a:00:a0:b8:01:00:00")
-    one._set("hba.d1s2.0", "wwpn", "10:00:00:00:c9:01:00:01")
+    set_raw(one, "hba.d1s1.0", "wwpn", "10:00:00:00:c9:01:00:00")
+    set_raw(one, "fastt1.A1", "wwpn", "20:0a:00:a0:b8:01:00:00")
+    set_raw(one, "hba.d1s2.0", "wwpn", "10:00:00:00:c9:01:00:01")
     assert not run(one, "WWPN_INVALID")
 
 
@@ -48,12 +49,12 @@ def test_wwpn_duplicate_is_one_finding_per_wwpn(one):
     assert not run(one, "WWPN_DUPLICATE")
     w = one["hba.d1s1.0"]["wwpn"]
     edit.set_attr(one, "hba.d1s2.0", "wwpn", w)
-    one._set("fastt1.A1", "wwpn", w.replace(":", ""))  # the same name written without colons
+    set_raw(one, "fastt1.A1", "wwpn", w.replace(":", ""))  # the same name written without colons
     found = run(one, "WWPN_DUPLICATE")
     assert len(found) == 1 and found[0].severity == "error"
     assert found[0].components == ("hba.d1s1.0", "hba.d1s2.0", "fastt1.A1")
     edit.set_attr(one, "hba.d1s2.0", "wwpn", "10:00:00:00:c9:aa:aa:aa")
-    one._set("fastt1.A1", "wwpn", "20:0a:00:a0:b8:bb:bb:bb")
+    set_raw(one, "fastt1.A1", "wwpn", "20:0a:00:a0:b8:bb:bb:bb")
     assert not run(one, "WWPN_DUPLICATE")
 
 

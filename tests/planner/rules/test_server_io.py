@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from rules_helpers import LPAR, fourth_adapter_with_path, new_hba, run
+from rules_helpers import LPAR, fourth_adapter_with_path, new_hba, reparent_raw, run
 
 from planner import edit
 from planner.analysis import analyze
-from planner.model import Component, default_attrs
+from planner.fixtures import add_raw
 from planner.rules import check
 
 
@@ -52,13 +52,12 @@ def test_planar_saturated(one):
 
 def test_slot_invalid(one):
     assert not run(one, "SLOT_INVALID")
-    attrs = default_attrs("hba") | {"lpar": LPAR}
-    one._add(Component("hba.extra", "hba", "fcs99", "d1.s1", "FC6239", attrs))
+    add_raw(one, "hba", "hba.extra", "d1.s1", "fcs99", "FC6239", lpar=LPAR)
     found = run(one, "SLOT_INVALID")
     assert len(found) == 1 and found[0].components == ("d1.s1", "hba.d1s1", "hba.extra")
-    one._reparent("hba.extra", "d1.s4")
+    edit.move_hba(one, "hba.extra", "d1.s4")
     assert not run(one, "SLOT_INVALID")
-    one._reparent("d1.s4", "d1.phb2")  # slot 4 is wired to PHB1, not PHB2
+    reparent_raw(one, "d1.s4", "d1.phb2")  # slot 4 is wired to PHB1, not PHB2
     found = run(one, "SLOT_INVALID")
     assert len(found) == 1 and found[0].components == ("d1.s4", "d1.phb2")
 

@@ -6,6 +6,7 @@ import pytest
 from rules_helpers import LPAR, rdac_design, run
 
 from planner import edit
+from planner.fixtures import set_raw
 from planner.rules import raid_drive_problem
 
 
@@ -37,17 +38,17 @@ def test_raid_drive_problem_table(level, drives, ok):
 def test_raid_drive_count(one, parts):
     assert not run(one, "RAID_DRIVE_COUNT")
     drives = one["fastt1.arr1"]["drives"]
-    one._set("fastt1.arr1", "drives", drives[:2])  # RAID 5 on two drives
+    set_raw(one, "fastt1.arr1", "drives", drives[:2])  # RAID 5 on two drives
     found = run(one, "RAID_DRIVE_COUNT")
     assert len(found) == 1 and found[0].severity == "error" and found[0].components == ("fastt1.arr1",)
     assert "at least 3" in found[0].message
-    one._set("fastt1.arr1", "drives", drives[:3])
+    set_raw(one, "fastt1.arr1", "drives", drives[:3])
     assert not run(one, "RAID_DRIVE_COUNT")
     # more than the 30 drives a FAStT array holds (P690 Appendix B)
     many = [d.id for d in one.descendants("fastt2") if d.kind == "drive"] + [
         d.id for d in one.descendants("fastt3") if d.kind == "drive"
     ][:3]
-    one._set("fastt1.arr1", "drives", tuple(many))
+    set_raw(one, "fastt1.arr1", "drives", tuple(many))
     found = run(one, "RAID_DRIVE_COUNT")
     assert len(found) == 1 and "at most 30" in found[0].message
 
@@ -58,19 +59,19 @@ def test_raid_level_the_subsystem_does_not_offer(one, parts):
     edit.add_array(one, "ess", 0, free[:4], segment_kb=32)  # ESS 800 offers RAID 5 and 10
     found = run(one, "RAID_DRIVE_COUNT")
     assert len(found) == 1 and found[0].components == ("ess.arr1",) and "not offered" in found[0].message
-    one._set("ess.arr1", "raid_level", 10)
+    set_raw(one, "ess.arr1", "raid_level", 10)
     assert not run(one, "RAID_DRIVE_COUNT")
 
 
 def test_segment_size(one):
     assert not run(one, "SEGMENT_SIZE")
-    one._set("fastt1.arr1", "segment_kb", 512)
-    one._set("fastt2.arr2", "segment_kb", 512)
+    set_raw(one, "fastt1.arr1", "segment_kb", 512)
+    set_raw(one, "fastt2.arr2", "segment_kb", 512)
     found = run(one, "SEGMENT_SIZE")
     assert len(found) == 1 and found[0].severity == "error"
     assert set(found[0].components) == {"fastt1.arr1", "fastt2.arr2"}
-    one._set("fastt1.arr1", "segment_kb", 256)
-    one._set("fastt2.arr2", "segment_kb", 128)
+    set_raw(one, "fastt1.arr1", "segment_kb", 256)
+    set_raw(one, "fastt2.arr2", "segment_kb", 128)
     assert not run(one, "SEGMENT_SIZE")
 
 

@@ -5,22 +5,23 @@ from __future__ import annotations
 from rules_helpers import LV, VG, WL, of, run
 
 from planner import edit
+from planner.fixtures import set_raw
 
 
 def test_full_stripe_alignment(one):
     assert not run(one, "FULL_STRIPE_ALIGNMENT")  # 8+P x 128 KB = 1 MB = LTG = LV stripe
     drives = one["fastt1.arr1"]["drives"]
-    one._set("fastt1.arr1", "drives", drives[:7])  # RAID5 6+P
-    one._set("fastt1.arr1", "segment_kb", 256)  # 1.5 MB full stripe
+    set_raw(one, "fastt1.arr1", "drives", drives[:7])  # RAID5 6+P
+    set_raw(one, "fastt1.arr1", "segment_kb", 256)  # 1.5 MB full stripe
     found = run(one, "FULL_STRIPE_ALIGNMENT")
     assert len(found) == 1 and found[0].severity == "advice"  # the workloads only read
     assert {VG, "fastt1.arr1", LV} <= set(found[0].components)
     assert "1.5 MB" in found[0].message
     edit.set_attr(one, WL, "read_pct", 50)  # writes: RAID 5 partial-stripe writes
     assert [f.severity for f in run(one, "FULL_STRIPE_ALIGNMENT")] == ["warning"]
-    one._set("fastt1.arr1", "drives", drives[:5])  # 4+P x 256 KB = 1 MB
+    set_raw(one, "fastt1.arr1", "drives", drives[:5])  # 4+P x 256 KB = 1 MB
     assert not run(one, "FULL_STRIPE_ALIGNMENT")
-    one._set("fastt1.arr1", "segment_kb", 128)  # 4+P x 128 KB = 512 KB: two per LTG, still aligned
+    set_raw(one, "fastt1.arr1", "segment_kb", 128)  # 4+P x 128 KB = 512 KB: two per LTG, still aligned
     assert not run(one, "FULL_STRIPE_ALIGNMENT")
 
 
@@ -31,7 +32,7 @@ def test_work_on_raid5(one):
     assert len(found) == 1 and found[0].severity == "warning"
     assert found[0].components[:3] == (WL, LV, "fastt1.arr1")
     for arr in one.of_kind("array"):
-        one._set(arr.id, "raid_level", 0)  # WORK on RAID 0 [NT, SUN]
+        set_raw(one, arr.id, "raid_level", 0)  # WORK on RAID 0 [NT, SUN]
     assert not run(one, "WORK_ON_RAID5")
 
 
