@@ -3,10 +3,11 @@ redundancy of the logical drives over the zoned fabric."""
 
 from __future__ import annotations
 
-from planner.model import Component, Topology, wwpn_problem
+from planner.model import Component, Topology
 from planner.rules.context import Context
-from planner.rules.registry import RULES, Finding, rule
+from planner.rules.registry import RULES, Finding, Rule, rule
 from planner.rules.wording import plural, ranges, verb
+from planner.schema import kind_name, wwpn_problem
 
 
 def _wwpn_ports(topo: Topology) -> list[Component]:
@@ -85,6 +86,84 @@ def wwpn_duplicate(topo: Topology, ctx: Context) -> list[Finding]:
     return out
 
 
+def _zone_members(me: Rule, z: Component, topo: Topology, ctx: Context) -> list[Finding]:
+    """Findings on who zone ``z`` names: members not in the design, fewer than two, or no
+    initiator or no target."""
+    out: list[Finding] = []
+    name, members = ctx.label(z.id), list(z["members"])
+    gone = [m for m in members if m not in topo]
+    present = [topo[m] for m in members if m in topo]
+    if gone:
+        out.append(
+            me.finding(
+                (z.id,),
+                f"Zone {name} names {', '.join(gone)}, which {'is' if len(gone) == 1 else 'are'} not in the design.",
+                f"Remove the missing members from {z.label()}.",
+                "error",
+            )
+        )
+    if len(present) < 2:
+        out.append(
+            me.finding(
+                (z.id, *[c.id for c in present]),
+                f"Zone {name} has {plural(len(present), 'member')}; a zone joins an HBA port and a storage port.",
+                f"Add the HBA port and the storage port that should talk to each other to {z.label()}, or delete it.",
+            )
+        )
+        return out
+    kinds = {c.kind for c in present}
+    wanted = (("hba_port", "an HBA port (initiator)"), ("host_port", "a storage port (target)"))
+    lack = [w for k, w in wanted if k not in kinds]
+    if lack:
+        out.append(
+            me.finding(
+                (z.id, *[c.id for c in present]),
+                f"Zone {name} has no {' and no '.join(lack)}, so it allows no I/O.",
+                f"Add {' and '.join(lack)} to {z.label()}.",
+            )
+        )
+    return out
+
+
+def _zone_cabling(me: Rule, z: Component, topo: Topology, ctx: Context) -> list[Finding]:
+    """Findings on where zone ``z``'s members are cabled: nowhere, or into another fabric."""
+    out: list[Finding] = []
+    uncabled, foreign = [], []
+    for c in (topo[m] for m in z["members"] if m in topo):
+        how, sp = ctx.attachment(c.id)
+        if how == "none":
+            uncabled.append(c.id)
+        elif how == "switch" and sp is not None:
+            sw = ctx.switch_of(sp)
+            if sw is not None and sw["fabric"] != z.parent:
+                foreign.append(c.id)
+    name = ctx.label(z.id)
+    if uncabled:
+        out.append(
+            me.finding(
+                (z.id, *uncabled),
+                f"Zone {name} includes {ctx.names(uncabled, short=False)}, "
+                f"which {'is' if len(uncabled) == 1 else 'are'} not cabled.",
+                f"Cable {'it' if len(uncabled) == 1 else 'them'} to a switch of "
+                f"{topo[z.parent].label() if z.parent in topo else 'the fabric'}.",
+            )
+        )
+    if foreign:
+        fab = topo[z.parent].label() if z.parent in topo else z.parent
+        out.append(
+            me.finding(
+                (z.id, *foreign),
+                f"Zone {name} belongs to fabric {fab}, but "
+                f"{ctx.names(foreign, short=False)} {'is' if len(foreign) == 1 else 'are'} cabled to a "
+                "switch of another fabric; the zone cannot connect them.",
+                f"Cable {'it' if len(foreign) == 1 else 'them'} into {fab}, or move the zone to the "
+                "fabric the ports are in.",
+                "error",
+            )
+        )
+    return out
+
+
 @rule("ZONE_MEMBER_MISSING", "warning", "Zone members", "P690 Appendix B 'Zoning requirements'")
 def zone_member_missing(topo: Topology, ctx: Context) -> list[Finding]:
     """Per zone: warning when it has fewer than two members or lacks an initiator (HBA port) or
@@ -92,77 +171,63 @@ def zone_member_missing(topo: Topology, ctx: Context) -> list[Finding]:
     the design or cabled into another fabric (the zone cannot take effect for it)."""
     me, out = RULES["ZONE_MEMBER_MISSING"], []
     for z in topo.of_kind("zone"):
-        name = ctx.label(z.id)
-        members = list(z["members"])
-        gone = [m for m in members if m not in topo]
-        present = [topo[m] for m in members if m in topo]
-        if gone:
-            out.append(
-                me.finding(
-                    (z.id,),
-                    f"Zone {name} names {', '.join(gone)}, which {'is' if len(gone) == 1 else 'are'} "
-                    "not in the design.",
-                    f"Remove the missing members from {z.label()}.",
-                    "error",
-                )
-            )
-        if len(present) < 2:
-            out.append(
-                me.finding(
-                    (z.id, *[c.id for c in present]),
-                    f"Zone {name} has {plural(len(present), 'member')}; a zone joins an HBA port and a storage port.",
-                    f"Add the HBA port and the storage port that should talk to each other to {z.label()}, "
-                    "or delete it.",
-                )
-            )
-        else:
-            kinds = {c.kind for c in present}
-            lack = [
-                w
-                for k, w in (("hba_port", "an HBA port (initiator)"), ("host_port", "a storage port (target)"))
-                if k not in kinds
-            ]
-            if lack:
-                out.append(
-                    me.finding(
-                        (z.id, *[c.id for c in present]),
-                        f"Zone {name} has no {' and no '.join(lack)}, so it allows no I/O.",
-                        f"Add {' and '.join(lack)} to {z.label()}.",
-                    )
-                )
-        uncabled, foreign = [], []
-        for c in present:
-            how, sp = ctx.attachment(c.id)
-            if how == "none":
-                uncabled.append(c.id)
-            elif how == "switch" and sp is not None:
-                sw = ctx.switch_of(sp)
-                if sw is not None and sw["fabric"] != z.parent:
-                    foreign.append(c.id)
-        if uncabled:
-            out.append(
-                me.finding(
-                    (z.id, *uncabled),
-                    f"Zone {name} includes {ctx.names(uncabled, short=False)}, "
-                    f"which {'is' if len(uncabled) == 1 else 'are'} not cabled.",
-                    f"Cable {'it' if len(uncabled) == 1 else 'them'} to a switch of "
-                    f"{topo[z.parent].label() if z.parent in topo else 'the fabric'}.",
-                )
-            )
-        if foreign:
-            fab = topo[z.parent].label() if z.parent in topo else z.parent
-            out.append(
-                me.finding(
-                    (z.id, *foreign),
-                    f"Zone {name} belongs to fabric {fab}, but "
-                    f"{ctx.names(foreign, short=False)} {'is' if len(foreign) == 1 else 'are'} cabled to a "
-                    "switch of another fabric; the zone cannot connect them.",
-                    f"Cable {'it' if len(foreign) == 1 else 'them'} into {fab}, or move the zone to the "
-                    "fabric the ports are in.",
-                    "error",
-                )
-            )
+        out += _zone_members(me, z, topo, ctx) + _zone_cabling(me, z, topo, ctx)
     return out
+
+
+_Crossing = tuple[Component, str, str, Component, Component]  # zone, HBA port, host port, their switch ports
+
+
+def _crossings(ctx: Context) -> dict[str, list[_Crossing]]:
+    """Switch id -> the zoned initiator-target pairs cabled to two different ASICs of it."""
+    crossing: dict[str, list[_Crossing]] = {}
+    for z, i, t in ctx.zone_pairs:
+        si, st = ctx.in_fabric(i, z.parent or ""), ctx.in_fabric(t, z.parent or "")
+        if si is None or st is None or si.parent == st.parent:
+            continue
+        swi, swt = ctx.switch_of(si), ctx.switch_of(st)
+        if swi is None or swt is None or swi.id != swt.id:
+            continue  # ISL traffic is another matter
+        crossing.setdefault(swi.id, []).append((z, i, t, si, st))
+    return crossing
+
+
+def _backplane_load(ctx: Context, bp: Component | None, bound: int) -> str:
+    """What the analysis says of backplane ``bp`` (bottleneck of ``bound`` paths), or ''."""
+    a = ctx.analysis
+    ld = a.components.get(bp.id) if bp is not None else None
+    if ld is None:
+        return ""
+    if bound:
+        demand = 0.0
+        for p in a.paths:
+            if bp.id in p.hops:
+                caps = [a.components[h].capacity for h in p.hops if h != bp.id and a.components[h].capacity]
+                demand += min(caps) if caps else 0.0
+        return (
+            f" The backplane is the bottleneck of {plural(bound, 'path')}: it carries {ld.load:.0f} of "
+            f"its {ld.capacity:.0f} MB/s while those paths could move up to {demand:.0f} MB/s."
+        )
+    if ld.capacity:
+        return f" It carries {ld.load:.0f} of its {ld.capacity:.0f} MB/s, shared by all cross-ASIC traffic."
+    return ""
+
+
+def _asic_fix(topo: Topology, ctx: Context, sw_id: str, first: _Crossing) -> str:
+    """Re-cable each HBA next to its storage port, with a concrete move for the first pair."""
+    asics = "; ".join(
+        f"{x.label()}: ports {ranges(p['index'] for p in topo.children(x.id, 'switch_port'))}"
+        for x in topo.children(sw_id, "asic")
+    )
+    fix = (
+        f"Cable each HBA next to its storage port on the same ASIC and zone them together ({asics}), as the "
+        f"paper's second cabling did"
+    )
+    _, _, t, si, st = first
+    free = [p for p in topo.children(si.parent, "switch_port") if p.id not in ctx.cable_of]
+    if free:
+        fix += f"; e.g. move {topo[t].label()} from {st.label()} to {free[0].label()}"
+    return fix + "."
 
 
 @rule(
@@ -178,63 +243,26 @@ def asic_crossing(topo: Topology, ctx: Context) -> list[Finding]:
     (demand exceeds its capacity), as in the paper's first cabling, which gave "half the needed
     throughput"."""
     me, out = RULES["ASIC_CROSSING"], []
-    crossing: dict[str, list[tuple[Component, str, str, Component, Component]]] = {}
-    for z, i, t in ctx.zone_pairs:
-        si, st = ctx.in_fabric(i, z.parent or ""), ctx.in_fabric(t, z.parent or "")
-        if si is None or st is None or si.parent == st.parent:
-            continue
-        swi, swt = ctx.switch_of(si), ctx.switch_of(st)
-        if swi is None or swt is None or swi.id != swt.id:
-            continue  # ISL traffic is another matter
-        crossing.setdefault(swi.id, []).append((z, i, t, si, st))
-    if not crossing:
-        return out
-    a = ctx.analysis
-    for sw_id, pairs in crossing.items():
-        sw = topo[sw_id]
+    for sw_id, pairs in _crossings(ctx).items():
         bps = topo.children(sw_id, "backplane")
         bp = bps[0] if bps else None
         bound = ctx.binding.get(bp.id, 0) if bp is not None else 0
         zones = list(dict.fromkeys(p[0].id for p in pairs))
         ports = list(dict.fromkeys(x for p in pairs for x in (p[1], p[2])))
-        z, i, t, si, st = pairs[0]
+        _, i, t, si, st = pairs[0]
         example = (
             f"{topo[i].label()} on {si.label()} ({topo[si.parent].label()}) with {topo[t].label()} on "
             f"{st.label()} ({topo[st.parent].label()})"
         )
-        asics = "; ".join(
-            f"{x.label()}: ports {ranges(p['index'] for p in topo.children(x.id, 'switch_port'))}"
-            for x in topo.children(sw_id, "asic")
-        )
         message = (
-            f"On {sw.label()}, {plural(len(zones), 'zone')} pair an HBA port and a storage port on different "
-            f"ASICs (e.g. {example}); that traffic crosses the backplane."
-        )
-        ld = a.components.get(bp.id) if bp is not None else None
-        if bound and ld is not None:
-            demand = 0.0
-            for p in a.paths:
-                if bp.id in p.hops:
-                    caps = [a.components[h].capacity for h in p.hops if h != bp.id and a.components[h].capacity]
-                    demand += min(caps) if caps else 0.0
-            message += (
-                f" The backplane is the bottleneck of {plural(bound, 'path')}: it carries {ld.load:.0f} of "
-                f"its {ld.capacity:.0f} MB/s while those paths could move up to {demand:.0f} MB/s."
-            )
-        elif ld is not None and ld.capacity:
-            message += f" It carries {ld.load:.0f} of its {ld.capacity:.0f} MB/s, shared by all cross-ASIC traffic."
-        fix = (
-            f"Cable each HBA next to its storage port on the same ASIC and zone them together ({asics}), as the "
-            f"paper's second cabling did"
-        )
-        free = [p for p in topo.children(si.parent, "switch_port") if p.id not in ctx.cable_of]
-        if free:
-            fix += f"; e.g. move {topo[t].label()} from {st.label()} to {free[0].label()}"
+            f"On {topo[sw_id].label()}, {plural(len(zones), 'zone')} pair an HBA port and a storage port on "
+            f"different ASICs (e.g. {example}); that traffic crosses the backplane."
+        ) + _backplane_load(ctx, bp, bound)
         out.append(
             me.finding(
                 (sw_id, *([bp.id] if bp is not None else []), *zones, *ports),
                 message,
-                fix + ".",
+                _asic_fix(topo, ctx, sw_id, pairs[0]),
                 "error" if bound else "warning",
             )
         )
@@ -342,6 +370,52 @@ def unreachable(topo: Topology, ctx: Context) -> list[Finding]:
     return out
 
 
+_SPOF_FIXES = {  # kind of single point -> the fix
+    "hba": "Map each logical drive to two HBAs (one partition with both WWPNs) and zone one to each controller.",
+    "switch": "Cable the partition's second HBA and the other controller's port to a second switch (a second "
+    "fabric), so the controller A and B paths share no switch.",
+    "controller": "Zone an HBA of the partition to the other controller too, so RDAC can fail over.",
+}
+
+
+def _paths_by_lpar(
+    topo: Topology, ctx: Context, maps: list[Component], ctls: set[str]
+) -> dict[str, list[tuple[str, str]]]:
+    """LPAR id -> (HBA port, host port) connections of host mappings ``maps`` to controllers ``ctls``."""
+    conns = ctx.connections
+    by_lpar: dict[str, list[tuple[str, str]]] = {}
+    for m in maps:
+        for p in m["hba_ports"]:
+            if p not in topo:
+                continue
+            for hp in conns.get(p, {}):
+                if topo[hp].parent in ctls:
+                    by_lpar.setdefault(ctx.lpar_of_port(p), []).append((p, hp))
+    return by_lpar
+
+
+def _single_points(topo: Topology, ctx: Context, pairs: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """(kind, id) of the HBA, switch or controller that all the connections ``pairs`` go through."""
+    hbas = {topo[p].parent for p, _ in pairs}
+    ctls = {topo[hp].parent for _, hp in pairs}
+    switches: set[str] = set()
+    direct = False
+    for p, _ in pairs:
+        how, sp = ctx.attachment(p)
+        if how == "switch" and sp is not None:
+            switches.add(ctx.switch_of(sp).id)
+        else:
+            direct = True
+    singles = []
+    if len(hbas) == 1:
+        singles.append(("hba", next(iter(hbas))))
+    if len(switches) == 1 and not direct:
+        singles.append(("switch", next(iter(switches))))
+    if len(ctls) == 1:
+        singles.append(("controller", next(iter(ctls))))
+    return singles
+
+
 @rule(
     "SINGLE_POINT_OF_FAILURE",
     "warning",
@@ -355,64 +429,29 @@ def single_point_of_failure(topo: Topology, ctx: Context) -> list[Finding]:
     the other controller counts: it is what failover uses). Grouped per LPAR and kind of single
     point, so the benchmark (one switch per drawer by the paper's choice) gives one finding."""
     me, out = RULES["SINGLE_POINT_OF_FAILURE"], []
-    conns = ctx.connections
     groups: dict[tuple[str, str], tuple[dict[str, None], dict[str, None]]] = {}
     ctls_of: dict[str, set[str]] = {}
     for ld_id, maps in ctx.mappings_by_ld.items():
-        ld = topo.get(ld_id)
-        sub = ctx.subsystem_of(ld_id) if ld is not None else None
+        sub = ctx.subsystem_of(ld_id) if ld_id in topo else None
         if sub is None:
             continue
-        sub_ctls = ctls_of.get(sub.id)
-        if sub_ctls is None:
-            sub_ctls = ctls_of[sub.id] = {c.id for c in topo.children(sub.id, "controller")}
-        by_lpar: dict[str, list[tuple[str, str]]] = {}
-        for m in maps:
-            for p in m["hba_ports"]:
-                if p not in topo:
-                    continue
-                for hp in conns.get(p, {}):
-                    if topo[hp].parent in sub_ctls:
-                        by_lpar.setdefault(ctx.lpar_of_port(p), []).append((p, hp))
-        for lpar, pairs in by_lpar.items():
-            hbas = {topo[p].parent for p, _ in pairs}
-            ctls = {topo[hp].parent for _, hp in pairs}
-            switches: set[str] = set()
-            direct = False
-            for p, _ in pairs:
-                how, sp = ctx.attachment(p)
-                if how == "switch" and sp is not None:
-                    switches.add(ctx.switch_of(sp).id)
-                else:
-                    direct = True
-            singles = []
-            if len(hbas) == 1:
-                singles.append(("HBA", next(iter(hbas))))
-            if len(switches) == 1 and not direct:
-                singles.append(("switch", next(iter(switches))))
-            if len(ctls) == 1:
-                singles.append(("controller", next(iter(ctls))))
-            for kind, cid in singles:
+        if sub.id not in ctls_of:
+            ctls_of[sub.id] = {c.id for c in topo.children(sub.id, "controller")}
+        for lpar, pairs in _paths_by_lpar(topo, ctx, maps, ctls_of[sub.id]).items():
+            for kind, cid in _single_points(topo, ctx, pairs):
                 points, lds = groups.setdefault((lpar, kind), ({}, {}))
                 points[cid] = None
                 lds[ld_id] = None
     for (lpar, kind), (points, lds) in groups.items():
         host = topo[lpar].label() if lpar in topo else "an unassigned adapter"
-        fixes = {
-            "HBA": "Map each logical drive to two HBAs (one partition with both WWPNs) and zone one to each "
-            "controller.",
-            "switch": "Cable the partition's second HBA and the other controller's port to a second switch (a second "
-            "fabric), so the controller A and B paths share no switch.",
-            "controller": "Zone an HBA of the partition to the other controller too, so RDAC can fail over.",
-        }
         out.append(
             me.finding(
                 ((lpar,) if lpar else ()) + (*points, *lds),
                 f"{plural(len(lds), 'logical drive')} used by {host} "
                 f"({ctx.names(lds, short=False)}) {'is' if len(lds) == 1 else 'are'} reached through "
-                f"only one {kind} each ({ctx.names(points, 6)}); if it fails, "
+                f"only one {kind_name(kind)} each ({ctx.names(points, 6)}); if it fails, "
                 f"{'that drive is' if len(lds) == 1 else 'those drives are'} lost to the host.",
-                fixes[kind],
+                _SPOF_FIXES[kind],
             )
         )
     return out

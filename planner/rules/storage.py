@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from planner.model import Component, Topology
 from planner.rules.context import Context
-from planner.rules.registry import RULES, Finding, rule
+from planner.rules.registry import RULES, Finding, Rule, rule
 from planner.rules.wording import kb, plural, verb
 
 _RAID_MIN = {0: 1, 1: 2, 3: 3, 5: 3, 10: 4}
@@ -158,6 +158,83 @@ def _uses_rdac(ctx: Context, sub: Component) -> bool:
     return "RDAC" in ((ctx.topo.part_of(sub) or {}).get("multipath") or ["RDAC"])
 
 
+_Reach = dict[str, list[str]]  # HBA port id -> the host ports it is connected to
+
+
+def _rdac_reach(topo: Topology, ctx: Context, lpar: Component) -> dict[str, _Reach]:
+    """Subsystem id -> what the LPAR's HBA ports reach on it (subsystems it is mapped on
+    included, with no connection)."""
+    conns = ctx.connections
+    ports = ctx.ports_of_lpar.get(lpar.id, [])
+    by_sub: dict[str, _Reach] = {}
+    for p in ports:
+        for hp in conns.get(p, {}):
+            sub = ctx.subsystem_of(hp)
+            if sub is not None:
+                by_sub.setdefault(sub.id, {}).setdefault(p, []).append(hp)
+    mine = set(ports)
+    for m in topo.of_kind("host_mapping"):
+        if mine.intersection(m["hba_ports"]):
+            by_sub.setdefault(m.parent, {})
+    return by_sub
+
+
+def _partitions(topo: Topology, sub_id: str, mine: set[str], reach: _Reach) -> list[tuple[Component | None, list[str]]]:
+    """(host mapping, the LPAR's HBA ports in it) per partition on the subsystem, then
+    (None, [port]) for each connected port in no partition."""
+    groups: list[tuple[Component | None, list[str]]] = []
+    grouped: set[str] = set()
+    for m in topo.children(sub_id, "host_mapping"):
+        members = [p for p in m["hba_ports"] if p in mine]
+        if members:
+            groups.append((m, members))
+            grouped.update(members)
+    return groups + [(None, [p]) for p in reach if p not in grouped]
+
+
+def _dac_findings(
+    me: Rule,
+    ctx: Context,
+    lpar: Component,
+    sub: Component,
+    mapping: Component | None,
+    members: list[str],
+    reach: _Reach,
+) -> list[Finding]:
+    """RDAC findings for one partition (or one unmapped HBA port): per controller, more than
+    one path (error) or, with logical drives mapped, none (warning)."""
+    topo, conns, out = ctx.topo, ctx.connections, []
+    who = f"partition {mapping.label()} ({ctx.names(members)})" if mapping is not None else ctx.label(members[0])
+    for ctl in topo.children(sub.id, "controller"):
+        seen = [(p, hp) for p in members for hp in reach.get(p, ()) if topo[hp].parent == ctl.id]
+        if len(seen) > 1:
+            zones = list(dict.fromkeys(z for p, hp in seen for z in conns[p][hp] if z))
+            lines = ", ".join(f"{topo[p].label()} -> {topo[hp].label()}" for p, hp in seen)
+            out.append(
+                me.finding(
+                    (lpar.id, ctl.id, *dict.fromkeys(x for pair in seen for x in pair), *zones),
+                    f"{lpar.label()} uses RDAC, and {who} sees {ctl.label()} through {len(seen)} paths "
+                    f"({lines}); the AIX RDAC driver allows exactly one path to each controller (dac).",
+                    "Zone so that each controller is reached once per partition: HBA1 to controller A, "
+                    "HBA2 to controller B (remove one of these connections from zone(s) "
+                    f"{ctx.names(zones, 6) if zones else 'the direct cabling'}); or use MPIO/SDDPCM on AIX "
+                    f"5.3+ if the subsystem supports it.",
+                )
+            )
+        elif not seen and mapping is not None and mapping["logical_drives"]:
+            out.append(
+                me.finding(
+                    (lpar.id, ctl.id, mapping.id),
+                    f"{who} on {sub.label()} reaches {ctl.label()} through no "
+                    "HBA: RDAC needs both controllers (dacs) discovered for failover, and the logical "
+                    f"drives {ctl.label()} owns are not reachable.",
+                    f"Cable and zone one HBA of partition {mapping.label()} to a {ctl.label()} port.",
+                    "warning",
+                )
+            )
+    return out
+
+
 @rule(
     "RDAC_PATHS",
     "error",
@@ -176,67 +253,16 @@ def rdac_paths(topo: Topology, ctx: Context) -> list[Finding]:
     Warning: a partition with logical drives that reaches a controller through no HBA: RDAC
     needs both controllers discovered for failover."""
     me, out = RULES["RDAC_PATHS"], []
-    conns = ctx.connections
     for lpar in topo.of_kind("lpar"):
         if lpar["multipath"] != "RDAC":
             continue
-        ports = ctx.ports_of_lpar.get(lpar.id, [])
-        by_sub: dict[str, dict[str, list[str]]] = {}  # subsystem -> hba port -> host ports
-        for p in ports:
-            for hp in conns.get(p, {}):
-                sub = ctx.subsystem_of(hp)
-                if sub is not None:
-                    by_sub.setdefault(sub.id, {}).setdefault(p, []).append(hp)
-        mine = set(ports)
-        for m in topo.of_kind("host_mapping"):
-            if mine.intersection(m["hba_ports"]):
-                by_sub.setdefault(m.parent, {})
-        for sub_id, reach in by_sub.items():
+        mine = set(ctx.ports_of_lpar.get(lpar.id, []))
+        for sub_id, reach in _rdac_reach(topo, ctx, lpar).items():
             sub = topo[sub_id]
             if not _uses_rdac(ctx, sub):
                 continue
-            groups: list[tuple[Component | None, list[str]]] = []
-            grouped: set[str] = set()
-            for m in topo.children(sub_id, "host_mapping"):
-                members = [p for p in m["hba_ports"] if p in mine]
-                if members:
-                    groups.append((m, members))
-                    grouped.update(members)
-            groups += [(None, [p]) for p in reach if p not in grouped]
-            ctls = topo.children(sub_id, "controller")
-            for mapping, members in groups:
-                who = (
-                    f"partition {mapping.label()} ({ctx.names(members)})"
-                    if mapping is not None
-                    else f"{ctx.label(members[0])}"
-                )
-                for ctl in ctls:
-                    seen = [(p, hp) for p in members for hp in reach.get(p, ()) if topo[hp].parent == ctl.id]
-                    if len(seen) > 1:
-                        zones = list(dict.fromkeys(z for p, hp in seen for z in conns[p][hp] if z))
-                        lines = ", ".join(f"{topo[p].label()} -> {topo[hp].label()}" for p, hp in seen)
-                        out.append(
-                            me.finding(
-                                (lpar.id, ctl.id, *dict.fromkeys(x for pair in seen for x in pair), *zones),
-                                f"{lpar.label()} uses RDAC, and {who} sees {ctl.label()} through {len(seen)} paths "
-                                f"({lines}); the AIX RDAC driver allows exactly one path to each controller (dac).",
-                                "Zone so that each controller is reached once per partition: HBA1 to controller A, "
-                                "HBA2 to controller B (remove one of these connections from zone(s) "
-                                f"{ctx.names(zones, 6) if zones else 'the direct cabling'}); or use MPIO/SDDPCM on AIX "
-                                f"5.3+ if the subsystem supports it.",
-                            )
-                        )
-                    elif not seen and mapping is not None and mapping["logical_drives"]:
-                        out.append(
-                            me.finding(
-                                (lpar.id, ctl.id, mapping.id),
-                                f"{who} on {sub.label()} reaches {ctl.label()} through no "
-                                "HBA: RDAC needs both controllers (dacs) discovered for failover, and the logical "
-                                f"drives {ctl.label()} owns are not reachable.",
-                                f"Cable and zone one HBA of partition {mapping.label()} to a {ctl.label()} port.",
-                                "warning",
-                            )
-                        )
+            for mapping, members in _partitions(topo, sub_id, mine, reach):
+                out += _dac_findings(me, ctx, lpar, sub, mapping, members, reach)
     return out
 
 
