@@ -11,6 +11,36 @@ from planner.rules.storage import FASTT_SEGMENTS
 from planner.rules.wording import kb, plural, verb
 
 
+def _layouts(topo: Topology, arrays: list[str]) -> dict[tuple[int, int, int], list[str]]:
+    """(RAID level, drives, segment KB) -> the arrays with that layout."""
+    layouts: dict[tuple[int, int, int], list[str]] = {}
+    for aid in arrays:
+        arr = topo[aid]
+        layouts.setdefault((arr["raid_level"], len(arr["drives"]), arr["segment_kb"]), []).append(aid)
+    return layouts
+
+
+def _misfits(ctx: Context, vg: Component, lvs: list[Component], stripe: int) -> tuple[list[str], list[str]]:
+    """What a ``stripe`` KB full stripe does not divide on ``vg``: (phrases, ids of the LVs)."""
+    what: list[str] = []
+    if vg["ltg_kb"] % stripe:
+        what.append(f"the {kb(vg['ltg_kb'])} LTG")
+    bad_lvs = [lv.id for lv in lvs if lv["stripe_kb"] and lv["stripe_kb"] % stripe]
+    if bad_lvs:
+        sizes = sorted({ctx.topo[i]["stripe_kb"] for i in bad_lvs})
+        what.append(f"the {'/'.join(kb(s) for s in sizes)} stripe size of {ctx.names(bad_lvs)}")
+    return what, bad_lvs
+
+
+def _aligned_layouts(ctx: Context, array: str, level: int, n: int, ltg: int) -> list[str]:
+    """Layouts whose full stripe equals the LTG with a segment size the subsystem offers."""
+    sub = ctx.subsystem_of(array)
+    allowed = ((ctx.topo.part_of(sub) if sub is not None else None) or {}).get("segment_kb") or FASTT_SEGMENTS
+    if level in (3, 5):
+        return [f"{k}+P x {kb(ltg // k)}" for k in (4, 8, 2, 16) if ltg % k == 0 and ltg // k in allowed]
+    return [f"{kb(ltg // n)} segments"] if ltg % n == 0 and ltg // n in allowed else []
+
+
 @rule(
     "FULL_STRIPE_ALIGNMENT",
     "advice",
@@ -26,40 +56,17 @@ def full_stripe_alignment(topo: Topology, ctx: Context) -> list[Finding]:
     writes, where a matched full-stripe write is one. One finding per VG and array layout."""
     me, out = RULES["FULL_STRIPE_ALIGNMENT"], []
     for vg in topo.of_kind("volume_group"):
-        arrays = ctx.arrays_of_vg.get(vg.id, [])
-        if not arrays:
-            continue
-        layouts: dict[tuple[int, int, int], list[str]] = {}
-        for aid in arrays:
-            arr = topo[aid]
-            layouts.setdefault((arr["raid_level"], len(arr["drives"]), arr["segment_kb"]), []).append(aid)
         lvs = topo.children(vg.id, "logical_volume")
         writes = any(w["read_pct"] < 100 for lv in lvs for w in topo.children(lv.id, "workload"))
-        for (level, ndrives, seg), group in layouts.items():
+        for (level, ndrives, seg), group in _layouts(topo, ctx.arrays_of_vg.get(vg.id, [])).items():
             n = data_drives(level, ndrives)
             stripe = seg * n
-            if not stripe:
-                continue
-            what, bad_lvs = [], []
-            if vg["ltg_kb"] % stripe:
-                what.append(f"the {kb(vg['ltg_kb'])} LTG")
-            for lv in lvs:
-                if lv["stripe_kb"] and lv["stripe_kb"] % stripe:
-                    bad_lvs.append(lv.id)
-            if bad_lvs:
-                sizes = sorted({topo[i]["stripe_kb"] for i in bad_lvs})
-                what.append(f"the {'/'.join(kb(s) for s in sizes)} stripe size of {ctx.names(bad_lvs)}")
+            what, bad_lvs = _misfits(ctx, vg, lvs, stripe) if stripe else ([], [])
             if not what:
                 continue
             severity = "warning" if writes and level in (3, 5) else "advice"
             shape = f"RAID{level} {n}+P" if level in (3, 5) else f"RAID{level} with {n} data drives"
-            ltg = vg["ltg_kb"]
-            sub = ctx.subsystem_of(group[0])
-            allowed = ((topo.part_of(sub) if sub is not None else None) or {}).get("segment_kb") or FASTT_SEGMENTS
-            if level in (3, 5):
-                best = [f"{k}+P x {kb(ltg // k)}" for k in (4, 8, 2, 16) if ltg % k == 0 and ltg // k in allowed]
-            else:
-                best = [f"{kb(ltg // n)} segments"] if ltg % n == 0 and ltg // n in allowed else []
+            best = _aligned_layouts(ctx, group[0], level, n, vg["ltg_kb"])
             message = (
                 f"{plural(len(group), 'array')} in {ctx.label(vg.id)} ({ctx.names(group, short=False)}) "
                 f"{verb(len(group), 'is', 'are')} {shape} with {kb(seg)} segments: a {kb(stripe)} full stripe, "
