@@ -35,7 +35,6 @@ def changed(path: tuple, value=None, drop: bool = False) -> dict:
 
 BAD_PARTS = {
     "not an object": (["MY-HBA"], "must be an object"),
-    "no id": (changed(("id",), drop=True), "needs an id"),
     "blank id": (changed(("id",), "  "), "needs an id"),
     "long id": (changed(("id",), "x" * 65), "needs an id of 1-64 characters"),
     "unknown kind": (changed(("kind",), "toaster"), "kind must be one of"),
@@ -90,6 +89,15 @@ def test_the_catalog_and_the_loader_refuse_the_same_parts(case, one_drawer):
     with pytest.raises(ProjectError, match="^x.json: ") as loader:
         project_from_dict(doc, where="x.json")
     assert f"part {key!r}" in str(loader.value) and expected in str(loader.value)
+
+
+def test_a_catalog_part_needs_an_id_a_design_part_has_its_key():
+    """In a design file the key of ``parts`` is the id (docs/file-format.md 1.3); a catalog row
+    has no key, so it must carry its id."""
+    part = changed(("id",), drop=True)
+    assert "needs an id" in part_problem(part)
+    with pytest.raises(CatalogError, match="needs an id"):
+        validate_part(part)
 
 
 def test_every_built_in_part_is_valid(parts):
