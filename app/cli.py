@@ -129,7 +129,7 @@ def _parts() -> dict[str, dict[str, Any]]:
 
 
 def _open(path: str, scenario: str | None = None):
-    from planner.project import ProjectError, open_project
+    from planner.io import ProjectError, open_project
 
     project = open_project(path)
     if scenario:
@@ -273,7 +273,7 @@ def _short(topo, cid: str) -> str:
 
 def cmd_example(args) -> int:
     from planner.examples import EXAMPLES, build_example
-    from planner.project import Project, export_json, save_project
+    from planner.io import Project, export_json, save_project
 
     if args.name == "list" or args.out is None:
         for name, (desc, _) in EXAMPLES.items():
@@ -401,7 +401,7 @@ def _same_file(out: str, design: str) -> bool:
 
 def _revision(path: str) -> str:
     """'3 (saved 2026-01-01T10:00:00)', the file's newest revision; 'unsaved' for a JSON design."""
-    from planner.project import ProjectError, list_revisions
+    from planner.io import ProjectError, list_revisions
 
     try:
         revs = list_revisions(path)
@@ -411,7 +411,7 @@ def _revision(path: str) -> str:
 
 
 def cmd_import(args) -> int:
-    from planner.project import import_json, save_project
+    from planner.io import import_json, save_project
 
     project = import_json(args.json_file)
     save_project(project, args.out, message=f"imported from {os.path.basename(args.json_file)}")
@@ -420,7 +420,7 @@ def cmd_import(args) -> int:
 
 
 def cmd_revisions(args) -> int:
-    from planner.project import list_revisions
+    from planner.io import list_revisions
 
     rows = [(r[0], r[1], r[2], ", ".join(r[3])) for r in list_revisions(args.file)]
     print(_table(rows, ("rev", "saved", "message", "scenarios"), right=(0,)))
@@ -428,7 +428,7 @@ def cmd_revisions(args) -> int:
 
 
 def cmd_restore(args) -> int:
-    from planner.project import restore_revision, save_project
+    from planner.io import restore_revision, save_project
 
     project = restore_revision(args.file, args.revision)
     save_project(project, args.file, message=f"restored revision {args.revision}")
@@ -531,7 +531,7 @@ COMMANDS = {
 
 def main(argv: Sequence[str] | None = None) -> int:
     from catalogs.catalog import CatalogError
-    from planner.project import ProjectError
+    from planner.io import ProjectError
 
     try:
         args = _parser().parse_args(argv)

@@ -38,7 +38,7 @@ def normalize_wwpn(value: Any) -> str:
     """Return a WWPN in ``xx:xx:xx:xx:xx:xx:xx:xx`` lowercase form, or raise ModelError.
 
     Accepts colon-separated or bare 16-digit hex. Rejects the 16-byte NAA 6 form and the
-    all-zero name (DOMAIN.md §5).
+    all-zero name (T11 FC-FS, Name_Identifier formats).
     """
     if not isinstance(value, str):
         raise ModelError(f"WWPN must be text like 10:00:00:00:c9:aa:bb:01, not {value!r}")

@@ -7,7 +7,7 @@
 - :mod:`~planner.exports.cabling` and :mod:`~planner.exports.netbox`: cabling lists (CSV, NetBox
   cable import).
 - :mod:`~planner.exports.buildsheet`: the PDF build sheet.
-- :mod:`~planner.exports.interchange`: the JSON interchange file (written by planner.project).
+- :mod:`~planner.exports.interchange`: the JSON interchange file (written by planner.io).
 - :mod:`~planner.exports.output`: :func:`atomic_write`, so a failed export never leaves a
   half-written file.
 

@@ -1,6 +1,6 @@
 """The JSON interchange file as an export format: ``json`` (``sanplan export --json OUT``).
 
-The document itself (every scenario of the project) is written by planner.project.export_json
+The document itself (every scenario of the project) is written by planner.io.export_json
 (docs/file-format.md); this module only registers it with the other exports.
 """
 
@@ -15,7 +15,7 @@ JSON_FLAG = CliFlag("--json", "write the JSON interchange file", order=10)
 
 def _write_json(source: ExportSource, path: str, *, options: dict[str, Any], progress: Progress) -> list[Written]:
     """The JSON document of the whole project. Raises ProjectError for a file it must not replace."""
-    from planner.project import export_json
+    from planner.io import export_json
 
     export_json(source.project, path)
     return [Written(path)]

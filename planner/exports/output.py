@@ -1,6 +1,6 @@
 """Writing an export's file: one clear error, and never a half-written file.
 
-:func:`atomic_write` writes beside the target and renames it into place (planner.fileio), so a
+:func:`atomic_write` writes beside the target and renames it into place (planner.io.atomic), so a
 failed export leaves the old file, or none, where the target was.
 """
 
@@ -10,7 +10,7 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
-from planner.fileio import TempFileError, atomic_replace
+from planner.io.atomic import TempFileError, atomic_replace
 
 
 class ExportError(ValueError):
@@ -18,7 +18,7 @@ class ExportError(ValueError):
 
 
 def atomic_write(path: str | os.PathLike[str], write: Callable[[str], None]) -> None:
-    """Create ``path`` through ``write(temporary path)`` atomically (planner.fileio). Raises
+    """Create ``path`` through ``write(temporary path)`` atomically (planner.io.atomic). Raises
     ExportError (one line) for a folder, a missing or read-only folder, a full disk; other
     exceptions from ``write`` pass through after the clean-up; an existing ``path`` is untouched."""
     shown = os.fspath(path)

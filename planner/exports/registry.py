@@ -23,8 +23,8 @@ from typing import TYPE_CHECKING, Any
 from planner.exports.output import ExportError
 
 if TYPE_CHECKING:
+    from planner.io import Project
     from planner.model import Topology
-    from planner.project import Project
 
 Progress = Callable[[float, str], None]
 
@@ -92,7 +92,7 @@ class ExportSource:
         """Wrap a project or a single design (a project with one scenario)."""
         if isinstance(design, ExportSource):
             return design
-        from planner.project import Project
+        from planner.io import Project
 
         if not isinstance(design, Project):
             design = Project.single(design)

@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QApplication
 
 from app.document import Document
 from planner import edit
-from planner.project import Project
+from planner.io import Project
 from widgets.canvas import PART_MIME, DiagramScene, DiagramView
 
 
