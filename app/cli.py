@@ -26,9 +26,11 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from planner import naming
 from planner.analysis import SOURCES, Analysis, AnalysisError, analyze
 from planner.figures import DIRECTIONS, FIGURE_SETS
 from planner.model import ModelError
+from planner.schema import count_label, kind_name
 
 EXIT_OK, EXIT_FINDINGS, EXIT_UNUSABLE = 0, 1, 2
 
@@ -197,10 +199,11 @@ def _table(rows: list[Sequence[Any]], header: Sequence[str], right: Sequence[int
 
 
 def _label(topo, cid: str | None) -> str:
+    """A hop as the table shows it: its label with context and what kind of part it is."""
     if not cid:
         return "-"
     c = topo.get(cid)
-    return f"{c.label()} [{c.kind}]" if c else cid
+    return f"{naming.label(topo, c)} [{kind_name(c.kind)}]" if c else cid
 
 
 def format_analysis(topo, result: Analysis, max_rows: int | None = None) -> str:
@@ -215,7 +218,7 @@ def format_analysis(topo, result: Analysis, max_rows: int | None = None) -> str:
         kinds: dict[str, int] = {}
         for cid, n in binding:
             kinds[topo[cid].kind] = kinds.get(topo[cid].kind, 0) + n
-        out.append("Binding hops: " + ", ".join(f"{k} ({n} paths)" for k, n in sorted(kinds.items(), key=lambda kv: -kv[1])))
+        out.append("Binding hops: " + ", ".join(f"{kind_name(k)} ({count_label(n, 'path')})" for k, n in sorted(kinds.items(), key=lambda kv: -kv[1])))
     for group in ("drawer", "switch", "subsystem"):
         vals = result.by_group.get(group) or {}
         if vals and len(vals) <= 16:
@@ -473,14 +476,15 @@ def cmd_default(args) -> int:
         topo = build_example("p690-benchmark", _parts())
     reason = "no display" if not _has_display() else "the editor could not start"
     print(f"SANplan headless ({reason}): analysing {topo.meta.get('name')}\n")
-    for figures, direction in (("planning", "read"), ("planning", "write")):
-        print(format_analysis(topo, analyze(topo, figures, direction), max_rows=8) if direction == "read" else
-              f"Write, planning figures: {analyze(topo, figures, direction).aggregate:,.1f} MB/s")
-        print()
+    read = analyze(topo, "planning", "read")
+    print(format_analysis(topo, read, max_rows=8))
+    print()
+    print(f"Write, planning figures: {analyze(topo, 'planning', 'write').aggregate:,.1f} MB/s")
+    print()
     m = analyze(topo, "measured", "read", "cache", cross_check=False)
     w = analyze(topo, "measured", "write", "cache", cross_check=False)
     print(f"Hardware profile (measured figures, data from controller cache): read {m.aggregate:,.0f} MB/s, write {w.aggregate:,.0f} MB/s\n")
-    print(format_findings(topo, check(topo)))
+    print(format_findings(topo, check(topo, analysis=read)))  # the checks reuse the planning read analysis
     return EXIT_OK
 
 
