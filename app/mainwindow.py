@@ -66,11 +66,6 @@ class MainWindow(QMainWindow):
         self.view = DiagramView(self.scene, self)
         self.setCentralWidget(self.view)
         self.ask: Callable[..., Any] = self._ask_dialog
-        self._rebuild_timer = QTimer(self)
-        self._rebuild_timer.setSingleShot(True)
-        self._rebuild_timer.setInterval(0)
-        self._rebuild_timer.timeout.connect(self.scene.rebuild)
-        self._structural = False
         self.doc.modelEvent.connect(self._on_model_event)
         self.doc.fileStateChanged.connect(self._update_title)
         self.doc.analysisReady.connect(self._show_totals)
@@ -292,10 +287,8 @@ class MainWindow(QMainWindow):
         self.message_label.setToolTip(text)
         QTimer.singleShot(15000, lambda t=text: self.message_label.text() == t and self.message_label.setText(""))
 
-    # -- model changes -> canvas ----------------------------------------------------------------
+    # -- model changes (the canvas and panels observe the document themselves) ---------------
     def _on_model_event(self, event) -> None:
-        if event.type in ("added", "removed", "changed", "layout", "parts", "meta"):
-            self._rebuild_timer.start()
         if event.type == "meta":
             self._update_title()
 
@@ -341,9 +334,7 @@ class MainWindow(QMainWindow):
         self.doc.run(edit.duplicate, ids)
 
     def _select_all(self) -> None:
-        for item in self.scene.items_by_id.values():
-            if item.parentItem() is None:
-                item.setSelected(True)
+        self.view.select.select_all()
 
     def drop_part(self, part_id: str, target_id: str, pos: QPointF) -> None:
         """A part dropped on the canvas (or activated in the palette): add it where it fits."""

@@ -31,10 +31,13 @@ def canvas(qtbot, parts, one_drawer):
     doc, scene, view = make_canvas(qtbot, parts, one_drawer)
     # the main window turns intent into commands; do the same here
     scene.cableRequested.connect(lambda a, b: doc.run(edit.add_cable, a, b))
-    scene.deleteRequested.connect(lambda ids: doc.run(edit.delete, [h.id for i in ids for h in doc.topology.children(i, "hba")] or ids))
+    scene.deleteRequested.connect(
+        lambda ids: doc.run(edit.delete, [h.id for i in ids for h in doc.topology.children(i, "hba")] or ids)
+    )
     scene.dropPart.connect(lambda pid, target, pos: doc.run(edit.place_part, parts[pid], target or None, parts))
-    scene.boxesMoved.connect(lambda moved: doc.push(__import__("planner.commands", fromlist=["SetPositions"]).SetPositions(moved)))
-    doc.changed.connect(scene.rebuild)
+    scene.boxesMoved.connect(
+        lambda moved: doc.push(__import__("planner.commands", fromlist=["SetPositions"]).SetPositions(moved))
+    )
     return doc, scene, view
 
 
@@ -46,8 +49,14 @@ def drag(view, start: QPoint, end: QPoint, steps: int = 6) -> None:
     QTest.mousePress(view.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, start)
     for i in range(1, steps + 1):
         p = QPointF(start + (end - start) * (i / steps))
-        ev = QMouseEvent(QMouseEvent.Type.MouseMove, p, view.viewport().mapToGlobal(p), Qt.MouseButton.NoButton,
-                         Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
+        ev = QMouseEvent(
+            QMouseEvent.Type.MouseMove,
+            p,
+            view.viewport().mapToGlobal(p),
+            Qt.MouseButton.NoButton,
+            Qt.MouseButton.LeftButton,
+            Qt.KeyboardModifier.NoModifier,
+        )
         QApplication.sendEvent(view.viewport(), ev)
     QTest.mouseRelease(view.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, end)
 
@@ -77,7 +86,9 @@ def test_drop_an_hba_into_a_slot(canvas):
     mime = QMimeData()
     mime.setData(PART_MIME, b"FC6239")
     pos = view_point(view, "d1.s4")
-    event = QDropEvent(QPointF(pos), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
+    event = QDropEvent(
+        QPointF(pos), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
+    )
     view.dropEvent(event)
     assert doc.topology.children("d1.s4", "hba")
     doc.undo_stack.undo()
@@ -157,7 +168,13 @@ def test_path_highlight(canvas):
     path = doc.analysis.result.paths[0]
     doc.highlight_path(path)
     lit = {cid for cid, i in scene.items_by_id.items() if i.highlighted}
-    assert {"d1", path.hba_port.replace(".0", "").replace("hba.d1s", "d1.s"), "sw1.asic0", path.host_port, "fastt1"} <= lit
+    assert {
+        "d1",
+        path.hba_port.replace(".0", "").replace("hba.d1s", "d1.s"),
+        "sw1.asic0",
+        path.host_port,
+        "fastt1",
+    } <= lit
     assert "fastt8" not in lit
     doc.highlight_path(None)
     assert not any(i.highlighted for i in scene.items_by_id.values())
