@@ -35,7 +35,7 @@ def component_graph(topo) -> nx.Graph:
         g.add_node(c.id)
         if c.parent:
             g.add_edge(c.parent, c.id)
-        for name, spec in KINDS[c.kind][1].items():
+        for name, spec in KINDS[c.kind].attrs.items():
             if spec.ref:
                 v = c.attrs.get(name)
                 for t in (v if spec.many else (v,)) or ():

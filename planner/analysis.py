@@ -25,23 +25,16 @@ from typing import Any
 
 from planner.figures import DIRECTIONS, FIGURE_SETS, Figure, figure, layout_throughput
 from planner.model import Component, Topology
+from planner.schema import KINDS, hop_kinds, part_kinds
 
 SOURCES = ("disk", "cache")
 
 #: part kind -> the part figures the analysis reads (see _Capacities); the catalog editor shows
 #: them, and a test keeps the built-in catalog in step with it
-FIGURES_READ: dict[str, tuple[str, ...]] = {
-    "server": ("system",),
-    "drawer": ("drawer", "planar", "rio_link0", "rio_link1", "phb"),
-    "hba": ("hba",),
-    "switch": ("switch_port", "asic", "backplane"),
-    "subsystem": ("subsystem", "host_port"),
-    "enclosure": (),
-    "drive": (),
-}
+FIGURES_READ: dict[str, tuple[str, ...]] = {k: KINDS[k].figures_read for k in part_kinds()}
 
 #: hop kinds in path order, used for grouping and charts
-HOP_LEVELS = ("server", "drawer", "planar", "rio_link", "phb", "hba", "switch_port", "asic", "backplane", "host_port", "controller", "subsystem", "array")
+HOP_LEVELS = hop_kinds()
 
 
 @dataclass
@@ -152,7 +145,9 @@ class _Capacities:
 
     def _layout(self, arr: Component) -> Figure | None:
         sub = self.topo.get(arr.parent)
-        return layout_throughput(self.topo.part_of(sub), arr["raid_level"], len(arr["drives"]), arr["segment_kb"], self.direction)
+        return layout_throughput(
+            self.topo.part_of(sub), arr["raid_level"], len(arr["drives"]), arr["segment_kb"], self.direction
+        )
 
     def _subsystem(self, sub: Component) -> Figure | None:
         rated = self._fig(sub, "subsystem")
@@ -165,7 +160,12 @@ class _Capacities:
             return rated
         if len({(a["raid_level"], len(a["drives"]), a["segment_kb"]) for a in arrays}) > 1:
             value = sum(f.value for f in layouts) / len(layouts)
-            return Figure(value, "mean of the subsystem's array layouts (P690 Table 1)", True, "arrays of different layouts: averaged")
+            return Figure(
+                value,
+                "mean of the subsystem's array layouts (P690 Table 1)",
+                True,
+                "arrays of different layouts: averaged",
+            )
         return layouts[0]
 
     def _array(self, arr: Component) -> Figure | None:
@@ -176,7 +176,9 @@ class _Capacities:
         rows = (self.topo.part_of(sub) or {}).get("layouts") or [{}]
         per = int(rows[0].get("arrays", 2)) or 2
         return Figure(
-            fig.value / per, fig.source, True,
+            fig.value / per,
+            fig.source,
+            True,
             f"one array's share of the {per}-array subsystem figure (the paper measured arrays in pairs, one per controller)",
         )
 
@@ -197,7 +199,9 @@ def _host_hops(topo: Topology, hba_port: Component) -> list[str] | None:
     return chain
 
 
-def _switch_route(topo: Topology, a: Component, b: Component, isl: dict[str, list[tuple[str, str, str]]]) -> list[str] | None:
+def _switch_route(
+    topo: Topology, a: Component, b: Component, isl: dict[str, list[tuple[str, str, str]]]
+) -> list[str] | None:
     """Hops from switch port ``a`` to switch port ``b`` of one fabric (both excluded)."""
     sw_a, sw_b = topo.ancestor(a.id, "switch"), topo.ancestor(b.id, "switch")
     if sw_a is None or sw_b is None:
@@ -285,7 +289,12 @@ def find_paths(topo: Topology, only: Iterable[str] = ()) -> tuple[list[Path], li
     return paths, unreachable
 
 
-def _targets(topo: Topology, hp: Component, zones_by_member: dict[str, list[Component]], isl: dict[str, list[tuple[str, str, str]]]):
+def _targets(
+    topo: Topology,
+    hp: Component,
+    zones_by_member: dict[str, list[Component]],
+    isl: dict[str, list[tuple[str, str, str]]],
+):
     """(host_port, hops between the HBA port and it) for every host port the HBA port reaches."""
     cable = topo.cable_at(hp.id)
     if cable is None:
@@ -371,7 +380,9 @@ def max_min_fair(flows: list[list[int]], capacity: list[float]) -> tuple[list[fl
     rate: list[float] = [math.inf] * len(flows)
     bott: list[int | None] = [None] * len(flows)
     done = [False] * len(flows)
-    heap = [(round(capacity[h] / active[h], 6), capacity[h], h, 0, capacity[h] / active[h]) for h in range(nh) if active[h]]
+    heap = [
+        (round(capacity[h] / active[h], 6), capacity[h], h, 0, capacity[h] / active[h]) for h in range(nh) if active[h]
+    ]
     heapq.heapify(heap)
     while heap:
         _, _, h, ver, level = heapq.heappop(heap)
@@ -428,7 +439,13 @@ def analyze(
             if ld is None:
                 comp = topo[hid]
                 fig = cap(comp)
-                ld = loads[hid] = Load(hid, comp.kind, fig.value if fig else None, fig.source if fig else "", fig.estimate if fig else False)
+                ld = loads[hid] = Load(
+                    hid,
+                    comp.kind,
+                    fig.value if fig else None,
+                    fig.source if fig else "",
+                    fig.estimate if fig else False,
+                )
                 if fig is not None and fig.value > 0:
                     index[hid] = len(caps)
                     caps.append(fig.value)

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from planner.model import KINDS, Component, Event, ModelError, Topology, check_attr
+from planner.schema import name_problem
 
 
 class Command:
@@ -75,8 +76,9 @@ class SetAttr(Command):
     def do(self, topo: Topology) -> None:
         comp = topo[self.cid]
         if self.key == "name":
-            if not isinstance(self.value, str) or len(self.value) > 64:
-                raise ModelError(f"name of {self.cid} must be text of at most 64 characters")
+            problem = name_problem(self.value)
+            if problem:
+                raise ModelError(f"name of {self.cid}: {problem}")
             value = self.value
         elif self.key == "part":
             if self.value is not None and self.value not in topo.parts:
@@ -138,7 +140,9 @@ class SetPositions(Command):
     def __init__(self, positions: dict[str, tuple[float, float] | None]) -> None:
         self.positions = dict(positions)
         self.old: dict[str, tuple[float, float] | None] = {}
-        self.text = "Move " + (next(iter(self.positions)) if len(self.positions) == 1 else f"{len(self.positions)} boxes")
+        self.text = "Move " + (
+            next(iter(self.positions)) if len(self.positions) == 1 else f"{len(self.positions)} boxes"
+        )
 
     def do(self, topo: Topology) -> None:
         for cid in self.positions:
@@ -273,7 +277,7 @@ class Reparent(Command):
     def do(self, topo: Topology) -> None:
         comp = topo[self.cid]
         target = topo[self.new_parent]
-        if target.kind not in KINDS[comp.kind][0]:
+        if target.kind not in KINDS[comp.kind].parents:
             raise ModelError(f"a {comp.kind} cannot go into a {target.kind}")
         self.old_parent = comp.parent
         self.old_index = topo._reparent(self.cid, self.new_parent)

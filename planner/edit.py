@@ -31,6 +31,7 @@ from planner.commands import (
     SetAttr,
 )
 from planner.model import KINDS, PORT_KINDS, Component, ModelError, Topology, check_attr, default_attrs
+from planner.schema import kind_name, name_problem, structural_kinds
 
 
 @contextmanager
@@ -43,7 +44,12 @@ def _building(topo: Topology, text: str) -> Iterator[Builder]:
         raise
 
 
-def _new(bld: Builder, kind: str, cid: str, parent: str | None, name: str = "", part: str | None = None, **attrs: Any) -> Component:
+def _new(
+    bld: Builder, kind: str, cid: str, parent: str | None, name: str = "", part: str | None = None, **attrs: Any
+) -> Component:
+    problem = name_problem(name)
+    if problem:
+        raise ModelError(f"{kind_name(kind)} {name[:64]!r}: {problem}")
     values = default_attrs(kind)
     for k, v in attrs.items():
         values[k] = check_attr(kind, k, v)
@@ -88,7 +94,9 @@ def add_lpar(topo: Topology, server: str, name: str, multipath: str = "RDAC", ai
     return b
 
 
-def add_drawer(topo: Topology, server: str, part: dict[str, Any], index: int | None = None, location: str = "") -> Builder:
+def add_drawer(
+    topo: Topology, server: str, part: dict[str, Any], index: int | None = None, location: str = ""
+) -> Builder:
     """Add an I/O drawer with its planars, RIO2 links, PHBs and PCI slots from the slot map."""
     srv = _expect(topo, server, "server")
     drawers = topo.children(server, "drawer")
@@ -114,10 +122,22 @@ def add_drawer(topo: Topology, server: str, part: dict[str, Any], index: int | N
                 planars[p] = _new(b, "planar", f"{d.id}.p{p}", d.id, f"Planar {p}", index=p)
             key = (p, row["link"])
             if key not in links:
-                links[key] = _new(b, "rio_link", f"{d.id}.p{p}.link{row['link']}", planars[p].id, f"link{row['link']}", index=row["link"])
+                links[key] = _new(
+                    b,
+                    "rio_link",
+                    f"{d.id}.p{p}.link{row['link']}",
+                    planars[p].id,
+                    f"link{row['link']}",
+                    index=row["link"],
+                )
             phb = _new(
-                b, "phb", f"{d.id}.phb{row['drawer_phb']}", links[key].id,
-                f"PHB{row['phb']} (drawer PHB{row['drawer_phb']})", index=row["phb"], drawer_phb=row["drawer_phb"],
+                b,
+                "phb",
+                f"{d.id}.phb{row['drawer_phb']}",
+                links[key].id,
+                f"PHB{row['phb']} (drawer PHB{row['drawer_phb']})",
+                index=row["phb"],
+                drawer_phb=row["drawer_phb"],
             )
             for s in row["slots"]:
                 _new(b, "slot", f"{d.id}.s{s}", phb.id, f"Slot {s}", number=s)
@@ -135,7 +155,9 @@ def find_slot(topo: Topology, drawer: str, number: int) -> Component:
     raise ModelError(f"{drawer} has no slot {number}; its slots are {valid}")
 
 
-def add_hba(topo: Topology, slot: str, part: dict[str, Any], lpar: str = "", wwpns: Iterable[str] = (), name: str = "") -> Builder:
+def add_hba(
+    topo: Topology, slot: str, part: dict[str, Any], lpar: str = "", wwpns: Iterable[str] = (), name: str = ""
+) -> Builder:
     """Put an HBA into a free PCI slot; it gets one port per the part's ``ports``."""
     s = _expect(topo, slot, "slot")
     if topo.children(slot, "hba"):
@@ -152,8 +174,16 @@ def add_hba(topo: Topology, slot: str, part: dict[str, Any], lpar: str = "", wwp
         pid = _use_part(b, part, "hba")
         h = _new(b, "hba", f"hba.{tag}", slot, name or f"fcs {tag}", pid, lpar=lpar)
         for i in range(nports):
-            _new(b, "hba_port", f"{h.id}.{i}", h.id, f"{h.label()} port {i}", index=i,
-                 wwpn=wwpns[i] if i < len(wwpns) else "", speed_gbps=part.get("speed_gbps", 2))
+            _new(
+                b,
+                "hba_port",
+                f"{h.id}.{i}",
+                h.id,
+                f"{h.label()} port {i}",
+                index=i,
+                wwpn=wwpns[i] if i < len(wwpns) else "",
+                speed_gbps=part.get("speed_gbps", 2),
+            )
     return b
 
 
@@ -186,7 +216,15 @@ def add_switch(topo: Topology, part: dict[str, Any], fabric: str, name: str, dom
         for i, ports in enumerate(asics):
             a = _new(b, "asic", f"{sw.id}.asic{i}", sw.id, f"ASIC {i}", index=i)
             for p in ports:
-                _new(b, "switch_port", f"{sw.id}.p{p}", a.id, f"{name} port {p}", index=p, speed_gbps=part.get("speed_gbps", 2))
+                _new(
+                    b,
+                    "switch_port",
+                    f"{sw.id}.p{p}",
+                    a.id,
+                    f"{name} port {p}",
+                    index=p,
+                    speed_gbps=part.get("speed_gbps", 2),
+                )
         if len(asics) > 1:
             _new(b, "backplane", f"{sw.id}.bp", sw.id, f"{name} backplane")
     return b
@@ -200,25 +238,58 @@ def switch_port(topo: Topology, switch: str, number: int) -> Component:
     raise ModelError(f"{switch} has no port {number}")
 
 
-def add_cable(topo: Topology, a: str, b_port: str, label: str = "", length_m: float = 0, media: str = "LC-LC OM2") -> Builder:
-    """Lay a cable between two free, compatible ports."""
-    pa, pb = _expect(topo, a, *PORT_KINDS), _expect(topo, b_port, *PORT_KINDS)
-    if a == b_port:
-        raise ModelError(f"a cable needs two different ports, both ends are {a}")
+def cable_problem(topo: Topology, a: str | None, b: str | None) -> str | None:
+    """Why a cable cannot join ports ``a`` and ``b``, or None when it can.
+
+    Both must be free Fibre Channel ports (HBA, switch or host ports) of different devices;
+    two HBA ports or two host ports meet only through a switch; an ISL joins two switches.
+    The one decision used by :func:`add_cable` and by the canvas while a cable is drawn.
+    """
+    if not a or not b:
+        return "a cable needs two ports"
+    pa, pb = topo.get(a), topo.get(b)
+    for cid, p in ((a, pa), (b, pb)):
+        if p is None:
+            return f"there is no component {cid!r} in this design"
+        if p.kind not in PORT_KINDS:
+            return f"{p.label()} is a {kind_name(p.kind)}; a cable ends at an HBA, switch or host port"
+    if a == b:
+        return f"a cable needs two different ports, both ends are {a}"
     for p in (pa, pb):
         cab = topo.cable_at(p.id)
         if cab is not None:
-            raise ModelError(f"port {p.id} is taken by cable {cab.label()}; remove that cable first or choose a free port")
+            return f"port {p.id} is taken by cable {cab.label()}; remove that cable first or choose a free port"
     kinds = {pa.kind, pb.kind}
     if kinds == {"hba_port"} or kinds == {"host_port"}:
-        raise ModelError(f"cannot cable a {pa.kind} to a {pb.kind}; connect through a switch port")
+        return f"cannot cable a {kind_name(pa.kind)} to a {kind_name(pb.kind)}; connect through a switch port"
     if pa.parent == pb.parent and pa.kind != "switch_port":
-        raise ModelError("both ends are on the same device")
-    if kinds == {"switch_port"} and topo.ancestor(a, "switch") is topo.ancestor(b_port, "switch"):
-        raise ModelError("both ends are on the same switch; an ISL joins two switches")
+        return "both ends are on the same device"
+    if kinds == {"switch_port"} and topo.ancestor(a, "switch") is topo.ancestor(b, "switch"):
+        return "both ends are on the same switch; an ISL joins two switches"
+    return None
+
+
+def add_cable(
+    topo: Topology, a: str, b_port: str, label: str = "", length_m: float = 0, media: str = "LC-LC OM2"
+) -> Builder:
+    """Lay a cable between two free, compatible ports (see :func:`cable_problem`)."""
+    problem = cable_problem(topo, a, b_port)
+    if problem:
+        raise ModelError(problem)
     with _building(topo, f"Cable {a} - {b_port}") as b:
         n = len(topo.of_kind("cable")) + 1
-        _new(b, "cable", f"cab{n}", None, label or f"C{n:03d}", a=a, b=b_port, label=label or f"C{n:03d}", length_m=length_m, media=media)
+        _new(
+            b,
+            "cable",
+            f"cab{n}",
+            None,
+            label or f"C{n:03d}",
+            a=a,
+            b=b_port,
+            label=label or f"C{n:03d}",
+            length_m=length_m,
+            media=media,
+        )
     return b
 
 
@@ -235,7 +306,14 @@ def add_zone(topo: Topology, fabric: str, name: str, members: Iterable[str]) -> 
 # -- storage -----------------------------------------------------------------------------------
 
 
-def add_subsystem(topo: Topology, part: dict[str, Any], name: str, wwpn_base: str = "", drive_part: dict[str, Any] | None = None, drives: int = 0) -> Builder:
+def add_subsystem(
+    topo: Topology,
+    part: dict[str, Any],
+    name: str,
+    wwpn_base: str = "",
+    drive_part: dict[str, Any] | None = None,
+    drives: int = 0,
+) -> Builder:
     """Add a storage subsystem with its controllers and host ports; ``drives`` fills the bays."""
     ctrls = part.get("controllers") or ["A", "B"]
     per = int(part.get("host_ports_per_controller", 1))
@@ -276,7 +354,9 @@ def _fill(b: Builder, enc: Component, drive_part: dict[str, Any] | None, count: 
             _new(b, "drive", f"{enc.id}.d{bay}", enc.id, f"Bay {bay}", dpid, bay=bay)
 
 
-def add_enclosure(topo: Topology, subsystem: str, part: dict[str, Any], drive_part: dict[str, Any] | None = None, drives: int = 0) -> Builder:
+def add_enclosure(
+    topo: Topology, subsystem: str, part: dict[str, Any], drive_part: dict[str, Any] | None = None, drives: int = 0
+) -> Builder:
     _expect(topo, subsystem, "subsystem")
     bays = int(part.get("drive_bays", 0))
     if drives > bays:
@@ -295,7 +375,9 @@ def free_drives(topo: Topology, subsystem: str) -> list[Component]:
     return [c for c in topo.descendants(subsystem) if c.kind == "drive" and c.id not in used]
 
 
-def add_array(topo: Topology, subsystem: str, raid_level: int, drives: Iterable[str], segment_kb: int = 128, name: str = "") -> Builder:
+def add_array(
+    topo: Topology, subsystem: str, raid_level: int, drives: Iterable[str], segment_kb: int = 128, name: str = ""
+) -> Builder:
     """Define an array on drives of the subsystem (drives already in an array are refused)."""
     _expect(topo, subsystem, "subsystem")
     drives = tuple(drives)
@@ -308,11 +390,22 @@ def add_array(topo: Topology, subsystem: str, raid_level: int, drives: Iterable[
             raise ModelError(f"drive {d} is already in an array")
     n = len(topo.children(subsystem, "array")) + 1
     with _building(topo, f"Add array to {subsystem}") as b:
-        _new(b, "array", f"{subsystem}.arr{n}", subsystem, name or f"Array {n}", raid_level=raid_level, drives=drives, segment_kb=segment_kb)
+        _new(
+            b,
+            "array",
+            f"{subsystem}.arr{n}",
+            subsystem,
+            name or f"Array {n}",
+            raid_level=raid_level,
+            drives=drives,
+            segment_kb=segment_kb,
+        )
     return b
 
 
-def add_logical_drive(topo: Topology, array: str, owner: str, size_gb: float = 0, lun: int | None = None, name: str = "") -> Builder:
+def add_logical_drive(
+    topo: Topology, array: str, owner: str, size_gb: float = 0, lun: int | None = None, name: str = ""
+) -> Builder:
     arr = _expect(topo, array, "array")
     ctl = _expect(topo, owner, "controller")
     if ctl.parent != arr.parent:
@@ -322,11 +415,22 @@ def add_logical_drive(topo: Topology, array: str, owner: str, size_gb: float = 0
     if lun is None:
         lun = len(existing)
     with _building(topo, f"Add logical drive to {array}") as b:
-        _new(b, "logical_drive", f"{sub}.ld{len(existing) + 1}", array, name or f"LUN {lun}", size_gb=size_gb, owner=owner, lun=lun)
+        _new(
+            b,
+            "logical_drive",
+            f"{sub}.ld{len(existing) + 1}",
+            array,
+            name or f"LUN {lun}",
+            size_gb=size_gb,
+            owner=owner,
+            lun=lun,
+        )
     return b
 
 
-def add_host_mapping(topo: Topology, subsystem: str, name: str, hba_ports: Iterable[str], logical_drives: Iterable[str]) -> Builder:
+def add_host_mapping(
+    topo: Topology, subsystem: str, name: str, hba_ports: Iterable[str], logical_drives: Iterable[str]
+) -> Builder:
     _expect(topo, subsystem, "subsystem")
     lds = tuple(logical_drives)
     for ld in lds:
@@ -350,11 +454,27 @@ def add_hdisks(topo: Topology, lpar: str, logical_drives: Iterable[str], max_tra
     with _building(topo, f"Configure hdisks on {lpar}") as b:
         for i, ld in enumerate(logical_drives):
             _expect(topo, ld, "logical_drive")
-            _new(b, "hdisk", f"{lpar}.hdisk{n + i + 2}", lpar, f"hdisk{n + i + 2}", logical_drive=ld, max_transfer_kb=max_transfer_kb)
+            _new(
+                b,
+                "hdisk",
+                f"{lpar}.hdisk{n + i + 2}",
+                lpar,
+                f"hdisk{n + i + 2}",
+                logical_drive=ld,
+                max_transfer_kb=max_transfer_kb,
+            )
     return b
 
 
-def add_volume_group(topo: Topology, lpar: str, name: str, pvs: Iterable[str], vg_type: str = "normal", ltg_kb: int = 128, pp_mb: int = 64) -> Builder:
+def add_volume_group(
+    topo: Topology,
+    lpar: str,
+    name: str,
+    pvs: Iterable[str],
+    vg_type: str = "normal",
+    ltg_kb: int = 128,
+    pp_mb: int = 64,
+) -> Builder:
     _expect(topo, lpar, "lpar")
     pvs = tuple(pvs)
     for pv in pvs:
@@ -368,7 +488,9 @@ def add_volume_group(topo: Topology, lpar: str, name: str, pvs: Iterable[str], v
     return b
 
 
-def add_logical_volume(topo: Topology, vg: str, name: str, stripe_kb: int = 0, width: int = 0, size_gb: float = 0) -> Builder:
+def add_logical_volume(
+    topo: Topology, vg: str, name: str, stripe_kb: int = 0, width: int = 0, size_gb: float = 0
+) -> Builder:
     group = _expect(topo, vg, "volume_group")
     if width > len(group["pvs"]):
         raise ModelError(f"stripe width {width} exceeds the {len(group['pvs'])} PVs of {vg}")
@@ -404,7 +526,7 @@ def set_attr(topo: Topology, cid: str, key: str, value: Any) -> Builder:
         ctl = _expect(topo, value, "controller")
         if ctl.parent != topo.ancestor(cid, "subsystem").id:
             raise ModelError(f"{value} is not a controller of this logical drive's subsystem")
-    spec = KINDS[comp.kind][1].get(key)
+    spec = KINDS[comp.kind].attrs.get(key)
     if spec is not None and spec.ref:
         for target in (value if spec.many else (value,)) or ():
             if target:
@@ -436,7 +558,7 @@ def delete(topo: Topology, ids: Iterable[str]) -> Builder:
             for ref, attr in topo.referrers(cid):
                 if ref.id in doomed:
                     continue
-                spec = KINDS[ref.kind][1][attr]
+                spec = KINDS[ref.kind].attrs[attr]
                 if spec.many:
                     b.run(SetAttr(ref.id, attr, tuple(v for v in topo[ref.id][attr] if v != cid)))
                 else:
@@ -463,10 +585,12 @@ def push(stack: Any, cmd: Command) -> Command:
 
 
 #: parts of a device that are created and deleted with it, never on their own
-STRUCTURAL = frozenset({"planar", "rio_link", "phb", "slot", "asic", "switch_port", "backplane", "controller", "host_port", "hba_port"})
+STRUCTURAL = structural_kinds()  # kinds made with their parent (planner.schema)
 
 
-def place_part(topo: Topology, part: dict[str, Any], target: str | None = None, parts: dict[str, dict[str, Any]] | None = None) -> Builder:
+def place_part(
+    topo: Topology, part: dict[str, Any], target: str | None = None, parts: dict[str, dict[str, Any]] | None = None
+) -> Builder:
     """Add a catalog part where the user dropped it (``target``: the component under the drop).
 
     A drawer goes into the server, an HBA into the slot it was dropped on (or the first free
@@ -505,13 +629,21 @@ def place_part(topo: Topology, part: dict[str, Any], target: str | None = None, 
         base = "ess" if "ESS" in part.get("id", "") else "fastt"
         drive = _first_drive(parts)
         bays = int(part.get("drive_bays", 0))
-        return add_subsystem(topo, part, topo.new_id(f"{base}{n}"), drive_part=drive if bays else None, drives=min(bays, 14) if drive else 0)
+        return add_subsystem(
+            topo,
+            part,
+            topo.new_id(f"{base}{n}"),
+            drive_part=drive if bays else None,
+            drives=min(bays, 14) if drive else 0,
+        )
     if kind == "enclosure":
         sub = topo.ancestor(tgt.id, "subsystem") if tgt else None
         if sub is None:
             raise ModelError("drop an enclosure onto the subsystem it extends")
         drive = _first_drive(parts)
-        return add_enclosure(topo, sub.id, part, drive_part=drive, drives=int(part.get("drive_bays", 0)) if drive else 0)
+        return add_enclosure(
+            topo, sub.id, part, drive_part=drive, drives=int(part.get("drive_bays", 0)) if drive else 0
+        )
     if kind == "drive":
         enc = topo.ancestor(tgt.id, "enclosure") if tgt else None
         sub = topo.ancestor(tgt.id, "subsystem") if tgt else None
@@ -539,9 +671,15 @@ def _first_drive(parts: dict[str, dict[str, Any]] | None) -> dict[str, Any] | No
 def _free_slot(topo: Topology, tgt: Component | None) -> Component:
     if tgt is not None and tgt.kind == "slot":
         if topo.children(tgt.id, "hba"):
-            raise ModelError(f"{tgt.label()} of {topo.ancestor(tgt.id, 'drawer').label()} is taken; drop the HBA onto a free slot")
+            raise ModelError(
+                f"{tgt.label()} of {topo.ancestor(tgt.id, 'drawer').label()} is taken; drop the HBA onto a free slot"
+            )
         return tgt
-    scope = [tgt] if tgt is not None and tgt.kind in ("drawer", "planar", "rio_link", "phb", "server") else topo.of_kind("drawer")
+    scope = (
+        [tgt]
+        if tgt is not None and tgt.kind in ("drawer", "planar", "rio_link", "phb", "server")
+        else topo.of_kind("drawer")
+    )
     for root in scope:
         for c in [root, *topo.descendants(root.id)]:
             if c.kind == "slot" and not topo.children(c.id, "hba"):
@@ -565,7 +703,9 @@ def duplicate(topo: Topology, ids: Iterable[str]) -> Builder:
                     b.commands.append(add_hba(topo, slot.id, topo.parts[hba.part], lpar=hba["lpar"]))
             elif c.kind == "switch":
                 n = len(topo.of_kind("switch")) + 1
-                b.commands.append(add_switch(topo, topo.parts[c.part], c["fabric"], topo.new_id(f"sw{n}"), c["domain_id"]))
+                b.commands.append(
+                    add_switch(topo, topo.parts[c.part], c["fabric"], topo.new_id(f"sw{n}"), c["domain_id"])
+                )
             elif c.kind == "hba":
                 drawer = topo.ancestor(c.id, "drawer")
                 slot = _free_slot(topo, drawer)
@@ -594,8 +734,12 @@ def _duplicate_subsystem(topo: Topology, sub: Component) -> Builder:
         ctl_map = {c.id: f"{name}.{c['slot_name']}" for c in topo.children(sub.id, "controller")}
         for arr in topo.children(sub.id, "array"):
             drives = [new_drives.get((topo[topo[d].parent]["index"], topo[d]["bay"])) for d in arr["drives"]]
-            b.commands.append(add_array(topo, name, arr["raid_level"], [d for d in drives if d], arr["segment_kb"], arr.name))
+            b.commands.append(
+                add_array(topo, name, arr["raid_level"], [d for d in drives if d], arr["segment_kb"], arr.name)
+            )
             new_arr = topo.children(name, "array")[-1]
             for ld in topo.children(arr.id, "logical_drive"):
-                b.commands.append(add_logical_drive(topo, new_arr.id, ctl_map.get(ld["owner"], f"{name}.A"), ld["size_gb"], ld["lun"]))
+                b.commands.append(
+                    add_logical_drive(topo, new_arr.id, ctl_map.get(ld["owner"], f"{name}.A"), ld["size_gb"], ld["lun"])
+                )
     return b

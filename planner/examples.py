@@ -123,7 +123,7 @@ def build_site(parts: Mapping[str, dict[str, Any]], copies: int = 16) -> Topolog
         pre = f"s{k}."
         for c in base.components():
             attrs = dict(c.attrs)
-            for name, spec in KINDS[c.kind][1].items():
+            for name, spec in KINDS[c.kind].attrs.items():
                 if spec.ref:
                     v = attrs.get(name)
                     attrs[name] = tuple(pre + x for x in v) if spec.many else (pre + v if v else v)

@@ -15,13 +15,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from planner.model import Component, Topology
+from planner.schema import KINDS, collapsible_kinds, diagram_columns
 
 ROW = 18.0  # height of one leaf row
 GAP = 8.0  # vertical gap between top-level groups
-COLUMNS = ("server", "drawer", "planar", "rio_link", "phb", "slot", "switch", "subsystem", "array", "volume_group")
-COLUMN_WIDTH = {"server": 110, "drawer": 90, "planar": 70, "rio_link": 60, "phb": 118, "slot": 150, "switch": 150, "subsystem": 150, "array": 150, "volume_group": 170}
+COLUMNS = diagram_columns()  # left to right (planner.schema)
+COLUMN_WIDTH = {k: KINDS[k].column_width for k in COLUMNS}
 COLUMN_GAP = 46.0
-COLLAPSIBLE = ("drawer", "switch", "subsystem", "volume_group")
+COLLAPSIBLE = collapsible_kinds()
 
 
 @dataclass
@@ -98,7 +99,17 @@ def layout(topo: Topology, collapsed: set[str] | None = None) -> Diagram:
     return d
 
 
-def _add(d: Diagram, c: Component, col: str, x: float, y: float, w: float, h: float, label: str | None = None, container: str | None = None) -> Box:
+def _add(
+    d: Diagram,
+    c: Component,
+    col: str,
+    x: float,
+    y: float,
+    w: float,
+    h: float,
+    label: str | None = None,
+    container: str | None = None,
+) -> Box:
     box = Box(c.id, c.kind, label if label is not None else c.label(), x, y, w, h, col, container)
     d.boxes[c.id] = box
     return box
@@ -214,7 +225,9 @@ def _by_peer_height(topo: Topology, d: Diagram, switches: list[Component]) -> li
     return sorted(switches, key=key)
 
 
-def _subsystems(topo: Topology, d: Diagram, x_of: dict[str, float], collapsed: set[str], order: dict[str, float]) -> None:
+def _subsystems(
+    topo: Topology, d: Diagram, x_of: dict[str, float], collapsed: set[str], order: dict[str, float]
+) -> None:
     y = 20.0
     ya = 20.0
     subs = sorted(topo.of_kind("subsystem"), key=lambda s: order.get(s.id, 1e12))
@@ -225,7 +238,9 @@ def _subsystems(topo: Topology, d: Diagram, x_of: dict[str, float], collapsed: s
     grid_w = max(grid_w, 70.0)
     for i, sub in enumerate(folded):
         r, c = divmod(i, per_row)
-        box = _add(d, sub, "subsystem", x_of["subsystem"] + c * (grid_w + 10), y + r * (1.6 * ROW + GAP / 2), grid_w, 1.6 * ROW)
+        box = _add(
+            d, sub, "subsystem", x_of["subsystem"] + c * (grid_w + 10), y + r * (1.6 * ROW + GAP / 2), grid_w, 1.6 * ROW
+        )
         box.collapsed, box.hidden_count = True, _hide(topo, d, sub)
     if folded:
         y += ((len(folded) + per_row - 1) // per_row) * (1.6 * ROW + GAP / 2) + GAP
@@ -240,7 +255,17 @@ def _subsystems(topo: Topology, d: Diagram, x_of: dict[str, float], collapsed: s
             cy = y
             y += ROW - 4
             for hp in topo.children(ctl.id, "host_port"):
-                _add(d, hp, "subsystem", x + 16, y, w - 20, ROW - 3, hp.label().replace(sub.label() + " ", ""), container=ctl.id)
+                _add(
+                    d,
+                    hp,
+                    "subsystem",
+                    x + 16,
+                    y,
+                    w - 20,
+                    ROW - 3,
+                    hp.label().replace(sub.label() + " ", ""),
+                    container=ctl.id,
+                )
                 y += ROW - 2
             _add(d, ctl, "subsystem", x + 8, cy, w - 12, y - cy + 2, f"Controller {ctl['slot_name']}", container=sub.id)
             y += 4
@@ -258,10 +283,22 @@ def _subsystems(topo: Topology, d: Diagram, x_of: dict[str, float], collapsed: s
             at = ya
             ya += ROW
             for ld in topo.children(arr.id, "logical_drive"):
-                _add(d, ld, "array", xa + 8, ya, wa - 12, ROW - 3, f"{ld.label()} ({ld['size_gb']:.0f} GB)", container=arr.id)
+                _add(
+                    d,
+                    ld,
+                    "array",
+                    xa + 8,
+                    ya,
+                    wa - 12,
+                    ROW - 3,
+                    f"{ld.label()} ({ld['size_gb']:.0f} GB)",
+                    container=arr.id,
+                )
                 ya += ROW - 2
             nd = len(arr["drives"])
-            shape = {5: f"{nd - 1}+P", 3: f"{nd - 1}+P", 1: f"{nd // 2}+{nd // 2}", 10: f"{nd // 2}+{nd // 2}"}.get(arr["raid_level"], f"{nd} drives")
+            shape = {5: f"{nd - 1}+P", 3: f"{nd - 1}+P", 1: f"{nd // 2}+{nd // 2}", 10: f"{nd // 2}+{nd // 2}"}.get(
+                arr["raid_level"], f"{nd} drives"
+            )
             label = f"RAID {arr['raid_level']} {shape}, {arr['segment_kb']} KB segment"
             _add(d, arr, "array", xa, at, wa, ya - at + 4, label)
             ya += 6
@@ -277,7 +314,9 @@ def _lvm(topo: Topology, d: Diagram, x_of: dict[str, float], collapsed: set[str]
             d.alias[h.id] = h["logical_drive"] if h["logical_drive"] in d.boxes else lpar.parent or ""
         for vg in topo.children(lpar.id, "volume_group"):
             top = y
-            label = f"{vg.label()}: {vg['vg_type']} VG, {len(vg['pvs'])} PVs, LTG {vg['ltg_kb']} KB, PP {vg['pp_mb']} MB"
+            label = (
+                f"{vg.label()}: {vg['vg_type']} VG, {len(vg['pvs'])} PVs, LTG {vg['ltg_kb']} KB, PP {vg['pp_mb']} MB"
+            )
             if vg.id in collapsed:
                 box = _add(d, vg, "volume_group", x, y, w, 3 * ROW, label)
                 box.collapsed, box.hidden_count = True, _hide(topo, d, vg)

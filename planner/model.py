@@ -3,7 +3,7 @@
 A design is a :class:`Topology`: an ordered set of :class:`Component` records (server, drawers,
 planars, RIO2 links, PHBs, slots, HBAs, switches, subsystems, arrays, volume groups, cables,
 zones, ...) plus the part figures the design was planned with (``parts``). Every component has a
-stable string id, a ``kind`` from :data:`KINDS`, an optional ``parent`` and a dict of attributes
+stable string id, a ``kind`` from :data:`planner.schema.KINDS`, an optional ``parent`` and a dict of attributes
 whose names, types and allowed values come from the kind's schema.
 
 The model never imports Qt. It is changed only through :mod:`planner.commands`; observers
@@ -14,304 +14,27 @@ from __future__ import annotations
 
 import copy
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from planner.schema import (  # noqa: F401  (re-exported: the model's public names)
+    KINDS,
+    PORT_KINDS,
+    Attr,
+    KindSpec,
+    ModelError,
+    _wwpn_or_empty,
+    check_attr,
+    default_attrs,
+    name_problem,
+    normalize_wwpn,
+    part_kinds,
+    wwpn_problem,
+)
 
-class ModelError(ValueError):
-    """An edit the model refuses: the message names the thing and the fix."""
-
-
-# ---------------------------------------------------------------------------------------------
-# Attribute validators. Each takes the value and returns the normalised value or raises
-# ModelError with a reason a storage admin understands.
-
-_WWPN_RE = re.compile(r"^[0-9a-f]{2}(:[0-9a-f]{2}){7}$")
-
-
-def normalize_wwpn(value: Any) -> str:
-    """Return a WWPN in ``xx:xx:xx:xx:xx:xx:xx:xx`` lowercase form, or raise ModelError.
-
-    Accepts colon-separated or bare 16-digit hex. Rejects the 16-byte NAA 6 form and the
-    all-zero name (DOMAIN.md §5).
-    """
-    if not isinstance(value, str):
-        raise ModelError(f"WWPN must be text like 10:00:00:00:c9:aa:bb:01, not {value!r}")
-    text = value.strip().lower().replace("-", ":")
-    bare = text.replace(":", "")
-    if len(bare) == 16 and re.fullmatch(r"[0-9a-f]{16}", bare):
-        text = ":".join(bare[i : i + 2] for i in range(0, 16, 2))
-    if not _WWPN_RE.match(text):
-        raise ModelError(
-            f"WWPN {value!r} is not 8 bytes of hex; write it as xx:xx:xx:xx:xx:xx:xx:xx"
-        )
-    problem = wwpn_problem(text)
-    if problem:
-        raise ModelError(problem)
-    return text
-
-
-def wwpn_problem(text: str) -> str | None:
-    """Return why a well-formed WWPN is not a valid port name, or None when it is."""
-    if not _WWPN_RE.match(text or ""):
-        return f"WWPN {text!r} is not 8 bytes of hex (xx:xx:xx:xx:xx:xx:xx:xx)"
-    if text.replace(":", "") == "0" * 16:
-        return f"WWPN {text} is all zeros; use the port's real name"
-    naa = text[0]
-    if naa not in "125cdef":
-        return (
-            f"WWPN {text} has NAA type {naa}; a port WWPN starts with 1, 2, 5 or c-f "
-            "(6 is the 16-byte form)"
-        )
-    return None
-
-
-def _choice(*options: Any) -> Callable[[Any], Any]:
-    def check(value: Any) -> Any:
-        if value not in options:
-            listed = ", ".join(str(o) for o in options)
-            raise ModelError(f"{value!r} is not one of {listed}")
-        return value
-
-    check.options = options  # type: ignore[attr-defined]
-    return check
-
-
-def _number(lo: float | None = None, hi: float | None = None, integer: bool = False):
-    def check(value: Any) -> Any:
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            try:
-                value = float(value) if not integer else int(str(value), 10)
-            except (TypeError, ValueError):
-                raise ModelError(f"{value!r} is not a number") from None
-        if integer and (isinstance(value, float) and not value.is_integer()):
-            raise ModelError(f"{value!r} is not a whole number")
-        if integer:
-            value = int(value)
-        if value != value:  # NaN
-            raise ModelError("NaN is not a number")
-        if lo is not None and value < lo:
-            raise ModelError(f"{value} is below the minimum {lo}")
-        if hi is not None and value > hi:
-            raise ModelError(f"{value} is above the maximum {hi}")
-        return value
-
-    return check
-
-
-def _text(max_len: int = 200):
-    def check(value: Any) -> Any:
-        if not isinstance(value, str):
-            raise ModelError(f"{value!r} is not text")
-        if len(value) > max_len:
-            raise ModelError(f"text is longer than {max_len} characters")
-        if any(ord(c) < 32 for c in value):
-            raise ModelError("text contains control characters (new lines, tabs)")
-        return value
-
-    return check
-
-
-def _bool(value: Any) -> bool:
-    if isinstance(value, bool):
-        return value
-    if value in ("true", "yes", "1", 1):
-        return True
-    if value in ("false", "no", "0", 0):
-        return False
-    raise ModelError(f"{value!r} is not yes/no")
-
-
-def _power_of_two(lo: int, hi: int):
-    base = _number(lo, hi, integer=True)
-
-    def check(value: Any) -> int:
-        value = base(value)
-        if value & (value - 1):
-            raise ModelError(f"{value} is not a power of two")
-        return value
-
-    return check
-
-
-def _wwpn_or_empty(value: Any) -> str:
-    if value in ("", None):
-        return ""
-    return normalize_wwpn(value)
-
-
-@dataclass(frozen=True)
-class Attr:
-    """Schema of one attribute: validator, default, and for references the kinds referred to."""
-
-    check: Callable[[Any], Any]
-    default: Any = None
-    ref: tuple[str, ...] = ()  # kinds this attribute refers to (a component id)
-    many: bool = False  # a list of references
-    doc: str = ""
-
-
-def _ref(*kinds: str, doc: str = "") -> Attr:
-    return Attr(check=_ref_shape, default="", ref=kinds, doc=doc)
-
-
-def _refs(*kinds: str, doc: str = "") -> Attr:
-    return Attr(check=_refs_shape, default=(), ref=kinds, many=True, doc=doc)
-
-
-def _ref_shape(value: Any) -> str:
-    if value is None:
-        return ""
-    if not isinstance(value, str):
-        raise ModelError(f"{value!r} is not a component id")
-    return value
-
-
-def _refs_shape(value: Any) -> tuple[str, ...]:
-    if isinstance(value, str) or not isinstance(value, Iterable):
-        raise ModelError(f"{value!r} is not a list of component ids")
-    out = tuple(value)
-    if not all(isinstance(v, str) for v in out):
-        raise ModelError("a list of component ids holds something else")
-    if len(set(out)) != len(out):
-        raise ModelError("a component is listed twice")
-    return out
-
-
-MULTIPATH_DRIVERS = ("RDAC", "SDD", "SDDPCM", "MPIO")
-RAID_LEVELS = (0, 1, 3, 5, 10)
-VG_TYPES = ("normal", "big", "scalable")
-LTG_SIZES_KB = (128, 256, 512, 1024, 2048, 4096, 8192, 16384)
-STRIPE_SIZES_KB = tuple(2**i for i in range(2, 18))  # 4 KB .. 128 MB
-WORKLOAD_PURPOSES = ("data", "WORK", "UTILLOC")
-
-PORT_KINDS = ("hba_port", "switch_port", "host_port")
-
-#: kind -> (allowed parent kinds, attribute schema). ``None`` in parents means a root component.
-KINDS: dict[str, tuple[tuple[str | None, ...], dict[str, Attr]]] = {
-    "server": ((None,), {"model": Attr(_text(), "")}),
-    "lpar": (
-        ("server",),
-        {
-            "multipath": Attr(_choice(*MULTIPATH_DRIVERS), "RDAC", doc="host multipath driver"),
-            "aix_level": Attr(_choice("5.1", "5.2", "5.3", "6.1", "7.1"), "5.2"),
-            "cpus": Attr(_number(1, 1024, integer=True), 32),
-            "memory_gb": Attr(_number(0, 65536), 256),
-        },
-    ),
-    "drawer": (("server",), {"location": Attr(_text(40), ""), "index": Attr(_number(0, 64, True), 1)}),
-    "planar": (("drawer",), {"index": Attr(_number(0, 8, integer=True), 0)}),
-    "rio_link": (("planar",), {"index": Attr(_number(0, 8, integer=True), 0)}),
-    "phb": (
-        ("rio_link",),
-        {
-            "index": Attr(_number(1, 8, integer=True), 1, doc="PHB number within the planar"),
-            "drawer_phb": Attr(_number(1, 16, integer=True), 1, doc="PHB number across the drawer"),
-        },
-    ),
-    "slot": (("phb",), {"number": Attr(_number(1, 64, integer=True), 1)}),
-    "hba": (("slot",), {"lpar": _ref("lpar", doc="the partition that owns the adapter")}),
-    "hba_port": (
-        ("hba",),
-        {"index": Attr(_number(0, 8, True), 0), "wwpn": Attr(_wwpn_or_empty, ""), "speed_gbps": Attr(_choice(1, 2, 4, 8), 2)},
-    ),
-    "fabric": ((None,), {}),
-    "switch": ((None,), {"fabric": _ref("fabric"), "domain_id": Attr(_number(1, 239, True), 1)}),
-    "asic": (("switch",), {"index": Attr(_number(0, 64, integer=True), 0)}),
-    "backplane": (("switch",), {}),
-    "switch_port": (("asic",), {"index": Attr(_number(0, 511, integer=True), 0), "speed_gbps": Attr(_choice(1, 2, 4, 8), 2)}),
-    "subsystem": ((None,), {"cache_mb": Attr(_number(0, 1 << 20), 0)}),
-    "controller": (("subsystem",), {"slot_name": Attr(_choice("A", "B", "C", "D"), "A")}),
-    "host_port": (
-        ("controller",),
-        {"index": Attr(_number(0, 32, True), 1), "wwpn": Attr(_wwpn_or_empty, ""), "speed_gbps": Attr(_choice(1, 2, 4, 8), 2)},
-    ),
-    "enclosure": (("subsystem",), {"index": Attr(_number(0, 64, integer=True), 0)}),
-    "drive": (("enclosure",), {"bay": Attr(_number(1, 64, integer=True), 1)}),
-    "array": (
-        ("subsystem",),
-        {
-            "raid_level": Attr(_choice(*RAID_LEVELS), 5),
-            "drives": _refs("drive"),
-            "segment_kb": Attr(_number(1, 4096, integer=True), 128),
-        },
-    ),
-    "logical_drive": (
-        ("array",),
-        {
-            "size_gb": Attr(_number(0, 1 << 24), 0),
-            "owner": _ref("controller", doc="preferred owning controller"),
-            "lun": Attr(_number(0, 255, integer=True), 0),
-        },
-    ),
-    "host_mapping": (
-        ("subsystem",),
-        {"hba_ports": _refs("hba_port"), "logical_drives": _refs("logical_drive")},
-    ),
-    "hdisk": (
-        ("lpar",),
-        {"logical_drive": _ref("logical_drive"), "max_transfer_kb": Attr(_number(4, 65536, True), 256)},
-    ),
-    "volume_group": (
-        ("lpar",),
-        {
-            "vg_type": Attr(_choice(*VG_TYPES), "normal"),
-            "ltg_kb": Attr(_choice(*LTG_SIZES_KB), 128),
-            "pp_mb": Attr(_power_of_two(1, 131072), 64),
-            "pvs": _refs("hdisk"),
-        },
-    ),
-    "logical_volume": (
-        ("volume_group",),
-        {
-            "stripe_kb": Attr(_choice(0, *STRIPE_SIZES_KB), 0, doc="0 = not striped"),
-            "width": Attr(_number(0, 1024, integer=True), 0),
-            "size_gb": Attr(_number(0, 1 << 24), 0),
-        },
-    ),
-    "workload": (
-        ("logical_volume",),
-        {
-            "purpose": Attr(_choice(*WORKLOAD_PURPOSES), "data"),
-            "request_kb": Attr(_number(0.5, 1 << 20), 1024),
-            "read_pct": Attr(_number(0, 100), 100),
-            "direct_io": Attr(_bool, False),
-            "platform": Attr(_choice("aix", "windows", "solaris"), "aix"),
-            "bufsize_kb": Attr(_number(0, 1 << 20), 0, doc="SAS BUFSIZE; 0 = unknown"),
-            "bufno": Attr(_number(0, 100000, integer=True), 0, doc="SAS BUFNO; 0 = unknown"),
-        },
-    ),
-    "cable": (
-        (None,),
-        {
-            "a": _ref(*PORT_KINDS),
-            "b": _ref(*PORT_KINDS),
-            "label": Attr(_text(64), ""),
-            "length_m": Attr(_number(0, 100000), 0),
-            "media": Attr(_choice("LC-LC OM2", "LC-LC OM3", "LC-SC OM2", "SC-SC OM2", "copper"), "LC-LC OM2"),
-        },
-    ),
-    "zone": (("fabric",), {"members": _refs("hba_port", "host_port")}),
-}
-
-# A part (catalog entry) can be attached to these kinds.
-PART_KINDS = {"server", "drawer", "hba", "switch", "subsystem", "enclosure", "drive"}
-
-
-def default_attrs(kind: str) -> dict[str, Any]:
-    return {name: a.default for name, a in KINDS[kind][1].items()}
-
-
-def check_attr(kind: str, name: str, value: Any) -> Any:
-    """Validate one attribute value for a kind; return it normalised or raise ModelError."""
-    schema = KINDS[kind][1]
-    if name not in schema:
-        raise ModelError(f"a {kind} has no attribute {name!r} (it has: {', '.join(schema) or 'none'})")
-    try:
-        return schema[name].check(value)
-    except ModelError as err:
-        raise ModelError(f"{kind} {name}: {err}") from None
+#: kinds a catalog part attaches to (from :mod:`planner.schema`)
+PART_KINDS = frozenset(part_kinds())
 
 
 # ---------------------------------------------------------------------------------------------
@@ -536,8 +259,7 @@ class Topology:
         return old_index
 
     def _index_refs(self, comp: Component, add: bool) -> None:
-        schema = KINDS[comp.kind][1]
-        for name, spec in schema.items():
+        for name, spec in KINDS[comp.kind].attrs.items():
             if not spec.ref:
                 continue
             value = comp.attrs.get(name)
@@ -591,7 +313,7 @@ def load_component(topo: Topology, data: dict[str, Any], strict_refs: bool = Fal
     if cid in topo:
         raise ModelError(f"component id {cid!r} appears twice")
     parent = data.get("parent") or None
-    parents, schema = KINDS[kind]
+    parents, schema = KINDS[kind].parents, KINDS[kind].attrs
     if parent is None and None not in parents:
         raise ModelError(f"component {cid}: a {kind} must sit inside a {' or '.join(p for p in parents if p)}")
     attrs = default_attrs(kind)
@@ -609,6 +331,9 @@ def load_component(topo: Topology, data: dict[str, Any], strict_refs: bool = Fal
     part = data.get("part") or None
     if not isinstance(name, str) or (part is not None and not isinstance(part, str)):
         raise ModelError(f"component {cid}: name and part must be text")
+    problem = name_problem(name)
+    if problem:
+        raise ModelError(f"component {cid}: {problem}")
     comp = Component(cid, kind, name, parent, part, attrs)
     topo._add_silent(comp)
     return comp
@@ -626,7 +351,7 @@ def _lenient(spec: Attr, value: Any) -> Any:
 def check_references(topo: Topology) -> None:
     """Raise ModelError when a parent or reference names a missing or wrong-kind component."""
     for comp in topo.components():
-        parents = KINDS[comp.kind][0]
+        parents = KINDS[comp.kind].parents
         if comp.parent is not None:
             p = topo.get(comp.parent)
             if p is None:
@@ -635,7 +360,7 @@ def check_references(topo: Topology) -> None:
                 raise ModelError(f"component {comp.id}: a {comp.kind} cannot sit inside a {p.kind}")
         if comp.part is not None and comp.part not in topo.parts:
             raise ModelError(f"component {comp.id}: part {comp.part!r} is not in the design's parts")
-        for name, spec in KINDS[comp.kind][1].items():
+        for name, spec in KINDS[comp.kind].attrs.items():
             if not spec.ref:
                 continue
             value = comp.attrs.get(name)

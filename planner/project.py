@@ -143,7 +143,7 @@ def _entry(comp: Any) -> dict[str, Any]:
         entry["parent"] = comp.parent
     if comp.part is not None:
         entry["part"] = comp.part
-    for name in KINDS[comp.kind][1]:
+    for name in KINDS[comp.kind].attrs:
         if name in comp.attrs:
             value = comp.attrs[name]
             entry[name] = list(value) if isinstance(value, tuple) else value

@@ -33,3 +33,16 @@ def test_planner_does_not_import_catalogs_widgets_or_app():
 def test_catalogs_do_not_import_widgets_or_app():
     bad = [(str(p), m) for p, m in imports("catalogs") if m.split(".")[0] in ("widgets", "app")]
     assert bad == []
+
+
+def test_import_linter_contracts_are_kept():
+    """The contracts in pyproject.toml ([tool.importlinter]): layers app -> widgets -> catalogs ->
+    planner, no Qt below widgets, exports free of widgets and app, widgets free of app."""
+    import subprocess
+    import sys
+
+    exe = Path(sys.executable).with_name("lint-imports")
+    run = subprocess.run([str(exe), "--no-cache"], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    out = run.stdout + run.stderr
+    assert run.returncode == 0, out
+    assert out.count(" KEPT") == 4 and "BROKEN" not in out, out

@@ -177,7 +177,7 @@ def reference_candidates(topo: Topology, comp: Component, key: str) -> tuple[lis
     its own subsystem, an HBA's LPAR one of its server's partitions, a zone's members the ports
     cabled into its fabric, an array's drives the free drives of its subsystem.
     """
-    spec = KINDS[comp.kind][1][key]
+    spec = KINDS[comp.kind].attrs[key]
     value = comp.get(key)
     current: Sequence[str] = tuple(value or ()) if spec.many else ((value,) if value else ())
     found: list[Component]
@@ -621,7 +621,7 @@ class InspectorPanel(QWidget):
     def _build_form(self, lay: QVBoxLayout, comps: list[Component]) -> None:
         kind = comps[0].kind
         single = len(comps) == 1
-        schema = KINDS[kind][1]
+        schema = KINDS[kind].attrs
 
         about = QGroupBox("Component" if single else f"{plural(len(comps), kind)}")
         form = _form(about)

@@ -1,0 +1,73 @@
+"""How a component is named to the user: one function for every view (no Qt).
+
+:func:`label` is the one label with context that the findings, the paths table, the inspector,
+the CLI and the build sheet show: the component's own name followed by the names of the ancestors
+that make it unambiguous ("slot 3 of drawer 1", "LUN 0 on fastt1"). Which ancestors, and the
+joining word, come from :attr:`planner.schema.KindSpec.context`. Names are derived when shown, so a
+rename of a drawer shows at once in the label of every slot inside it.
+"""
+
+from __future__ import annotations
+
+import re
+
+from planner.model import Component, Topology
+from planner.schema import KINDS
+
+
+def short_label(comp: Component) -> str:
+    """The component's own name, or its id when it has none."""
+    return comp.name or comp.id
+
+
+def label(topo: Topology, comp: Component | str | None) -> str:
+    """The component's name with enough context to find it: 'PHB1 of drawer 1'.
+
+    Takes a component or an id; an id not in the design is returned as it is, None as "".
+    An ancestor whose name the component's own name already contains ('sw1 port 3') is not
+    repeated. Cost: O(depth).
+    """
+    if comp is None:
+        return ""
+    if isinstance(comp, str):
+        found = topo.get(comp)
+        if found is None:
+            return comp
+        comp = found
+    text = short_label(comp)
+    spec = KINDS.get(comp.kind)
+    if spec is None or spec.context is None or comp.parent is None:
+        return text
+    joiner, kinds = spec.context
+    for kind in kinds:
+        anc = topo.ancestor(comp.parent, kind)
+        if anc is None:
+            continue
+        name = short_label(anc)
+        if _mentions(text, name):
+            continue
+        text += joiner + name
+        joiner = " of "
+    return text
+
+
+def _mentions(text: str, name: str) -> bool:
+    return re.search(rf"(^|[^\w]){re.escape(name)}($|[^\w])", text) is not None
+
+
+def label_list(topo: Topology, ids, limit: int = 4, short: bool = True) -> str:
+    """'a, b, c and 5 more': labels (own names when ``short``) of the first ``limit`` ids."""
+    ids = list(dict.fromkeys(ids))
+
+    def one(cid: str) -> str:
+        comp = topo.get(cid)
+        if comp is None:
+            return cid
+        return short_label(comp) if short else label(topo, comp)
+
+    shown = [one(c) for c in ids[:limit]]
+    if len(ids) > limit:
+        return ", ".join(shown) + f" and {len(ids) - limit} more"
+    if len(shown) > 1:
+        return ", ".join(shown[:-1]) + " and " + shown[-1]
+    return shown[0] if shown else "none"

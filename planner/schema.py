@@ -1,0 +1,724 @@
+"""One description per component kind: the single table everything else reads.
+
+For every kind of component a design holds, :data:`KINDS` gives a :class:`KindSpec`: its
+attributes (validator, default, display label), its display name, the JSON collection that
+holds it, the kinds it may sit inside, its place on the data path (``hop``) and in utilization
+charts (``chart``), the diagram column it heads, whether it collapses on the canvas, whether a
+catalog part attaches to it and which part figures the analysis reads from that part, whether it
+is made together with its parent (``structural``), the fill colour of its canvas box and the
+context that makes its label unambiguous (used by :mod:`planner.naming`).
+
+The file format, the layout, the analysis, the rules, the canvas, the inspector, the palette, the
+charts and the build sheet all read this table; none keeps a private kind table
+(``tests/planner/test_schema.py`` checks it). Adding a kind means adding one entry here.
+No Qt.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+
+class ModelError(ValueError):
+    """An edit the model refuses: the message names the thing and the fix."""
+
+
+# ---------------------------------------------------------------------------------------------
+# Attribute validators. Each takes the value and returns the normalised value or raises
+# ModelError with a reason a storage admin understands.
+
+_WWPN_RE = re.compile(r"^[0-9a-f]{2}(:[0-9a-f]{2}){7}$")
+
+
+def normalize_wwpn(value: Any) -> str:
+    """Return a WWPN in ``xx:xx:xx:xx:xx:xx:xx:xx`` lowercase form, or raise ModelError.
+
+    Accepts colon-separated or bare 16-digit hex. Rejects the 16-byte NAA 6 form and the
+    all-zero name (DOMAIN.md §5).
+    """
+    if not isinstance(value, str):
+        raise ModelError(f"WWPN must be text like 10:00:00:00:c9:aa:bb:01, not {value!r}")
+    text = value.strip().lower().replace("-", ":")
+    bare = text.replace(":", "")
+    if len(bare) == 16 and re.fullmatch(r"[0-9a-f]{16}", bare):
+        text = ":".join(bare[i : i + 2] for i in range(0, 16, 2))
+    if not _WWPN_RE.match(text):
+        raise ModelError(f"WWPN {value!r} is not 8 bytes of hex; write it as xx:xx:xx:xx:xx:xx:xx:xx")
+    problem = wwpn_problem(text)
+    if problem:
+        raise ModelError(problem)
+    return text
+
+
+def wwpn_problem(text: str) -> str | None:
+    """Return why a well-formed WWPN is not a valid port name, or None when it is."""
+    if not _WWPN_RE.match(text or ""):
+        return f"WWPN {text!r} is not 8 bytes of hex (xx:xx:xx:xx:xx:xx:xx:xx)"
+    if text.replace(":", "") == "0" * 16:
+        return f"WWPN {text} is all zeros; use the port's real name"
+    naa = text[0]
+    if naa not in "125cdef":
+        return f"WWPN {text} has NAA type {naa}; a port WWPN starts with 1, 2, 5 or c-f (6 is the 16-byte form)"
+    return None
+
+
+def _choice(*options: Any) -> Callable[[Any], Any]:
+    def check(value: Any) -> Any:
+        if value not in options:
+            listed = ", ".join(str(o) for o in options)
+            raise ModelError(f"{value!r} is not one of {listed}")
+        return value
+
+    check.options = options  # type: ignore[attr-defined]
+    return check
+
+
+def _number(lo: float | None = None, hi: float | None = None, integer: bool = False):
+    def check(value: Any) -> Any:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            try:
+                value = float(value) if not integer else int(str(value), 10)
+            except (TypeError, ValueError):
+                raise ModelError(f"{value!r} is not a number") from None
+        if integer and (isinstance(value, float) and not value.is_integer()):
+            raise ModelError(f"{value!r} is not a whole number")
+        if integer:
+            value = int(value)
+        if value != value:  # NaN
+            raise ModelError("NaN is not a number")
+        if lo is not None and value < lo:
+            raise ModelError(f"{value} is below the minimum {lo}")
+        if hi is not None and value > hi:
+            raise ModelError(f"{value} is above the maximum {hi}")
+        return value
+
+    return check
+
+
+def _text(max_len: int = 200):
+    def check(value: Any) -> Any:
+        problem = text_problem(value, max_len)
+        if problem:
+            raise ModelError(problem)
+        return value
+
+    return check
+
+
+def _bool(value: Any) -> bool:
+    if isinstance(value, bool):
+        return value
+    if value in ("true", "yes", "1", 1):
+        return True
+    if value in ("false", "no", "0", 0):
+        return False
+    raise ModelError(f"{value!r} is not yes/no")
+
+
+def _power_of_two(lo: int, hi: int):
+    base = _number(lo, hi, integer=True)
+
+    def check(value: Any) -> int:
+        value = base(value)
+        if value & (value - 1):
+            raise ModelError(f"{value} is not a power of two")
+        return value
+
+    return check
+
+
+def _wwpn_or_empty(value: Any) -> str:
+    if value in ("", None):
+        return ""
+    return normalize_wwpn(value)
+
+
+@dataclass(frozen=True)
+class Attr:
+    """Schema of one attribute: validator, default, and for references the kinds referred to."""
+
+    check: Callable[[Any], Any]
+    default: Any = None
+    ref: tuple[str, ...] = ()  # kinds this attribute refers to (a component id)
+    many: bool = False  # a list of references
+    doc: str = ""
+    label: str = ""  # how forms and tables name it ("Segment size (KB)"); default from the key
+
+
+def _ref(*kinds: str, doc: str = "", label: str = "") -> Attr:
+    return Attr(check=_ref_shape, default="", ref=kinds, doc=doc, label=label)
+
+
+def _refs(*kinds: str, doc: str = "", label: str = "") -> Attr:
+    return Attr(check=_refs_shape, default=(), ref=kinds, many=True, doc=doc, label=label)
+
+
+def _ref_shape(value: Any) -> str:
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise ModelError(f"{value!r} is not a component id")
+    return value
+
+
+def _refs_shape(value: Any) -> tuple[str, ...]:
+    if isinstance(value, str) or not isinstance(value, Iterable):
+        raise ModelError(f"{value!r} is not a list of component ids")
+    out = tuple(value)
+    if not all(isinstance(v, str) for v in out):
+        raise ModelError("a list of component ids holds something else")
+    if len(set(out)) != len(out):
+        raise ModelError("a component is listed twice")
+    return out
+
+
+MULTIPATH_DRIVERS = ("RDAC", "SDD", "SDDPCM", "MPIO")
+RAID_LEVELS = (0, 1, 3, 5, 10)
+VG_TYPES = ("normal", "big", "scalable")
+LTG_SIZES_KB = (128, 256, 512, 1024, 2048, 4096, 8192, 16384)
+STRIPE_SIZES_KB = tuple(2**i for i in range(2, 18))  # 4 KB .. 128 MB
+WORKLOAD_PURPOSES = ("data", "WORK", "UTILLOC")
+AIX_LEVELS = ("5.1", "5.2", "5.3", "6.1", "7.1")
+FC_SPEEDS_GBPS = (1, 2, 4, 8)
+CABLE_MEDIA = ("LC-LC OM2", "LC-LC OM3", "LC-SC OM2", "SC-SC OM2", "copper")
+MAX_NAME = 64  # characters in a component name (canvas, findings, zoning aliases stay readable)
+
+# Characters that reorder or hide text when shown (bidi overrides and isolates, line and
+# paragraph separators): refused in names and text like the C0/C1 control characters.
+_INVISIBLE = frozenset("\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u2028\u2029\ufeff")
+
+
+def text_problem(value: Any, max_len: int = 200) -> str | None:
+    """Why ``value`` is not acceptable free text (a name, a location, a label), or None."""
+    if not isinstance(value, str):
+        return f"{value!r} is not text"
+    if len(value) > max_len:
+        return f"text may have at most {max_len} characters, this one has {len(value)}"
+    for c in value:
+        if c in _INVISIBLE or unicodedata.category(c) == "Cc":
+            return (
+                f"text contains control characters (U+{ord(c):04X}): new lines, tabs, escapes and "
+                "direction overrides are not allowed; type it on one line without them"
+            )
+    return None
+
+
+def name_problem(value: Any) -> str | None:
+    """Why ``value`` cannot be a component name, or None (at most :data:`MAX_NAME` characters,
+    no control characters). Used by the model, the loader and the editor."""
+    if not isinstance(value, str):
+        return "a name must be text"
+    if len(value) > MAX_NAME:
+        return f"a name may have at most {MAX_NAME} characters, this one has {len(value)}"
+    problem = text_problem(value, MAX_NAME)
+    return problem.replace("text contains", "a name cannot contain", 1) if problem else None
+
+
+@dataclass(frozen=True)
+class KindSpec:
+    """Everything the program knows about one component kind (see the module docstring)."""
+
+    kind: str
+    name: str  # display name, singular: "RIO2 link"
+    plural: str
+    collection: str  # JSON collection: "rio_links"
+    parents: tuple[str | None, ...]  # kinds it may sit inside; None: at the top level
+    attrs: dict[str, Attr]
+    hop: int | None = None  # position on the data path (host to disk); None: not a hop
+    chart: int | None = None  # position in utilization charts (from the adapter outwards)
+    column_width: float | None = None  # it heads a diagram column this wide on screen (points)
+    pdf_width: float | None = None  # ... and this wide in the build sheet's diagrams
+    collapses: bool = False  # shown as one box when collapsed
+    part_kind: bool = False  # a catalog part attaches to it
+    figures_read: tuple[str, ...] = ()  # part figures the analysis reads from that part
+    structural: bool = False  # made together with its parent; not added or deleted alone
+    on_path: bool = False  # lies on a data path (path highlighting, the inspector's path view)
+    port: bool = False  # a Fibre Channel port a cable ends at
+    fill: str | None = None  # canvas box fill
+    context: tuple[str, tuple[str, ...]] | None = None  # (joiner, ancestor kinds) for labels
+
+    @property
+    def root(self) -> bool:
+        return None in self.parents
+
+
+def _k(
+    kind: str, name: str, parents: tuple[str | None, ...], attrs: dict[str, Attr], plural: str = "", **more: Any
+) -> KindSpec:
+    return KindSpec(
+        kind, name, plural or name + "s", kind + ("es" if kind.endswith("h") else "s"), parents, attrs, **more
+    )
+
+
+_INDEX = "Index"
+_WWPN = Attr(_wwpn_or_empty, "", label="WWPN")
+_SPEED = Attr(_choice(*FC_SPEEDS_GBPS), 2, label="Speed (Gbps)")
+
+#: kind -> its description, in the order of the JSON document and of every listing
+KINDS: dict[str, KindSpec] = {
+    s.kind: s
+    for s in (
+        _k(
+            "server",
+            "server",
+            (None,),
+            {"model": Attr(_text(), "", label="Model")},
+            hop=0,
+            chart=5,
+            column_width=110,
+            pdf_width=58,
+            part_kind=True,
+            figures_read=("system",),
+            on_path=True,
+            fill="#e1e8f5",
+        ),
+        _k(
+            "lpar",
+            "LPAR",
+            ("server",),
+            {
+                "multipath": Attr(
+                    _choice(*MULTIPATH_DRIVERS), "RDAC", doc="host multipath driver", label="Multipath driver"
+                ),
+                "aix_level": Attr(_choice(*AIX_LEVELS), "5.2", label="AIX level"),
+                "cpus": Attr(_number(1, 1024, integer=True), 32, label="CPUs"),
+                "memory_gb": Attr(_number(0, 65536), 256, label="Memory (GB)"),
+            },
+        ),
+        _k(
+            "drawer",
+            "drawer",
+            ("server",),
+            {
+                "location": Attr(_text(40), "", label="Location"),
+                "index": Attr(_number(0, 64, True), 1, label=_INDEX),
+            },
+            hop=1,
+            chart=4,
+            column_width=90,
+            pdf_width=72,
+            collapses=True,
+            part_kind=True,
+            figures_read=("drawer", "planar", "rio_link0", "rio_link1", "phb"),
+            on_path=True,
+            fill="#e8eefa",
+        ),
+        _k(
+            "planar",
+            "planar",
+            ("drawer",),
+            {"index": Attr(_number(0, 8, integer=True), 0, label=_INDEX)},
+            hop=2,
+            chart=3,
+            column_width=70,
+            pdf_width=52,
+            structural=True,
+            on_path=True,
+            fill="#eef2fc",
+            context=(" of ", ("drawer",)),
+        ),
+        _k(
+            "rio_link",
+            "RIO2 link",
+            ("planar",),
+            {"index": Attr(_number(0, 8, integer=True), 0, label=_INDEX)},
+            hop=3,
+            chart=2,
+            column_width=60,
+            pdf_width=44,
+            structural=True,
+            on_path=True,
+            fill="#f0f4fc",
+            context=(" of ", ("planar", "drawer")),
+        ),
+        _k(
+            "phb",
+            "PHB",
+            ("rio_link",),
+            {
+                "index": Attr(_number(1, 8, integer=True), 1, doc="PHB number within the planar", label=_INDEX),
+                "drawer_phb": Attr(
+                    _number(1, 16, integer=True), 1, doc="PHB number across the drawer", label="Drawer-wide PHB"
+                ),
+            },
+            hop=4,
+            chart=1,
+            column_width=118,
+            pdf_width=84,
+            structural=True,
+            on_path=True,
+            fill="#f3f6fd",
+            context=(" of ", ("drawer",)),
+        ),
+        _k(
+            "slot",
+            "slot",
+            ("phb",),
+            {"number": Attr(_number(1, 64, integer=True), 1, label="Number")},
+            column_width=150,
+            pdf_width=96,
+            structural=True,
+            on_path=True,
+            fill="#fafbff",
+            context=(" of ", ("drawer",)),
+        ),
+        _k(
+            "hba",
+            "HBA",
+            ("slot",),
+            {"lpar": _ref("lpar", doc="the partition that owns the adapter", label="LPAR")},
+            hop=5,
+            chart=0,
+            part_kind=True,
+            figures_read=("hba",),
+            on_path=True,
+            context=(" in ", ("slot", "drawer")),
+        ),
+        _k(
+            "hba_port",
+            "HBA port",
+            ("hba",),
+            {"index": Attr(_number(0, 8, True), 0, label=_INDEX), "wwpn": _WWPN, "speed_gbps": _SPEED},
+            structural=True,
+            on_path=True,
+            port=True,
+            context=(" in ", ("slot", "drawer")),
+        ),
+        _k("fabric", "fabric", (None,), {}),
+        _k(
+            "switch",
+            "switch",
+            (None,),
+            {
+                "fabric": _ref("fabric", label="Fabric"),
+                "domain_id": Attr(_number(1, 239, True), 1, label="Domain ID"),
+            },
+            column_width=150,
+            pdf_width=122,
+            collapses=True,
+            part_kind=True,
+            figures_read=("switch_port", "asic", "backplane"),
+            fill="#ecf6ee",
+            plural="switches",
+        ),
+        _k(
+            "asic",
+            "ASIC",
+            ("switch",),
+            {"index": Attr(_number(0, 64, integer=True), 0, label=_INDEX)},
+            hop=7,
+            chart=7,
+            structural=True,
+            on_path=True,
+            fill="#f4faf5",
+            context=(" of ", ("switch",)),
+        ),
+        _k(
+            "backplane",
+            "backplane",
+            ("switch",),
+            {},
+            hop=8,
+            chart=8,
+            structural=True,
+            on_path=True,
+            context=(" of ", ("switch",)),
+        ),
+        _k(
+            "switch_port",
+            "switch port",
+            ("asic",),
+            {"index": Attr(_number(0, 511, integer=True), 0, label=_INDEX), "speed_gbps": _SPEED},
+            hop=6,
+            chart=6,
+            structural=True,
+            on_path=True,
+            port=True,
+            fill="#fcfffc",
+            context=(" of ", ("switch",)),
+        ),
+        _k(
+            "subsystem",
+            "subsystem",
+            (None,),
+            {"cache_mb": Attr(_number(0, 1 << 20), 0, label="Cache (MB)")},
+            hop=11,
+            chart=10,
+            column_width=150,
+            pdf_width=104,
+            collapses=True,
+            part_kind=True,
+            figures_read=("subsystem", "host_port"),
+            on_path=True,
+            fill="#faf2e6",
+        ),
+        _k(
+            "controller",
+            "controller",
+            ("subsystem",),
+            {"slot_name": Attr(_choice("A", "B", "C", "D"), "A", label="Controller slot")},
+            hop=10,
+            structural=True,
+            on_path=True,
+            fill="#fcf7ee",
+            context=(" of ", ("subsystem",)),
+        ),
+        _k(
+            "host_port",
+            "host port",
+            ("controller",),
+            {"index": Attr(_number(0, 32, True), 1, label=_INDEX), "wwpn": _WWPN, "speed_gbps": _SPEED},
+            hop=9,
+            chart=9,
+            structural=True,
+            on_path=True,
+            port=True,
+            fill="#fffcf6",
+            context=(" of ", ("subsystem",)),
+        ),
+        _k(
+            "enclosure",
+            "enclosure",
+            ("subsystem",),
+            {"index": Attr(_number(0, 64, integer=True), 0, label=_INDEX)},
+            part_kind=True,
+            context=(" of ", ("subsystem",)),
+        ),
+        _k(
+            "drive",
+            "drive",
+            ("enclosure",),
+            {"bay": Attr(_number(1, 64, integer=True), 1, label="Bay")},
+            part_kind=True,
+            context=(" of ", ("enclosure", "subsystem")),
+        ),
+        _k(
+            "array",
+            "array",
+            ("subsystem",),
+            {
+                "raid_level": Attr(_choice(*RAID_LEVELS), 5, label="RAID level"),
+                "drives": _refs("drive", label="Drives"),
+                "segment_kb": Attr(_number(1, 4096, integer=True), 128, label="Segment size (KB)"),
+            },
+            hop=12,
+            chart=11,
+            column_width=150,
+            pdf_width=184,
+            on_path=True,
+            fill="#f6eefa",
+            context=(" on ", ("subsystem",)),
+        ),
+        _k(
+            "logical_drive",
+            "logical drive",
+            ("array",),
+            {
+                "size_gb": Attr(_number(0, 1 << 24), 0, label="Size (GB)"),
+                "owner": _ref("controller", doc="preferred owning controller", label="Owner (preferred controller)"),
+                "lun": Attr(_number(0, 255, integer=True), 0, label="LUN"),
+            },
+            on_path=True,
+            fill="#fbf7fd",
+            context=(" on ", ("subsystem",)),
+        ),
+        _k(
+            "host_mapping",
+            "host mapping",
+            ("subsystem",),
+            {
+                "hba_ports": _refs("hba_port", label="HBA ports"),
+                "logical_drives": _refs("logical_drive", label="Logical drives"),
+            },
+            context=(" on ", ("subsystem",)),
+        ),
+        _k(
+            "hdisk",
+            "hdisk",
+            ("lpar",),
+            {
+                "logical_drive": _ref("logical_drive", label="Logical drive"),
+                "max_transfer_kb": Attr(_number(4, 65536, True), 256, label="max_transfer (KB)"),
+            },
+            context=(" on ", ("lpar",)),
+        ),
+        _k(
+            "volume_group",
+            "volume group",
+            ("lpar",),
+            {
+                "vg_type": Attr(_choice(*VG_TYPES), "normal", label="VG type"),
+                "ltg_kb": Attr(_choice(*LTG_SIZES_KB), 128, label="LTG (KB)"),
+                "pp_mb": Attr(_power_of_two(1, 131072), 64, label="PP size (MB)"),
+                "pvs": _refs("hdisk", label="Physical volumes"),
+            },
+            column_width=170,
+            pdf_width=168,
+            collapses=True,
+            fill="#eef6fa",
+            context=(" on ", ("lpar",)),
+        ),
+        _k(
+            "logical_volume",
+            "logical volume",
+            ("volume_group",),
+            {
+                "stripe_kb": Attr(_choice(0, *STRIPE_SIZES_KB), 0, doc="0 = not striped", label="Stripe size (KB)"),
+                "width": Attr(_number(0, 1024, integer=True), 0, label="Width"),
+                "size_gb": Attr(_number(0, 1 << 24), 0, label="Size (GB)"),
+            },
+            fill="#f6fbfd",
+            context=(" in ", ("volume_group",)),
+        ),
+        _k(
+            "workload",
+            "workload",
+            ("logical_volume",),
+            {
+                "purpose": Attr(_choice(*WORKLOAD_PURPOSES), "data", label="Purpose"),
+                "request_kb": Attr(_number(0.5, 1 << 20), 1024, label="Request size (KB)"),
+                "read_pct": Attr(_number(0, 100), 100, label="Reads (%)"),
+                "direct_io": Attr(_bool, False, label="Direct I/O"),
+                "platform": Attr(_choice("aix", "windows", "solaris"), "aix", label="Platform"),
+                "bufsize_kb": Attr(_number(0, 1 << 20), 0, doc="SAS BUFSIZE; 0 = unknown", label="SAS BUFSIZE (KB)"),
+                "bufno": Attr(_number(0, 100000, integer=True), 0, doc="SAS BUFNO; 0 = unknown", label="SAS BUFNO"),
+            },
+            context=(" on ", ("logical_volume",)),
+        ),
+        _k(
+            "cable",
+            "cable",
+            (None,),
+            {
+                "a": _ref("hba_port", "switch_port", "host_port", label="End A"),
+                "b": _ref("hba_port", "switch_port", "host_port", label="End B"),
+                "label": Attr(_text(64), "", label="Label"),
+                "length_m": Attr(_number(0, 100000), 0, label="Length (m)"),
+                "media": Attr(_choice(*CABLE_MEDIA), "LC-LC OM2", label="Media"),
+            },
+            on_path=True,
+        ),
+        _k(
+            "zone",
+            "zone",
+            ("fabric",),
+            {"members": _refs("hba_port", "host_port", label="Members")},
+            context=(" in ", ("fabric",)),
+        ),
+    )
+}
+
+# -- questions about kinds ---------------------------------------------------------------------
+
+
+def spec(kind: str) -> KindSpec:
+    """The description of ``kind``; raises ModelError for an unknown kind."""
+    try:
+        return KINDS[kind]
+    except KeyError:
+        raise ModelError(f"unknown component kind {kind!r}") from None
+
+
+def kind_name(kind: str) -> str:
+    """How the user reads the kind: 'RIO2 link', 'PHB', 'logical drive'."""
+    got = KINDS.get(kind)
+    return got.name if got else kind.replace("_", " ")
+
+
+def count_label(n: int, kind: str) -> str:
+    """'1 HBA', '3 HBAs', '2 switches'."""
+    got = KINDS.get(kind)
+    if got is None:
+        return f"{n} {kind_name(kind)}" + ("" if n == 1 else "s")
+    return f"{n} {got.name if n == 1 else got.plural}"
+
+
+_ATTR_LABELS = {key: a.label for s in reversed(KINDS.values()) for key, a in s.attrs.items() if a.label}
+
+
+def attr_label(key: str) -> str:
+    """How forms and tables name an attribute: 'Segment size (KB)'."""
+    return _ATTR_LABELS.get(key) or key.replace("_", " ").capitalize()
+
+
+def collection(kind: str) -> str:
+    """The JSON collection that holds ``kind``."""
+    return spec(kind).collection
+
+
+_BY_COLLECTION = {s.collection: s.kind for s in KINDS.values()}
+
+
+def kind_of_collection(name: str) -> str | None:
+    """The kind a JSON collection holds, or None for an unknown collection."""
+    return _BY_COLLECTION.get(name)
+
+
+def _ordered(field: str) -> tuple[str, ...]:
+    ranked = [(getattr(s, field), s.kind) for s in KINDS.values() if getattr(s, field) is not None]
+    return tuple(k for _, k in sorted(ranked))
+
+
+def _where(flag: str) -> tuple[str, ...]:
+    return tuple(s.kind for s in KINDS.values() if getattr(s, flag))
+
+
+def hop_kinds() -> tuple[str, ...]:
+    """Kinds that are hops of a data path, from the host to the disks."""
+    return _HOPS
+
+
+def chart_kinds() -> tuple[str, ...]:
+    """Kinds charted by utilization, from the adapter outwards."""
+    return _CHARTS
+
+
+def diagram_columns() -> tuple[str, ...]:
+    """Kinds that head a diagram column, left to right."""
+    return _COLUMNS
+
+
+def part_kinds() -> tuple[str, ...]:
+    return _PART_KINDS
+
+
+def collapsible_kinds() -> tuple[str, ...]:
+    return _COLLAPSIBLE
+
+
+def structural_kinds() -> frozenset[str]:
+    return _STRUCTURAL
+
+
+def on_path_kinds() -> frozenset[str]:
+    return _ON_PATH
+
+
+_HOPS = _ordered("hop")
+_CHARTS = _ordered("chart")
+_COLUMNS = tuple(s.kind for s in KINDS.values() if s.column_width is not None)
+_PART_KINDS = _where("part_kind")
+_COLLAPSIBLE = _where("collapses")
+_STRUCTURAL = frozenset(_where("structural"))
+_ON_PATH = frozenset(_where("on_path"))
+#: Fibre Channel ports, the kinds a cable ends at
+PORT_KINDS = _where("port")
+
+
+def default_attrs(kind: str) -> dict[str, Any]:
+    return {name: a.default for name, a in spec(kind).attrs.items()}
+
+
+def check_attr(kind: str, name: str, value: Any) -> Any:
+    """Validate one attribute value for a kind; return it normalised or raise ModelError."""
+    attrs = spec(kind).attrs
+    if name not in attrs:
+        raise ModelError(f"a {kind_name(kind)} has no attribute {name!r} (it has: {', '.join(attrs) or 'none'})")
+    try:
+        return attrs[name].check(value)
+    except ModelError as err:
+        raise ModelError(f"{kind} {name}: {err}") from None
