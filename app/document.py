@@ -44,6 +44,28 @@ class PlannerUndoCommand(QUndoCommand):
         self.cmd.undo(self.doc.topology)
 
 
+class ProjectUndoCommand(QUndoCommand):
+    """One change to the project's scenarios (``do(project)``/``undo(project)``) as one undo step.
+
+    Scenario changes share the undo history with design edits: the history is linear, so each
+    design command is undone while the scenario it was made in is current again.
+    """
+
+    def __init__(self, doc: Document, cmd: Any, applied: bool = True) -> None:
+        super().__init__(cmd.text)
+        self.doc, self.cmd = doc, cmd
+        self._skip_first_redo = applied
+
+    def redo(self) -> None:
+        if self._skip_first_redo:
+            self._skip_first_redo = False
+            return
+        self.doc._rescope(lambda: self.cmd.do(self.doc.project))
+
+    def undo(self) -> None:
+        self.doc._rescope(lambda: self.cmd.undo(self.doc.project))
+
+
 @dataclass
 class AnalysisBundle:
     """Everything the panels show about one revision of the design.
@@ -128,6 +150,7 @@ class Document(QObject):
         self.selection: list[str] = []
         self.analysis: AnalysisBundle | None = None
         self.synchronous = False  # tests may analyse in the GUI thread for determinism
+        self.last_refusal = ""  # the reason the last refused edit gave (also sent as ``message``)
         self._pool = QThreadPool.globalInstance()
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
@@ -172,17 +195,27 @@ class Document(QObject):
         self.fileStateChanged.emit()
 
     def switch_scenario(self, name: str) -> None:
-        """Show another scenario of the project; each scenario's undo history starts anew."""
+        """Show another scenario of the project, starting a new undo history (the editor switches
+        through :meth:`push_project` instead, as an undo step)."""
         self._show(lambda: self.project.switch(name))
 
     def _show(self, swap: Callable[[], Any]) -> None:
+        self._rescope(swap, new_history=True)
+
+    def _rescope(self, swap: Callable[[], Any], new_history: bool = False) -> None:
+        """Run ``swap`` (which may replace the project or change its current scenario) and show
+        the result afresh; ``new_history`` starts a new undo history."""
         self._detach()
-        swap()
-        self.undo_stack.clear()
+        try:
+            swap()
+        finally:
+            self._attach()
+        if new_history:
+            self.undo_stack.clear()
         self.selection = []
         self.analysis = None
-        self._attach()
         self.projectReplaced.emit()
+        self.scenariosChanged.emit()
         self.selectionChanged.emit([])
         self.changed.emit()
         self.fileStateChanged.emit()
@@ -195,17 +228,31 @@ class Document(QObject):
         try:
             cmd = operation(self.topology, *args, **kwargs)
         except (ModelError, ProjectError, ValueError, KeyError) as err:
-            self.message.emit(_reason(err))
+            self.last_refusal = _reason(err)
+            self.message.emit(self.last_refusal)
             return None
         self.undo_stack.push(PlannerUndoCommand(self, cmd, applied=True))
         return cmd
+
+    def push_project(self, cmd: Any) -> bool:
+        """Apply a scenario command (``do(project)``/``undo(project)``, e.g. add or switch a
+        scenario) as one undo step; False (and a message) when refused."""
+        try:
+            self._rescope(lambda: cmd.do(self.project))
+        except (ProjectError, ModelError, ValueError, KeyError) as err:
+            self.last_refusal = _reason(err)
+            self.message.emit(self.last_refusal)
+            return False
+        self.undo_stack.push(ProjectUndoCommand(self, cmd, applied=True))
+        return True
 
     def push(self, cmd: Command) -> bool:
         """Apply a planner command as one undo step; False (and a message) when refused."""
         try:
             cmd.do(self.topology)
         except (ModelError, ValueError, KeyError) as err:
-            self.message.emit(_reason(err))
+            self.last_refusal = _reason(err)
+            self.message.emit(self.last_refusal)
             return False
         self.undo_stack.push(PlannerUndoCommand(self, cmd, applied=True))
         return True

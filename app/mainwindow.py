@@ -28,9 +28,8 @@ from PySide6.QtWidgets import (
     QUndoView,
 )
 
+from app.controller import Controller
 from app.document import Document
-from planner import edit
-from planner.commands import Macro, SetMeta, SetPositions
 from planner.examples import EXAMPLES, build_example
 from planner.figures import DIRECTIONS, FIGURE_SETS
 from planner.model import ModelError, Topology
@@ -70,13 +69,11 @@ class MainWindow(QMainWindow):
         self.doc.fileStateChanged.connect(self._update_title)
         self.doc.analysisReady.connect(self._show_totals)
         self.doc.message.connect(self.show_message)
-        self.scene.boxesMoved.connect(self._on_boxes_moved)
-        self.scene.dropPart.connect(self.drop_part)
-        self.scene.cableRequested.connect(self.lay_cable)
-        self.scene.deleteRequested.connect(self.delete_ids)
-        self.scene.duplicateRequested.connect(self.duplicate_ids)
-        self.clipboard_ids: list[str] = []
+        self.controller = Controller(self.doc, catalog, self)
+        self.controller.connect_canvas(self.scene)
         self._build_docks()
+        self.controller.connect_inspector(self.inspector)
+        self.doc.scenariosChanged.connect(self._update_title)
         self._build_actions()
         self._build_status()
         self._autosave_timer = QTimer(self)
@@ -121,7 +118,7 @@ class MainWindow(QMainWindow):
         self.tabifyDockWidget(self.docks["findings"], self.docks["paths"])
         self.tabifyDockWidget(self.docks["paths"], self.docks["charts"])
         self.docks["findings"].raise_()
-        self.palette_panel.partActivated.connect(lambda pid: self.drop_part(pid, "", QPointF()))
+        self.palette_panel.partActivated.connect(self.controller.drop_part)
         self.findings.focusRequested.connect(self.focus_components)
 
     def _action(self, text: str, slot, shortcut=None, icon=None, tip: str = "") -> QAction:
@@ -292,65 +289,33 @@ class MainWindow(QMainWindow):
         if event.type == "meta":
             self._update_title()
 
-    # -- edits from the canvas and palette --------------------------------------------------------
-    def _on_boxes_moved(self, moved: dict) -> None:
-        self.doc.push(SetPositions(moved))
-
-    def lay_cable(self, a: str, b: str) -> None:
-        self.doc.run(edit.add_cable, a, b)
-
+    # -- edits: the controller turns them into commands ------------------------------------------
     def delete_ids(self, ids: list[str]) -> None:
-        topo = self.doc.topology
-        targets = []
-        for cid in ids:
-            comp = topo.get(cid)
-            if comp is None:
-                continue
-            if comp.kind == "slot":  # a slot box stands for the adapter in it
-                targets += [h.id for h in topo.children(cid, "hba")]
-            elif comp.kind in edit.STRUCTURAL:
-                self.show_message(f"{comp.label()} is part of its {topo.get(comp.parent).kind if comp.parent else 'design'}; delete the whole {topo.get(comp.parent).kind if comp.parent else 'part'} instead")
-            else:
-                targets.append(cid)
-        if targets:
-            self.doc.run(edit.delete, targets)
+        self.controller.delete(ids)
 
     def duplicate_ids(self, ids: list[str]) -> None:
-        if not ids:
-            self.show_message("select a drawer or a subsystem to duplicate")
-            return
-        self.doc.run(edit.duplicate, ids)
+        self.controller.duplicate(ids)
 
     def copy_selection(self) -> None:
-        self.clipboard_ids = self.scene.selected_ids()
-        QApplication.clipboard().setText(json.dumps({"sanplan-components": self.clipboard_ids}))
-        self.show_message(f"copied {len(self.clipboard_ids)} component(s)", error=False)
+        n = self.controller.copy(self.scene.selected_ids())
+        QApplication.clipboard().setText(json.dumps({"sanplan-components": self.controller.clipboard}))
+        self.show_message(f"copied {n} component(s)", error=False)
 
     def paste(self) -> None:
-        ids = [i for i in self.clipboard_ids if i in self.doc.topology]
-        if not ids:
-            self.show_message("nothing to paste: copy a drawer or a subsystem first")
-            return
-        self.doc.run(edit.duplicate, ids)
+        self.controller.paste()
 
     def _select_all(self) -> None:
         self.view.select.select_all()
 
-    def drop_part(self, part_id: str, target_id: str, pos: QPointF) -> None:
+    def drop_part(self, part_id: str, target_id: str = "", pos: QPointF | None = None) -> None:
         """A part dropped on the canvas (or activated in the palette): add it where it fits."""
-        part = self.catalog.get(part_id)
-        if part is None:
-            self.show_message(f"part {part_id} is not in the catalog")
-            return
-        self.doc.run(edit.place_part, part, target_id or None, self.doc.parts)
+        self.controller.drop_part(part_id, target_id)
 
     def focus_components(self, ids: list[str]) -> None:
         self.view.center_on_ids(ids)
 
     def auto_layout(self) -> None:
-        topo = self.doc.topology
-        if topo.positions:
-            self.doc.push(SetPositions({cid: None for cid in topo.positions}))
+        self.controller.auto_layout()
         self.view.zoom_to_fit()
 
     # -- files --------------------------------------------------------------------------------
@@ -548,9 +513,7 @@ class MainWindow(QMainWindow):
         form.addRow(buttons)
         if dlg.exec() != QDialog.DialogCode.Accepted:
             return
-        cmds = [SetMeta(k, le.text()) for k, le in fields.items() if le.text() != topo.meta.get(k, "")]
-        if cmds:
-            self.doc.push(Macro("Design properties", cmds))
+        self.controller.set_meta({k: le.text() for k, le in fields.items()})
 
     def _fill_scenarios(self) -> None:
         m = self.scenario_menu
@@ -567,43 +530,20 @@ class MainWindow(QMainWindow):
         m.addAction("De&lete current", self.delete_scenario)
 
     def switch_scenario(self, name: str) -> None:
-        if name != self.doc.project.current:
-            self.doc.switch_scenario(name)
-            self.doc.undo_stack.resetClean()
+        self.controller.switch_scenario(name)
 
     def duplicate_scenario(self, name: str | None = None) -> None:
         name = name or self.ask("text", "Name of the new scenario", f"{self.doc.project.current} copy")
-        if not name:
-            return
-        try:
-            self.doc.project.add_scenario(name, self.doc.project.current)
-        except ProjectError as err:
-            self.show_message(str(err))
-            return
-        self.doc.switch_scenario(name)
-        self.doc.undo_stack.resetClean()
+        if name:
+            self.controller.add_scenario(name)
 
     def rename_scenario(self, name: str | None = None) -> None:
         name = name or self.ask("text", "New name of the scenario", self.doc.project.current)
-        if not name:
-            return
-        try:
-            self.doc.project.rename_scenario(self.doc.project.current, name)
-        except ProjectError as err:
-            self.show_message(str(err))
-            return
-        self.doc.undo_stack.resetClean()
-        self._update_title()
+        if name:
+            self.controller.rename_scenario(name)
 
     def delete_scenario(self) -> None:
-        current = self.doc.project.current
-        try:
-            self.doc.project.delete_scenario(current)
-        except ProjectError as err:
-            self.show_message(str(err))
-            return
-        self.doc.switch_scenario(self.doc.project.current)
-        self.doc.undo_stack.resetClean()
+        self.controller.delete_scenario()
 
     def show_catalog(self) -> None:
         from widgets.catalog_browser import CatalogDialog

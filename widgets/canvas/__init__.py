@@ -11,19 +11,16 @@ The canvas emits intent; :class:`app.controller.Controller` turns it into comman
 
 from widgets.canvas.items import BoxItem, LinkItem, util_color
 from widgets.canvas.scene import DiagramScene
-from widgets.canvas.tools import GRID, PORT_KINDS, cable_port_for, compatible
+from widgets.canvas.tools import GRID
 from widgets.canvas.view import DiagramView
 from widgets.palette import PART_MIME
 
 __all__ = [
     "GRID",
     "PART_MIME",
-    "PORT_KINDS",
     "BoxItem",
     "DiagramScene",
     "DiagramView",
     "LinkItem",
-    "cable_port_for",
-    "compatible",
     "util_color",
 ]

@@ -20,21 +20,25 @@ from PySide6.QtWidgets import (
     QStyleOptionGraphicsItem,
 )
 
+from planner import bands
 from planner.layout import COLLAPSIBLE
+from planner.schema import KINDS
 
-UTIL_BANDS = ((0.70, QColor(46, 160, 67)), (0.95, QColor(222, 150, 0)), (10.0, QColor(214, 40, 40)))
-IDLE = QColor(150, 150, 150)
-BIND = QColor(200, 0, 0)
-HIGHLIGHT = QColor(30, 110, 255)
+_COLOURS: dict[str, QColor] = {}
 
-KIND_FILL = {
-    "server": QColor(225, 232, 245), "drawer": QColor(232, 238, 250), "planar": QColor(238, 242, 252),
-    "rio_link": QColor(240, 244, 252), "phb": QColor(243, 246, 253), "slot": QColor(250, 251, 255),
-    "switch": QColor(236, 246, 238), "asic": QColor(244, 250, 245), "switch_port": QColor(252, 255, 252),
-    "subsystem": QColor(250, 242, 230), "controller": QColor(252, 247, 238), "host_port": QColor(255, 252, 246),
-    "array": QColor(246, 238, 250), "logical_drive": QColor(251, 247, 253),
-    "volume_group": QColor(238, 246, 250), "logical_volume": QColor(246, 251, 253),
-}  # fmt: skip
+
+def qcolor(hex_colour: str) -> QColor:
+    """A shared QColor for a '#rrggbb' string of :mod:`planner.bands` or :mod:`planner.schema`."""
+    c = _COLOURS.get(hex_colour)
+    if c is None:
+        c = _COLOURS[hex_colour] = QColor(hex_colour)
+    return c
+
+
+IDLE = qcolor(bands.IDLE)
+BIND = qcolor(bands.BINDING)
+HIGHLIGHT = qcolor(bands.HIGHLIGHT)
+NO_FILL = QColor(248, 248, 248)  # a kind the schema gives no fill
 
 _FONTS: dict[tuple[float, bool], QFont] = {}
 
@@ -52,26 +56,23 @@ def font(size: float, bold: bool = False) -> QFont:
 
 def util_color(u: float | None) -> QColor:
     """The band colour of a utilization (grey when there is no figure)."""
-    if u is None:
-        return IDLE
-    for limit, color in UTIL_BANDS:
-        if u < limit:
-            return color
-    return UTIL_BANDS[-1][1]
+    return IDLE if u is None else qcolor(bands.colour(u))
 
 
 def legend_rows() -> list[tuple[QColor, str]]:
     """(colour, text) for each utilization band, as the legend shows them."""
+    ok, over = f"{bands.OK_BELOW * 100:.0f}", f"{bands.OVER_FROM * 100:.0f}"
     return [
-        (UTIL_BANDS[0][1], "under 70 % utilized"),
-        (UTIL_BANDS[1][1], "70 to 95 %"),
-        (UTIL_BANDS[2][1], "95 % and more (saturated)"),
+        (qcolor(bands.STRONG["ok"]), f"under {ok} % utilized"),
+        (qcolor(bands.STRONG["busy"]), f"{ok} to {over} %"),
+        (qcolor(bands.STRONG["over"]), f"{over} % and more (saturated)"),
     ]
 
 
 def kind_fill(kind: str) -> QColor:
     """The fill of a box of ``kind`` (darkened under a dark palette)."""
-    fill = KIND_FILL.get(kind, QColor(248, 248, 248))
+    spec = KINDS.get(kind)
+    fill = QColor(spec.fill) if spec is not None and spec.fill else NO_FILL
     return fill.darker(320) if is_dark() else fill
 
 

@@ -26,15 +26,12 @@ from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QApplication, QGraphicsScene
 
 from planner.layout import COLLAPSIBLE, Diagram, default_collapsed, layout
-from planner.model import KINDS
+from planner.schema import KINDS, PORT_KINDS
 from widgets.canvas.items import BoxItem, LinkItem
-from widgets.canvas.tools import PORT_KINDS
 
 if TYPE_CHECKING:
     from planner.analysis import Analysis
     from planner.model import Event, Topology
-
-GROUP_KINDS = ("drawer", "switch", "subsystem")  # collapsed boxes of these show their load
 
 
 def is_structural(topo: Topology, event: Event) -> bool:
@@ -46,7 +43,7 @@ def is_structural(topo: Topology, event: Event) -> bool:
     if event.key == "parent":
         return True
     comp = topo.get(event.id)
-    attr = KINDS[comp.kind][1].get(event.key) if comp is not None else None
+    attr = KINDS[comp.kind].attrs.get(event.key) if comp is not None else None
     return attr is None or bool(attr.ref)  # references draw links and order the storage column
 
 
@@ -68,6 +65,7 @@ class DiagramScene(QGraphicsScene):
         self.links: list[LinkItem] = []
         self.diagram: Diagram | None = None
         self.painted_revision: int | None = None  # the design revision of the analysis shown
+        self._ports: dict[str, list[str]] | None = None  # box id -> the ports it shows (cable ends)
         self._syncing = False
         self._pending = ""  # "", "relabel" or "relayout": what the events since the last refresh need
         self._flush_timer = QTimer(self)
@@ -125,6 +123,7 @@ class DiagramScene(QGraphicsScene):
         self.items_by_id.clear()
         self.links.clear()
         self.painted_revision = None
+        self._ports = None
         self.diagram = d
         for box in sorted(d.boxes.values(), key=lambda b: _depth(d, b)):  # containers first
             parent = self.items_by_id.get(box.container) if box.container else None
@@ -191,7 +190,7 @@ class DiagramScene(QGraphicsScene):
             return
         result: Analysis = bundle.result
         best = self._busiest_per_box(result)
-        group_load = {cid: v for g in GROUP_KINDS for cid, v in result.by_group.get(g, {}).items()}
+        group_load = {cid: v for g in COLLAPSIBLE for cid, v in result.by_group.get(g, {}).items()}
         for cid, item in self.items_by_id.items():
             if item.box.collapsed and cid in group_load:
                 first = item.box.label.split("\n")[1] if "\n" in item.box.label else ""
@@ -299,9 +298,24 @@ class DiagramScene(QGraphicsScene):
             if li.a.topLevelItem() in moved or li.b.topLevelItem() in moved:
                 li.update_path()
 
+    def port_of(self, box_id: str) -> str | None:
+        """The port a cable drawn from this box attaches to: the box's own port, or the first port
+        it shows (a slot shows its HBA's ports); None for a collapsed group or a box without one."""
+        if self._ports is None:
+            self._ports = {}
+            d, topo = self.diagram, self.doc.topology
+            for kind in PORT_KINDS:
+                for port in topo.of_kind(kind) if d is not None else ():
+                    box = d.boxes.get(d.visible(port.id) or "")
+                    if box is not None and not box.collapsed:
+                        self._ports.setdefault(box.id, []).append(port.id)
+        ports = self._ports.get(box_id)
+        return ports[0] if ports else None
+
     def port_at(self, pos: QPointF) -> BoxItem | None:
+        """The box under ``pos`` that a cable can start or end at."""
         for it in self.items(pos):
-            if isinstance(it, BoxItem) and it.kind in PORT_KINDS:
+            if isinstance(it, BoxItem) and self.port_of(it.cid) is not None:
                 return it
         return None
 

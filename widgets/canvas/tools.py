@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtWidgets import QGraphicsView
 
+from planner.edit import cable_problem
 from widgets.canvas.items import BoxItem, RubberCableItem
 from widgets.palette import PART_MIME
 
@@ -129,9 +130,8 @@ class CableTool(Tool):
         if event.button() != Qt.MouseButton.LeftButton or self.view.pan.space:
             return False
         port = self.scene.port_at(pos)
-        topo = self.scene.doc.topology
-        pid = cable_port_for(topo, port.cid) if port is not None else None
-        if port is None or pid is None or topo.cable_at(pid) is not None:
+        pid = self.scene.port_of(port.cid) if port is not None else None
+        if port is None or pid is None or self.scene.doc.topology.cable_at(pid) is not None:
             return False
         self.start(port, pos)
         return True
@@ -141,11 +141,11 @@ class CableTool(Tool):
         self.line = RubberCableItem()
         self.scene.addItem(self.line)
         topo = self.scene.doc.topology
-        start = cable_port_for(topo, port.cid)
+        start = self.scene.port_of(port.cid)
         for item in self.scene.items_by_id.values():
-            if item.kind in PORT_KINDS and item is not port:
-                other = cable_port_for(topo, item.cid)
-                item.set_port_state("ok" if other and compatible(topo, start, other) else "")
+            other = self.scene.port_of(item.cid) if item is not port else None
+            if other is not None:
+                item.set_port_state("ok" if cable_problem(topo, start, other) is None else "")
         self.move(None, pos)
 
     def move(self, event, pos: QPointF) -> bool:
@@ -161,8 +161,7 @@ class CableTool(Tool):
         self.cancel()
         if target is None or target is src:
             return True
-        topo = self.scene.doc.topology
-        a, b = cable_port_for(topo, src.cid), cable_port_for(topo, target.cid)
+        a, b = self.scene.port_of(src.cid), self.scene.port_of(target.cid)
         if a and b:
             self.scene.cableRequested.emit(a, b)
         return True
@@ -262,37 +261,3 @@ class DropTool(Tool):
         self.scene.dropPart.emit(part_id, target.cid if target else "", pos)
         event.acceptProposedAction()
         return True
-
-
-# -- which box a cable attaches to ----------------------------------------------------------
-
-PORT_KINDS = ("slot", "switch_port", "host_port")  # boxes a cable starts or ends at
-
-
-def cable_port_for(topo, box_id: str) -> str | None:
-    """The port a cable attaches to for a box: a slot box stands for its HBA's first port."""
-    comp = topo.get(box_id)
-    if comp is None:
-        return None
-    if comp.kind in ("switch_port", "host_port", "hba_port"):
-        return comp.id
-    if comp.kind == "slot":
-        hbas = topo.children(comp.id, "hba")
-        ports = topo.children(hbas[0].id, "hba_port") if hbas else []
-        return ports[0].id if ports else None
-    return None
-
-
-def compatible(topo, a: str | None, b: str | None) -> bool:
-    """Whether a cable may join ports ``a`` and ``b`` (both free, kinds that connect)."""
-    if not a or not b or a == b:
-        return False
-    pa, pb = topo.get(a), topo.get(b)
-    if pa is None or pb is None or topo.cable_at(a) or topo.cable_at(b):
-        return False
-    kinds = {pa.kind, pb.kind}
-    if kinds in ({"hba_port"}, {"host_port"}):
-        return False
-    if kinds == {"switch_port"}:
-        return topo.ancestor(a, "switch") is not topo.ancestor(b, "switch")
-    return True
