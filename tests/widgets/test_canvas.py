@@ -188,3 +188,58 @@ def test_wheel_zooms(canvas, qtbot):
     view.zoom_to_fit()
     rect = view.mapToScene(view.viewport().rect()).boundingRect()
     assert rect.contains(scene.itemsBoundingRect().center())
+
+
+def test_an_attribute_edit_relabels_and_a_structural_edit_relays_out(canvas):
+    doc, scene, view = canvas
+    before = dict(scene.items_by_id)
+    array = scene.items_by_id["fastt1.arr1"]
+    text = array.text.text()
+    doc.run(edit.set_attr, "fastt1.arr1", "segment_kb", 256)
+    assert scene.items_by_id == before and scene.items_by_id["fastt1.arr1"] is array  # no item made or dropped
+    assert "256 KB segment" in array.box.label and array.text.text() != text
+    doc.run(edit.set_attr, "sw1", "name", "core")
+    assert scene.items_by_id["sw1"] is before["sw1"] and scene.items_by_id["sw1"].text.text().startswith("core")
+    doc.run(edit.delete, ["hba.d1s2"])  # structural: laid out again
+    assert scene.items_by_id["d1.s2"] is not before["d1.s2"]
+    assert "(empty)" in scene.items_by_id["d1.s2"].box.label
+
+
+def test_a_stale_analysis_is_never_painted(canvas):
+    """An analysis started on an older revision arrives after an edit: nothing of it is shown."""
+    from app.document import compute_bundle
+
+    doc, scene, view = canvas
+    topo = doc.topology
+    stale = compute_bundle(topo.clone(), topo.revision, doc.figures, doc.direction)  # started now...
+    stale.origin = topo
+    for load in stale.result.components.values():  # ...and it says something the canvas would show
+        if load.capacity:
+            load.load = load.capacity * 2
+    doc.run(edit.set_attr, "fastt1.arr1", "segment_kb", 256)  # ...but the design moved on
+    assert doc.is_current(doc.analysis) and not doc.is_current(stale)
+    shown = {cid: (i.util, i.binds, i.toolTip()) for cid, i in scene.items_by_id.items()}
+    links = [li.util for li in scene.links]
+    revision = scene.painted_revision
+    assert revision == topo.revision
+    doc._done(stale)  # the late result reaches the document (the worker's done signal)...
+    doc.analysisReady.emit(stale)  # ...and even if it reached the canvas directly
+    assert doc.analysis is not stale
+    assert scene.painted_revision == revision
+    assert {cid: (i.util, i.binds, i.toolTip()) for cid, i in scene.items_by_id.items()} == shown
+    assert [li.util for li in scene.links] == links
+    assert not any(i.util is not None and i.util >= 2 for i in scene.items_by_id.values())
+
+
+def test_a_result_of_another_scenario_is_not_painted(canvas):
+    doc, scene, view = canvas
+    from app.controller import Controller
+
+    base_bundle = doc.analysis
+    Controller(doc, {}).add_scenario("B")  # another design object...
+    assert base_bundle.revision == doc.topology.revision  # ...at the same revision number
+    assert not doc.is_current(base_bundle)
+    painted = {cid: i.toolTip() for cid, i in scene.items_by_id.items()}
+    doc.analysisReady.emit(base_bundle)
+    assert {cid: i.toolTip() for cid, i in scene.items_by_id.items()} == painted
+    assert doc.analysis is not base_bundle
