@@ -7,6 +7,7 @@ from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt
 from PySide6.QtGui import QDropEvent
 from PySide6.QtWidgets import QApplication
 
+from app.controller import Controller
 from app.document import Document
 from planner import edit
 from planner.project import Project
@@ -29,15 +30,9 @@ def make_canvas(qtbot, parts, topo, width=1400, height=900):
 @pytest.fixture
 def canvas(qtbot, parts, one_drawer):
     doc, scene, view = make_canvas(qtbot, parts, one_drawer)
-    # the main window turns intent into commands; do the same here
-    scene.cableRequested.connect(lambda a, b: doc.run(edit.add_cable, a, b))
-    scene.deleteRequested.connect(
-        lambda ids: doc.run(edit.delete, [h.id for i in ids for h in doc.topology.children(i, "hba")] or ids)
-    )
-    scene.dropPart.connect(lambda pid, target, pos: doc.run(edit.place_part, parts[pid], target or None, parts))
-    scene.boxesMoved.connect(
-        lambda moved: doc.push(__import__("planner.commands", fromlist=["SetPositions"]).SetPositions(moved))
-    )
+    # intent from the canvas goes to a controller, as in the main window
+    scene.controller = Controller(doc, parts)
+    scene.controller.connect_canvas(scene)
     return doc, scene, view
 
 
@@ -233,8 +228,6 @@ def test_a_stale_analysis_is_never_painted(canvas):
 
 def test_a_result_of_another_scenario_is_not_painted(canvas):
     doc, scene, view = canvas
-    from app.controller import Controller
-
     base_bundle = doc.analysis
     Controller(doc, {}).add_scenario("B")  # another design object...
     assert base_bundle.revision == doc.topology.revision  # ...at the same revision number
