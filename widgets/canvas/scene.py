@@ -26,6 +26,7 @@ from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QApplication, QGraphicsScene
 
 from planner.layout import COLLAPSIBLE, Diagram, default_collapsed, layout
+from planner.naming import label
 from planner.schema import KINDS, PORT_KINDS
 from widgets.canvas.items import BoxItem, LinkItem
 
@@ -223,7 +224,7 @@ class DiagramScene(QGraphicsScene):
             lines = cur[2] if cur else []
             if load.capacity:
                 pct = (u or 0) * 100
-                lines.append(f"{_name(topo, cid)}: {load.load:,.0f} of {load.capacity:,.0f} MB/s ({pct:.0f}%)")
+                lines.append(f"{label(topo, cid)}: {load.load:,.0f} of {load.capacity:,.0f} MB/s ({pct:.0f}%)")
             nb = binds.get(cid, 0)
             if cur is None:
                 best[vis] = (u, nb, lines)
@@ -247,9 +248,9 @@ class DiagramScene(QGraphicsScene):
         us = [u for p in ends if p in result.components and (u := result.components[p].utilization) is not None]
         if us:
             return max(us)
-        for p in ends:  # an HBA port: colour by its HBA
+        for p in ends:  # a port without a figure of its own (an HBA port): colour by its adapter
             comp = topo.get(p)
-            if comp is not None and comp.kind == "hba_port" and comp.parent in result.components:
+            if comp is not None and comp.parent in result.components:
                 return result.components[comp.parent].utilization
         return None
 
@@ -342,8 +343,3 @@ def _depth(d: Diagram, box) -> int:
         box = d.boxes[box.container]
         n += 1
     return n
-
-
-def _name(topo, cid: str) -> str:
-    c = topo.get(cid)
-    return c.label() if c else cid
