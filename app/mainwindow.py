@@ -41,7 +41,9 @@ MAX_RECENT = 8
 
 
 def data_dir() -> Path:
-    base = os.environ.get("SANPLAN_HOME") or QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation)
+    base = os.environ.get("SANPLAN_HOME") or QStandardPaths.writableLocation(
+        QStandardPaths.StandardLocation.AppDataLocation
+    )
     path = Path(base or Path.home() / ".local" / "share" / "sanplan")
     path.mkdir(parents=True, exist_ok=True)
     return path
@@ -107,7 +109,9 @@ class MainWindow(QMainWindow):
         self.undo_view.setEmptyLabel("<opened>")
         self.docks = {
             "palette": self._dock("Parts", self.palette_panel, Qt.DockWidgetArea.LeftDockWidgetArea, "PartsDock"),
-            "inspector": self._dock("Properties", self.inspector, Qt.DockWidgetArea.RightDockWidgetArea, "InspectorDock"),
+            "inspector": self._dock(
+                "Properties", self.inspector, Qt.DockWidgetArea.RightDockWidgetArea, "InspectorDock"
+            ),
             "history": self._dock("Undo history", self.undo_view, Qt.DockWidgetArea.RightDockWidgetArea, "UndoDock"),
             "findings": self._dock("Findings", self.findings, Qt.DockWidgetArea.BottomDockWidgetArea, "FindingsDock"),
             "paths": self._dock("Paths", self.paths, Qt.DockWidgetArea.BottomDockWidgetArea, "PathsDock"),
@@ -136,10 +140,16 @@ class MainWindow(QMainWindow):
     def _build_actions(self) -> None:
         S, SP = QKeySequence.StandardKey, QStyle.StandardPixmap
         self.act_new = self._action("&New", self.file_new, S.New, SP.SP_FileIcon, "Start a new design")
-        self.act_open = self._action("&Open...", self.file_open, S.Open, SP.SP_DialogOpenButton, "Open a .sanplan design or a JSON export")
-        self.act_save = self._action("&Save", self.file_save, S.Save, SP.SP_DialogSaveButton, "Save the design (a new revision)")
+        self.act_open = self._action(
+            "&Open...", self.file_open, S.Open, SP.SP_DialogOpenButton, "Open a .sanplan design or a JSON export"
+        )
+        self.act_save = self._action(
+            "&Save", self.file_save, S.Save, SP.SP_DialogSaveButton, "Save the design (a new revision)"
+        )
         self.act_save_as = self._action("Save &As...", self.file_save_as, S.SaveAs)
-        self.act_revert = self._action("Re&vert", self.file_revert, None, None, "Discard unsaved changes and reopen the saved file")
+        self.act_revert = self._action(
+            "Re&vert", self.file_revert, None, None, "Discard unsaved changes and reopen the saved file"
+        )
         self.act_revisions = self._action("Revision &history...", self.show_revisions)
         self.act_quit = self._action("&Quit", self.close, S.Quit)
         self.act_undo = self.doc.undo_stack.createUndoAction(self, "&Undo")
@@ -158,10 +168,15 @@ class MainWindow(QMainWindow):
         self.act_zoom_out = self._action("Zoom &out", lambda: self.view.zoom(0.8), S.ZoomOut)
         self.act_expand = self._action("&Expand all", lambda: self.scene.set_all_collapsed(False))
         self.act_collapse = self._action("&Collapse all", lambda: self.scene.set_all_collapsed(True))
-        self.act_relayout = self._action("Auto-&layout", self.auto_layout, None, None, "Forget moved boxes and lay the diagram out again")
+        self.act_relayout = self._action(
+            "Auto-&layout", self.auto_layout, None, None, "Forget moved boxes and lay the diagram out again"
+        )
         self.act_properties = self._action("Design &properties...", self.edit_properties)
         self.act_catalog = self._action("Parts &catalog...", self.show_catalog)
+        self._build_menus()
+        self._build_toolbar()
 
+    def _build_menus(self) -> None:
         mb = self.menuBar()
         m = mb.addMenu("&File")
         for a in (self.act_new, self.act_open):
@@ -216,6 +231,7 @@ class MainWindow(QMainWindow):
         m = mb.addMenu("&Help")
         m.addAction("&About SANplan", self.about)
 
+    def _build_toolbar(self) -> None:
         tb = self.addToolBar("Main")
         tb.setObjectName("MainToolbar")
         for a in (self.act_new, self.act_open, self.act_save, self.act_undo, self.act_redo, self.act_fit):
@@ -225,7 +241,9 @@ class MainWindow(QMainWindow):
         self.figures_box = QComboBox()
         self.figures_box.addItems(FIGURE_SETS)
         self.figures_box.setCurrentText(self.doc.figures)
-        self.figures_box.setToolTip("rated: vendor design figures; measured: the P690 paper's measurements; planning: its rules of thumb")
+        self.figures_box.setToolTip(
+            "rated: vendor design figures; measured: the P690 paper's measurements; planning: its rules of thumb"
+        )
         self.figures_box.currentTextChanged.connect(self.doc.set_figures)
         tb.addWidget(self.figures_box)
         tb.addWidget(QLabel(" Direction: "))
@@ -389,7 +407,10 @@ class MainWindow(QMainWindow):
     def file_revert(self) -> None:
         if self.doc.path is None:
             return
-        if self.doc.is_clean() or self.ask("revert", f"Discard all changes since {self.doc.path.name} was saved?") == "yes":
+        if (
+            self.doc.is_clean()
+            or self.ask("revert", f"Discard all changes since {self.doc.path.name} was saved?") == "yes"
+        ):
             self.open_path_keep(self.doc.path)
 
     def open_path_keep(self, path: Path) -> None:
@@ -557,8 +578,12 @@ class MainWindow(QMainWindow):
         self.palette_panel.refresh()
 
     def about(self) -> None:
-        QMessageBox.about(self, "About SANplan", "<b>SANplan</b><br>Server-to-storage topology planner.<br>"
-                          "Figures from the IBM p690 JFS2/DIO Redpaper (2004) and the SAS tuning papers; every figure shows its source.")
+        QMessageBox.about(
+            self,
+            "About SANplan",
+            "<b>SANplan</b><br>Server-to-storage topology planner.<br>"
+            "Figures from the IBM p690 JFS2/DIO Redpaper (2004) and the SAS tuning papers; every figure shows its source.",
+        )
 
     # -- theme ----------------------------------------------------------------------------------
     def set_theme(self, name: str) -> None:
@@ -582,8 +607,12 @@ class MainWindow(QMainWindow):
         except ProjectError as err:
             self.show_message(f"autosave failed: {err}")
             return None
-        note = {"original": str(self.doc.path) if self.doc.path else "", "time": time.time(), "pid": os.getpid(),
-                "title": self.doc.topology.meta.get("name", "")}
+        note = {
+            "original": str(self.doc.path) if self.doc.path else "",
+            "time": time.time(),
+            "pid": os.getpid(),
+            "title": self.doc.topology.meta.get("name", ""),
+        }
         path.with_suffix(".json").write_text(json.dumps(note), encoding="utf-8")
         return path
 
@@ -744,12 +773,19 @@ def apply_theme(name: str) -> None:
     if name == "Dark":
         p = QPalette()
         base, window, text = QColor(35, 38, 43), QColor(48, 52, 58), QColor(225, 228, 232)
-        for role, color in ((QPalette.ColorRole.Window, window), (QPalette.ColorRole.Base, base),
-                            (QPalette.ColorRole.AlternateBase, window), (QPalette.ColorRole.Text, text),
-                            (QPalette.ColorRole.WindowText, text), (QPalette.ColorRole.Button, window),
-                            (QPalette.ColorRole.ButtonText, text), (QPalette.ColorRole.ToolTipBase, base),
-                            (QPalette.ColorRole.ToolTipText, text), (QPalette.ColorRole.Highlight, QColor(42, 110, 200)),
-                            (QPalette.ColorRole.HighlightedText, QColor(255, 255, 255))):
+        for role, color in (
+            (QPalette.ColorRole.Window, window),
+            (QPalette.ColorRole.Base, base),
+            (QPalette.ColorRole.AlternateBase, window),
+            (QPalette.ColorRole.Text, text),
+            (QPalette.ColorRole.WindowText, text),
+            (QPalette.ColorRole.Button, window),
+            (QPalette.ColorRole.ButtonText, text),
+            (QPalette.ColorRole.ToolTipBase, base),
+            (QPalette.ColorRole.ToolTipText, text),
+            (QPalette.ColorRole.Highlight, QColor(42, 110, 200)),
+            (QPalette.ColorRole.HighlightedText, QColor(255, 255, 255)),
+        ):
             p.setColor(role, color)
         app.setPalette(p)
     else:
