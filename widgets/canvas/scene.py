@@ -65,6 +65,7 @@ class DiagramScene(QGraphicsScene):
         self.items_by_id: dict[str, BoxItem] = {}
         self.links: list[LinkItem] = []
         self.diagram: Diagram | None = None
+        self.shown_topology: Topology | None = None  # the design the items were built from
         self.painted_revision: int | None = None  # the design revision of the analysis shown
         self._ports: dict[str, list[str]] | None = None  # box id -> the ports it shows (cable ends)
         self._syncing = False
@@ -126,6 +127,7 @@ class DiagramScene(QGraphicsScene):
         self.painted_revision = None
         self._ports = None
         self.diagram = d
+        self.shown_topology = self.doc.topology
         for box in sorted(d.boxes.values(), key=lambda b: _depth(d, b)):  # containers first
             parent = self.items_by_id.get(box.container) if box.container else None
             item = BoxItem(box, parent)
@@ -187,7 +189,7 @@ class DiagramScene(QGraphicsScene):
     # -- analysis -----------------------------------------------------------------------------
     def apply_analysis(self, bundle: Any) -> None:
         """Paint an analysis result; ignored unless computed on the revision shown now."""
-        if self.diagram is None or not self.doc.is_current(bundle):
+        if self.diagram is None or bundle.origin is not self.shown_topology or not self.doc.is_current(bundle):
             return
         result: Analysis = bundle.result
         best = self._busiest_per_box(result)
