@@ -115,7 +115,7 @@ def _parts() -> dict[str, dict[str, Any]]:
 
 
 def _open(path: str, scenario: str | None = None):
-    from planner.project import ProjectError, open_project
+    from planner.io import ProjectError, open_project
 
     project = open_project(path)
     if scenario:
@@ -259,7 +259,7 @@ def _short(topo, cid: str) -> str:
 
 def cmd_example(args) -> int:
     from planner.examples import EXAMPLES, build_example
-    from planner.project import Project, export_json, save_project
+    from planner.io import Project, export_json, save_project
 
     if args.name == "list" or args.out is None:
         for name, (desc, _) in EXAMPLES.items():
@@ -311,7 +311,7 @@ def cmd_export(args) -> int:
     not apply to it, a bad VSAN or paper, an OUT that is the design itself or cannot be written
     are one line and exit 2."""
     from planner import exports
-    from planner.project import export_json
+    from planner.io import export_json
 
     kind = "json" if args.json_out else "pdf" if args.pdf_out else "zoning" if args.zoning else "cabling"
     out = {"json": args.json_out, "pdf": args.pdf_out}.get(kind) or (args.zoning or args.cabling)[1]
@@ -349,7 +349,7 @@ def _same_file(out: str, design: str) -> bool:
 
 def _export_pdf(args, project, out: str) -> int:
     from planner.buildsheet import PAPERS, build_sheet
-    from planner.project import ProjectError, list_revisions
+    from planner.io import ProjectError, list_revisions
 
     paper = args.paper or os.environ.get("SANPLAN_PAPER", "").strip().lower() or "a4"
     if paper not in PAPERS:
@@ -391,7 +391,7 @@ def _export_cabling(args, topo, out: str) -> int:
 
 
 def cmd_import(args) -> int:
-    from planner.project import import_json, save_project
+    from planner.io import import_json, save_project
 
     project = import_json(args.json_file)
     save_project(project, args.out, message=f"imported from {os.path.basename(args.json_file)}")
@@ -400,7 +400,7 @@ def cmd_import(args) -> int:
 
 
 def cmd_revisions(args) -> int:
-    from planner.project import list_revisions
+    from planner.io import list_revisions
 
     rows = [(r[0], r[1], r[2], ", ".join(r[3])) for r in list_revisions(args.file)]
     print(_table(rows, ("rev", "saved", "message", "scenarios"), right=(0,)))
@@ -408,7 +408,7 @@ def cmd_revisions(args) -> int:
 
 
 def cmd_restore(args) -> int:
-    from planner.project import restore_revision, save_project
+    from planner.io import restore_revision, save_project
 
     project = restore_revision(args.file, args.revision)
     save_project(project, args.file, message=f"restored revision {args.revision}")
@@ -511,7 +511,7 @@ COMMANDS = {
 
 def main(argv: Sequence[str] | None = None) -> int:
     from catalogs.catalog import CatalogError
-    from planner.project import ProjectError
+    from planner.io import ProjectError
 
     try:
         args = _parser().parse_args(argv)

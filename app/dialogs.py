@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
-from planner.project import Project, ProjectError, list_revisions, restore_revision
+from planner.io import Project, ProjectError, list_revisions, restore_revision
 
 
 def compare_summary(old: Project, new: Project) -> str:

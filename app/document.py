@@ -21,8 +21,8 @@ from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from planner.analysis import Analysis, analyze
 from planner.commands import Command
+from planner.io import Project, ProjectError, open_project, save_project
 from planner.model import Event, ModelError, Topology
-from planner.project import Project, ProjectError, open_project, save_project
 from planner.rules import Finding, check
 
 

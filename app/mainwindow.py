@@ -32,8 +32,8 @@ from app.controller import Controller
 from app.document import Document
 from planner.examples import EXAMPLES, build_example
 from planner.figures import DIRECTIONS, FIGURE_SETS
+from planner.io import Project, ProjectError, save_project
 from planner.model import ModelError, Topology
-from planner.project import Project, ProjectError, save_project
 from widgets.canvas import DiagramScene, DiagramView
 
 APP_NAME = "SANplan"
@@ -361,7 +361,7 @@ class MainWindow(QMainWindow):
         return self.open_path(path)
 
     def open_path(self, path: str | Path) -> bool:
-        from planner.project import open_project
+        from planner.io import open_project
 
         try:
             project = open_project(path)
@@ -414,7 +414,7 @@ class MainWindow(QMainWindow):
             self.open_path_keep(self.doc.path)
 
     def open_path_keep(self, path: Path) -> None:
-        from planner.project import open_project
+        from planner.io import open_project
 
         try:
             self.doc.replace_project(open_project(path), path)
@@ -504,7 +504,7 @@ class MainWindow(QMainWindow):
         self.show_message(f"wrote {Path(path).name}", error=False)
 
     def export_json(self) -> None:
-        from planner.project import export_json
+        from planner.io import export_json
 
         path = self.ask("export", "Export JSON", "JSON (*.json)")
         if not path:
@@ -633,7 +633,7 @@ class MainWindow(QMainWindow):
         what = note.get("original") or "an unsaved design"
         answer = self.ask("recover", f"SANplan was closed without saving {what} (autosaved {when}). Recover it?")
         if answer == "yes":
-            from planner.project import open_project
+            from planner.io import open_project
 
             try:
                 project = open_project(file)
@@ -756,7 +756,7 @@ def _remove_autosave(design: Path) -> None:
 
 
 def _latest_revision(path: Path) -> str:
-    from planner.project import list_revisions
+    from planner.io import list_revisions
 
     try:
         revs = list_revisions(path)

@@ -27,7 +27,7 @@ from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from catalogs.catalog import Catalog, builtin_parts  # noqa: E402
 from planner.examples import build_example  # noqa: E402
-from planner.project import Project, save_project  # noqa: E402
+from planner.io import Project, save_project  # noqa: E402
 
 
 def main() -> None:

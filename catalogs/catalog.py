@@ -16,8 +16,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from planner.figures import DIRECTIONS, FIGURE_SETS
-from planner.model import PART_KINDS
+from planner.io.parts import part_problem, part_where
 
 BUILTIN_PATH = Path(__file__).with_name("builtin") / "parts.toml"
 SCHEMA_VERSION = 2
@@ -28,45 +27,13 @@ class CatalogError(ValueError):
 
 
 def validate_part(part: Any, where: str = "part") -> dict[str, Any]:
-    """Check a part's shape: id, kind, figures with a source per set. Returns the part."""
-    if not isinstance(part, dict):
-        raise CatalogError(f"{where}: a part must be a table/object")
-    pid = part.get("id")
-    if not isinstance(pid, str) or not pid.strip() or len(pid) > 64:
-        raise CatalogError(f"{where}: a part needs an id of 1-64 characters")
-    where = f"part {pid}"
-    if part.get("kind") not in PART_KINDS:
-        raise CatalogError(f"{where}: kind must be one of {', '.join(sorted(PART_KINDS))}")
-    if not isinstance(part.get("name", ""), str):
-        raise CatalogError(f"{where}: name must be text")
-    figures = part.get("figures", {})
-    if not isinstance(figures, dict):
-        raise CatalogError(f"{where}: figures must be a table")
-    for fname, sets in figures.items():
-        if not isinstance(sets, dict):
-            raise CatalogError(f"{where}: figure {fname} must be a table of figure sets")
-        for set_name, entry in sets.items():
-            if set_name not in FIGURE_SETS:
-                raise CatalogError(f"{where}: figure {fname} has unknown set {set_name!r} (use {', '.join(FIGURE_SETS)})")
-            if not isinstance(entry, dict):
-                raise CatalogError(f"{where}: figure {fname}.{set_name} must be a table")
-            if not str(entry.get("source", "")).strip():
-                raise CatalogError(f"{where}: figure {fname}.{set_name} has no source; say where the figure comes from (or 'estimate')")
-            values = [entry.get(k) for k in ("value", *DIRECTIONS) if k in entry]
-            if not values:
-                raise CatalogError(f"{where}: figure {fname}.{set_name} has no value (give value, or read and write)")
-            for v in values:
-                if isinstance(v, bool) or not isinstance(v, (int, float)) or v <= 0 or v != v:
-                    raise CatalogError(f"{where}: figure {fname}.{set_name} must be a positive number of MB/s, not {v!r}")
-    for row in part.get("layouts", []) or []:
-        for key in ("raid_level", "data_drives", "segment_kb", "read", "write", "source"):
-            if key not in row:
-                raise CatalogError(f"{where}: a layout row lacks {key}")
-    if part["kind"] == "drawer":
-        for row in part.get("slot_map", []):
-            for key in ("planar", "link", "phb", "drawer_phb", "slots"):
-                if key not in row:
-                    raise CatalogError(f"{where}: a slot map row lacks {key}")
+    """Check a part record with :func:`planner.io.parts.part_problem`. Returns the part.
+
+    Raises CatalogError naming the part (``part <id>``, else ``where``) and the problem.
+    """
+    problem = part_problem(part)
+    if problem:
+        raise CatalogError(f"{part_where(part, where)}: {problem}")
     return part
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import heapq
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -407,6 +407,42 @@ def max_min_fair(flows: list[list[int]], capacity: list[float]) -> tuple[list[fl
     return rate, bott
 
 
+def _hop_table(
+    topo: Topology, paths: list[Path], cap: Callable[[Component], Figure | None]
+) -> tuple[dict[str, Load], list[list[int]], list[float], list[str]]:
+    """One Load per hop the paths cross, and the flows as indexes into the capacity list.
+
+    Returns (loads by hop id, per path the indexes of its capacity-limited hops, capacities,
+    hop id of each capacity). Cost O(total hops over all paths)."""
+    loads: dict[str, Load] = {}
+    index: dict[str, int] = {}
+    caps: list[float] = []
+    hop_ids: list[str] = []
+    flows: list[list[int]] = []
+    for p in paths:
+        fl = []
+        for hid in p.hops:
+            ld = loads.get(hid)
+            if ld is None:
+                fig = cap(topo[hid])
+                ld = loads[hid] = Load(
+                    hid,
+                    topo[hid].kind,
+                    fig.value if fig else None,
+                    fig.source if fig else "",
+                    fig.estimate if fig else False,
+                )
+                if fig is not None and fig.value > 0:
+                    index[hid] = len(caps)
+                    caps.append(fig.value)
+                    hop_ids.append(hid)
+            ld.paths += 1
+            if hid in index:
+                fl.append(index[hid])
+        flows.append(fl)
+    return loads, flows, caps, hop_ids
+
+
 def analyze(
     topo: Topology,
     figures: str = "planning",
@@ -426,34 +462,7 @@ def analyze(
         raise AnalysisError(f"source must be disk or cache, not {source!r}")
     cap = _Capacities(topo, figures, direction, source)
     paths, unreachable = find_paths(topo, only)
-
-    loads: dict[str, Load] = {}
-    index: dict[str, int] = {}
-    caps: list[float] = []
-    hop_ids: list[str] = []
-    flows: list[list[int]] = []
-    for p in paths:
-        fl = []
-        for hid in p.hops:
-            ld = loads.get(hid)
-            if ld is None:
-                comp = topo[hid]
-                fig = cap(comp)
-                ld = loads[hid] = Load(
-                    hid,
-                    comp.kind,
-                    fig.value if fig else None,
-                    fig.source if fig else "",
-                    fig.estimate if fig else False,
-                )
-                if fig is not None and fig.value > 0:
-                    index[hid] = len(caps)
-                    caps.append(fig.value)
-                    hop_ids.append(hid)
-            ld.paths += 1
-            if hid in index:
-                fl.append(index[hid])
-        flows.append(fl)
+    loads, flows, caps, hop_ids = _hop_table(topo, paths, cap)
     rates, bott = max_min_fair(flows, caps)
     notes: list[str] = []
     total = 0.0
@@ -519,9 +528,22 @@ def _max_flow(paths: list[Path], loads: dict[str, Load]) -> tuple[float, list[st
     the smallest capacity first. Paths that share no capacitated hop are independent, so the
     flow is computed per connected group of paths and summed (a site of many servers).
     """
-    import networkx as nx
-    from networkx.algorithms.flow import shortest_augmenting_path
+    group_of, groups, best = _series_groups(paths, loads)
+    total, cut = 0.0, []
+    for seqs in _independent_chains(paths, group_of, groups).values():
+        if any(not s for s in seqs):
+            return math.inf, []
+        value, hops = _min_cut(seqs, best)
+        total += value
+        cut += hops
+    return float(total), sorted(cut)
 
+
+def _series_groups(
+    paths: list[Path], loads: dict[str, Load]
+) -> tuple[dict[str, int], dict[tuple[int, ...], int], list[tuple[float, str]]]:
+    """Merge hops crossed by the same set of paths: (hop -> group, path set -> group, per group
+    its smallest capacity and the hop that has it)."""
     members: dict[str, list[int]] = {}
     for i, p in enumerate(paths):
         for hid in p.hops:
@@ -540,7 +562,13 @@ def _max_flow(paths: list[Path], loads: dict[str, Load]) -> tuple[float, list[st
         elif cap < best[gid][0]:
             best[gid] = (cap, hid)
         group_of[hid] = gid
-    # union-find over paths sharing a group -> independent sub-problems
+    return group_of, groups, best
+
+
+def _independent_chains(
+    paths: list[Path], group_of: dict[str, int], groups: dict[tuple[int, ...], int]
+) -> dict[int, list[list[int]]]:
+    """Paths as chains of series groups, bundled by connected component (union-find)."""
     parent = list(range(len(paths)))
 
     def find(x: int) -> int:
@@ -563,21 +591,24 @@ def _max_flow(paths: list[Path], loads: dict[str, Load]) -> tuple[float, list[st
             if gid >= 0 and (not seq or seq[-1] != gid):
                 seq.append(gid)
         chains.setdefault(find(i), []).append(seq)
-    total, cut = 0.0, []
-    for seqs in chains.values():
-        if any(not s for s in seqs):
-            return math.inf, []
-        edges: dict[tuple[Any, Any], dict[str, float]] = {}
-        for seq in seqs:
-            prev: Any = "SOURCE"
-            for gid in seq:
-                edges[(prev, ("in", gid))] = {}
-                edges[(("in", gid), ("out", gid))] = {"capacity": best[gid][0]}
-                prev = ("out", gid)
-            edges[(prev, "SINK")] = {}
-        g = nx.DiGraph()
-        g.add_edges_from((u, v, d) for (u, v), d in edges.items())
-        value, (reach, _) = nx.minimum_cut(g, "SOURCE", "SINK", flow_func=shortest_augmenting_path)
-        total += value
-        cut += [best[n[1]][1] for n in reach if isinstance(n, tuple) and n[0] == "in" and ("out", n[1]) not in reach]
-    return float(total), sorted(cut)
+    return chains
+
+
+def _min_cut(seqs: list[list[int]], best: list[tuple[float, str]]) -> tuple[float, list[str]]:
+    """Max flow and min-cut hops of one independent bundle of chains (networkx)."""
+    import networkx as nx
+    from networkx.algorithms.flow import shortest_augmenting_path
+
+    edges: dict[tuple[Any, Any], dict[str, float]] = {}
+    for seq in seqs:
+        prev: Any = "SOURCE"
+        for gid in seq:
+            edges[(prev, ("in", gid))] = {}
+            edges[(("in", gid), ("out", gid))] = {"capacity": best[gid][0]}
+            prev = ("out", gid)
+        edges[(prev, "SINK")] = {}
+    g = nx.DiGraph()
+    g.add_edges_from((u, v, d) for (u, v), d in edges.items())
+    value, (reach, _) = nx.minimum_cut(g, "SOURCE", "SINK", flow_func=shortest_augmenting_path)
+    cut = [best[n[1]][1] for n in reach if isinstance(n, tuple) and n[0] == "in" and ("out", n[1]) not in reach]
+    return value, cut

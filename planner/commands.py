@@ -51,16 +51,20 @@ class RemoveComponent(Command):
         self.saved: Component | None = None
         self.index: int | None = None
         self.seq: int | None = None
+        self.position: tuple[float, float] | None = None
         self.text = f"Delete {cid}"
 
     def do(self, topo: Topology) -> None:
         self.saved = topo[self.cid].copy()
         self.seq = topo.seq_of(self.cid)
-        self.index = topo._remove(self.cid)
+        self.position = topo.positions.get(self.cid)
+        self.index = topo._remove(self.cid)  # drops its position too
 
     def undo(self, topo: Topology) -> None:
         assert self.saved is not None
         topo._add(self.saved.copy(), self.index, self.seq)
+        if self.position is not None:
+            topo.positions[self.cid] = self.position
 
 
 class SetAttr(Command):

@@ -17,7 +17,7 @@ Decisions on impossible edits (issue #2 §8):
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -599,66 +599,86 @@ def place_part(
     catalog's first drive. Raises ModelError saying where the part can go when it cannot.
     """
     kind = part.get("kind")
-    tgt = topo.get(target) if target else None
-    if kind == "server":
-        n = len(topo.of_kind("server"))
-        b = add_server(topo, part, "p690" if n == 0 else f"server{n + 1}")
-        return b
-    if kind == "drawer":
-        server = topo.ancestor(tgt.id, "server") if tgt else None
-        servers = topo.of_kind("server")
-        if server is None and not servers:
-            raise ModelError("a drawer goes into a server: add a server (the p690) first")
-        return add_drawer(topo, (server or servers[0]).id, part)
-    if kind == "hba":
-        slot = _free_slot(topo, tgt)
-        lpars = topo.of_kind("lpar")
-        server = topo.ancestor(slot.id, "server")
-        own = [lp for lp in lpars if lp.parent == (server.id if server else None)]
-        return add_hba(topo, slot.id, part, lpar=own[0].id if own else "")
-    if kind == "switch":
-        n = len(topo.of_kind("switch")) + 1
-        with _building(topo, f"Add switch {n}") as b:
-            fname = f"FAB_{chr(64 + n) if n <= 26 else n}"
-            fab = _new(b, "fabric", f"fab.{fname}", None, fname)
-            sub = add_switch(topo, part, fab.id, topo.new_id(f"sw{n}"), domain_id=min(n, 239))
-            b.commands.append(sub)
-        return b
-    if kind == "subsystem":
-        n = len(topo.of_kind("subsystem")) + 1
-        base = "ess" if "ESS" in part.get("id", "") else "fastt"
-        drive = _first_drive(parts)
-        bays = int(part.get("drive_bays", 0))
-        return add_subsystem(
-            topo,
-            part,
-            topo.new_id(f"{base}{n}"),
-            drive_part=drive if bays else None,
-            drives=min(bays, 14) if drive else 0,
-        )
-    if kind == "enclosure":
-        sub = topo.ancestor(tgt.id, "subsystem") if tgt else None
-        if sub is None:
-            raise ModelError("drop an enclosure onto the subsystem it extends")
-        drive = _first_drive(parts)
-        return add_enclosure(
-            topo, sub.id, part, drive_part=drive, drives=int(part.get("drive_bays", 0)) if drive else 0
-        )
-    if kind == "drive":
-        enc = topo.ancestor(tgt.id, "enclosure") if tgt else None
-        sub = topo.ancestor(tgt.id, "subsystem") if tgt else None
-        encs = [enc] if enc else (topo.children(sub.id, "enclosure") if sub else [])
-        for e in encs:
-            bays = int((topo.part_of(e) or topo.part_of(topo[e.parent]) or {}).get("drive_bays", 14))
-            used = {d["bay"] for d in topo.children(e.id, "drive")}
-            free = [i for i in range(1, bays + 1) if i not in used]
-            if free:
-                with _building(topo, f"Add drive to {e.label()}") as b:
-                    pid = _use_part(b, part, "drive")
-                    _new(b, "drive", f"{e.id}.d{free[0]}", e.id, f"Bay {free[0]}", pid, bay=free[0])
-                return b
-        raise ModelError("drop a drive onto an enclosure or subsystem with a free bay")
-    raise ModelError(f"a {kind} part cannot be placed on the canvas")
+    place = _PLACERS.get(kind)
+    if place is None:
+        raise ModelError(f"a {kind} part cannot be placed on the canvas")
+    return place(topo, part, topo.get(target) if target else None, parts)
+
+
+def _place_server(topo: Topology, part: dict[str, Any], tgt: Component | None, parts: Any) -> Builder:
+    n = len(topo.of_kind("server"))
+    return add_server(topo, part, "p690" if n == 0 else f"server{n + 1}")
+
+
+def _place_drawer(topo: Topology, part: dict[str, Any], tgt: Component | None, parts: Any) -> Builder:
+    server = topo.ancestor(tgt.id, "server") if tgt else None
+    servers = topo.of_kind("server")
+    if server is None and not servers:
+        raise ModelError("a drawer goes into a server: add a server (the p690) first")
+    return add_drawer(topo, (server or servers[0]).id, part)
+
+
+def _place_hba(topo: Topology, part: dict[str, Any], tgt: Component | None, parts: Any) -> Builder:
+    slot = _free_slot(topo, tgt)
+    server = topo.ancestor(slot.id, "server")
+    own = [lp for lp in topo.of_kind("lpar") if lp.parent == (server.id if server else None)]
+    return add_hba(topo, slot.id, part, lpar=own[0].id if own else "")
+
+
+def _place_switch(topo: Topology, part: dict[str, Any], tgt: Component | None, parts: Any) -> Builder:
+    n = len(topo.of_kind("switch")) + 1
+    with _building(topo, f"Add switch {n}") as b:
+        fname = f"FAB_{chr(64 + n) if n <= 26 else n}"
+        fab = _new(b, "fabric", f"fab.{fname}", None, fname)
+        sub = add_switch(topo, part, fab.id, topo.new_id(f"sw{n}"), domain_id=min(n, 239))
+        b.commands.append(sub)
+    return b
+
+
+def _place_subsystem(topo: Topology, part: dict[str, Any], tgt: Component | None, parts: Any) -> Builder:
+    n = len(topo.of_kind("subsystem")) + 1
+    base = "ess" if "ESS" in part.get("id", "") else "fastt"
+    drive = _first_drive(parts)
+    bays = int(part.get("drive_bays", 0))
+    return add_subsystem(
+        topo, part, topo.new_id(f"{base}{n}"), drive_part=drive if bays else None, drives=min(bays, 14) if drive else 0
+    )
+
+
+def _place_enclosure(topo: Topology, part: dict[str, Any], tgt: Component | None, parts: Any) -> Builder:
+    sub = topo.ancestor(tgt.id, "subsystem") if tgt else None
+    if sub is None:
+        raise ModelError("drop an enclosure onto the subsystem it extends")
+    drive = _first_drive(parts)
+    return add_enclosure(topo, sub.id, part, drive_part=drive, drives=int(part.get("drive_bays", 0)) if drive else 0)
+
+
+def _place_drive(topo: Topology, part: dict[str, Any], tgt: Component | None, parts: Any) -> Builder:
+    enc = topo.ancestor(tgt.id, "enclosure") if tgt else None
+    sub = topo.ancestor(tgt.id, "subsystem") if tgt else None
+    encs = [enc] if enc else (topo.children(sub.id, "enclosure") if sub else [])
+    for e in encs:
+        bays = int((topo.part_of(e) or topo.part_of(topo[e.parent]) or {}).get("drive_bays", 14))
+        used = {d["bay"] for d in topo.children(e.id, "drive")}
+        free = [i for i in range(1, bays + 1) if i not in used]
+        if free:
+            with _building(topo, f"Add drive to {e.label()}") as b:
+                pid = _use_part(b, part, "drive")
+                _new(b, "drive", f"{e.id}.d{free[0]}", e.id, f"Bay {free[0]}", pid, bay=free[0])
+            return b
+    raise ModelError("drop a drive onto an enclosure or subsystem with a free bay")
+
+
+#: part kind -> how a dropped part of that kind is placed
+_PLACERS: dict[str, Callable[[Topology, dict[str, Any], Component | None, Any], Builder]] = {
+    "server": _place_server,
+    "drawer": _place_drawer,
+    "hba": _place_hba,
+    "switch": _place_switch,
+    "subsystem": _place_subsystem,
+    "enclosure": _place_enclosure,
+    "drive": _place_drive,
+}
 
 
 def _first_drive(parts: dict[str, dict[str, Any]] | None) -> dict[str, Any] | None:
@@ -675,11 +695,8 @@ def _free_slot(topo: Topology, tgt: Component | None) -> Component:
                 f"{tgt.label()} of {topo.ancestor(tgt.id, 'drawer').label()} is taken; drop the HBA onto a free slot"
             )
         return tgt
-    scope = (
-        [tgt]
-        if tgt is not None and tgt.kind in ("drawer", "planar", "rio_link", "phb", "server")
-        else topo.of_kind("drawer")
-    )
+    holds_slots = tgt is not None and any(c.kind == "slot" for c in topo.descendants(tgt.id))
+    scope = [tgt] if holds_slots else topo.of_kind("drawer")
     for root in scope:
         for c in [root, *topo.descendants(root.id)]:
             if c.kind == "slot" and not topo.children(c.id, "hba"):

@@ -25,10 +25,16 @@ BENCHMARK_SLOTS = (1, 2, 3, 5, 6, 7, 8, 9, 11, 12, 13, 15, 16, 17, 18, 19)  # P6
 
 
 def _wwpn(prefix: int, a: int, b: int, c: int) -> str:
-    return f"{prefix:02x}:00:00:00:{a:02x}:{b:02x}:{c:02x}:01" if prefix == 0x10 else f"{prefix:02x}:0a:00:a0:b8:{a:02x}:{b:02x}:{c:02x}"
+    return (
+        f"{prefix:02x}:00:00:00:{a:02x}:{b:02x}:{c:02x}:01"
+        if prefix == 0x10
+        else f"{prefix:02x}:0a:00:a0:b8:{a:02x}:{b:02x}:{c:02x}"
+    )
 
 
-def build_p690(parts: Mapping[str, dict[str, Any]], drawers: int = 7, cabling: str = "asic-local", name: str = "p690 benchmark") -> Topology:
+def build_p690(
+    parts: Mapping[str, dict[str, Any]], drawers: int = 7, cabling: str = "asic-local", name: str = "p690 benchmark"
+) -> Topology:
     """Build the benchmark configuration with ``drawers`` drawers (1..7).
 
     ``cabling`` is ``"asic-local"`` (the paper's final design: each HBA next to its storage port)
@@ -44,46 +50,78 @@ def build_p690(parts: Mapping[str, dict[str, Any]], drawers: int = 7, cabling: s
     lpar = "p690.lpar1"
     mapped_lds: list[str] = []
     for d in range(1, drawers + 1):
-        edit.add_drawer(t, "p690", parts["7040-61D"], index=d, location=DRAWER_LOCATIONS[d - 1])
-        drawer = f"d{d}"
-        hba_ports = []
-        for n, slot in enumerate(BENCHMARK_SLOTS):
-            s = edit.find_slot(t, drawer, slot)
-            edit.add_hba(t, s.id, parts["FC6239"], lpar=lpar, wwpns=[_wwpn(0x10, 0xC9, d, n)], name=f"fcs{(d - 1) * 16 + n}")
-            hba_ports.append(f"hba.{drawer}s{slot}.0")
-        fabric = f"fab.FAB_D{d}"
-        edit.add_fabric(t, f"FAB_D{d}")
-        sw = f"sw{d}"
-        edit.add_switch(t, parts["2109-F32"], fabric, sw, domain_id=d)
-        host_ports = []
-        for f in range(8):
-            sub = f"fastt{(d - 1) * 8 + f + 1}"
-            edit.add_subsystem(t, parts["FAStT600-Turbo"], sub, wwpn_base=_wwpn(0x20, d, f, 0), drive_part=parts["DRV-36G-15K"], drives=14)
-            edit.add_enclosure(t, sub, parts["EXP700"], drive_part=parts["DRV-36G-15K"], drives=14)
-            free = [c.id for c in edit.free_drives(t, sub)]
-            lds = []
-            for k, ctl in enumerate(("A", "B")):
-                # one RAID5 8+P array per controller: 9 of the 28 drives each [P690 Table 1]
-                edit.add_array(t, sub, 5, free[k * 9 : (k + 1) * 9], segment_kb=128, name=f"{sub} RAID5 8+P #{k + 1}")
-                arr = f"{sub}.arr{k + 1}"
-                edit.add_logical_drive(t, arr, f"{sub}.{ctl}", size_gb=8 * 36 * 0.95, lun=k)
-                lds.append(f"{sub}.ld{k + 1}")
-            host_ports += [f"{sub}.A1", f"{sub}.B1"]
-            # one partition with both HBAs' WWPNs (P690 Appendix B, two HBAs to one FAStT)
-            edit.add_host_mapping(t, sub, f"P_{sub.upper()}", hba_ports[2 * f : 2 * f + 2], lds)
-            mapped_lds += lds
-        # cabling and zoning: HBA n works with storage port n (FAStT n//2, controller A or B)
-        for n, (hp, sp) in enumerate(zip(hba_ports, host_ports)):
-            if cabling == "asic-local":
-                asic, k = divmod(n, 4)
-                hba_sw, st_sw = 8 * asic + 2 * k, 8 * asic + 2 * k + 1
-            else:
-                hba_sw, st_sw = n, 16 + n
-            edit.add_cable(t, hp, f"{sw}.p{hba_sw}", label=f"D{d}-{hp.split('.')[1][2:].upper()}-{sw.upper()}P{hba_sw:02d}", length_m=5)
-            edit.add_cable(t, sp, f"{sw}.p{st_sw}", label=f"{sp.split('.')[0].upper()}-{sp.split('.')[1]}-{sw.upper()}P{st_sw:02d}", length_m=3)
-            sub_name, ctl = sp.split(".")
-            edit.add_zone(t, fabric, f"Z_D{d}_FCS{n}_{sub_name.upper()}_{ctl[0]}", [hp, sp])
-    # AIX: one hdisk per logical drive, max_transfer 1 MB; one big VG of all arrays [P690]
+        mapped_lds += _benchmark_drawer(t, parts, d, cabling, lpar)
+    _benchmark_aix(t, lpar, mapped_lds, drawers)
+    t.revision = 0
+    return t
+
+
+def _benchmark_drawer(t: Topology, parts: Mapping[str, dict[str, Any]], d: int, cabling: str, lpar: str) -> list[str]:
+    """Drawer ``d`` with its 16 HBAs, its switch, its eight FAStT600 Turbo, cables and zones;
+    returns the logical drives mapped to the LPAR."""
+    edit.add_drawer(t, "p690", parts["7040-61D"], index=d, location=DRAWER_LOCATIONS[d - 1])
+    drawer = f"d{d}"
+    hba_ports = []
+    for n, slot in enumerate(BENCHMARK_SLOTS):
+        s = edit.find_slot(t, drawer, slot)
+        edit.add_hba(
+            t, s.id, parts["FC6239"], lpar=lpar, wwpns=[_wwpn(0x10, 0xC9, d, n)], name=f"fcs{(d - 1) * 16 + n}"
+        )
+        hba_ports.append(f"hba.{drawer}s{slot}.0")
+    fabric = f"fab.FAB_D{d}"
+    edit.add_fabric(t, f"FAB_D{d}")
+    sw = f"sw{d}"
+    edit.add_switch(t, parts["2109-F32"], fabric, sw, domain_id=d)
+    host_ports: list[str] = []
+    mapped: list[str] = []
+    for f in range(8):
+        sub = f"fastt{(d - 1) * 8 + f + 1}"
+        lds = _benchmark_subsystem(t, parts, d, f, sub)
+        host_ports += [f"{sub}.A1", f"{sub}.B1"]
+        # one partition with both HBAs' WWPNs (P690 Appendix B, two HBAs to one FAStT)
+        edit.add_host_mapping(t, sub, f"P_{sub.upper()}", hba_ports[2 * f : 2 * f + 2], lds)
+        mapped += lds
+    # cabling and zoning: HBA n works with storage port n (FAStT n//2, controller A or B)
+    for n, (hp, sp) in enumerate(zip(hba_ports, host_ports)):
+        if cabling == "asic-local":
+            asic, k = divmod(n, 4)
+            hba_sw, st_sw = 8 * asic + 2 * k, 8 * asic + 2 * k + 1
+        else:
+            hba_sw, st_sw = n, 16 + n
+        edit.add_cable(
+            t, hp, f"{sw}.p{hba_sw}", label=f"D{d}-{hp.split('.')[1][2:].upper()}-{sw.upper()}P{hba_sw:02d}", length_m=5
+        )
+        edit.add_cable(
+            t,
+            sp,
+            f"{sw}.p{st_sw}",
+            label=f"{sp.split('.')[0].upper()}-{sp.split('.')[1]}-{sw.upper()}P{st_sw:02d}",
+            length_m=3,
+        )
+        sub_name, ctl = sp.split(".")
+        edit.add_zone(t, fabric, f"Z_D{d}_FCS{n}_{sub_name.upper()}_{ctl[0]}", [hp, sp])
+    return mapped
+
+
+def _benchmark_subsystem(t: Topology, parts: Mapping[str, dict[str, Any]], d: int, f: int, sub: str) -> list[str]:
+    """One FAStT600 Turbo with an EXP700, two RAID 5 8+P arrays and a LUN each; returns the LUNs."""
+    edit.add_subsystem(
+        t, parts["FAStT600-Turbo"], sub, wwpn_base=_wwpn(0x20, d, f, 0), drive_part=parts["DRV-36G-15K"], drives=14
+    )
+    edit.add_enclosure(t, sub, parts["EXP700"], drive_part=parts["DRV-36G-15K"], drives=14)
+    free = [c.id for c in edit.free_drives(t, sub)]
+    lds = []
+    for k, ctl in enumerate(("A", "B")):
+        # one RAID5 8+P array per controller: 9 of the 28 drives each [P690 Table 1]
+        edit.add_array(t, sub, 5, free[k * 9 : (k + 1) * 9], segment_kb=128, name=f"{sub} RAID5 8+P #{k + 1}")
+        arr = f"{sub}.arr{k + 1}"
+        edit.add_logical_drive(t, arr, f"{sub}.{ctl}", size_gb=8 * 36 * 0.95, lun=k)
+        lds.append(f"{sub}.ld{k + 1}")
+    return lds
+
+
+def _benchmark_aix(t: Topology, lpar: str, mapped_lds: list[str], drawers: int) -> None:
+    """AIX: one hdisk per logical drive, max_transfer 1 MB; one big VG of all arrays [P690]."""
     edit.add_hdisks(t, lpar, mapped_lds, max_transfer_kb=1024)
     hdisks = [c.id for c in t.children(lpar, "hdisk")]
     vg_type = "big" if len(hdisks) > 32 else "normal"
@@ -92,15 +130,29 @@ def build_p690(parts: Mapping[str, dict[str, Any]], drawers: int = 7, cabling: s
     for i in range(16 if drawers == 7 else 2):
         lv = f"stripelv{i + 1:02d}"
         edit.add_logical_volume(t, vg, lv, stripe_kb=1024, width=len(hdisks), size_gb=689 if drawers == 7 else 64)
-        edit.add_workload(t, f"{vg}.{lv}", purpose="data", request_kb=128 * 1024 if drawers == 7 else 4096, read_pct=100, direct_io=True)
-    t.revision = 0
-    return t
+        edit.add_workload(
+            t,
+            f"{vg}.{lv}",
+            purpose="data",
+            request_kb=128 * 1024 if drawers == 7 else 4096,
+            read_pct=100,
+            direct_io=True,
+        )
 
 
 EXAMPLES: dict[str, tuple[str, Callable[[Mapping[str, dict[str, Any]]], Topology]]] = {
-    "p690-benchmark": ("the paper's full configuration: 7 drawers, 112 HBAs, 56 FAStT600 Turbo", lambda p: build_p690(p, 7, name="p690 benchmark")),
-    "p690-one-drawer": ("one drawer, 16 HBAs, one 2109-F32, 8 FAStT600 Turbo, cabled ASIC-local", lambda p: build_p690(p, 1, name="p690 one drawer")),
-    "p690-worst-cabling": ("the one drawer cabled as the paper's first design (all traffic over the backplane)", lambda p: build_p690(p, 1, cabling="worst", name="p690 worst cabling")),
+    "p690-benchmark": (
+        "the paper's full configuration: 7 drawers, 112 HBAs, 56 FAStT600 Turbo",
+        lambda p: build_p690(p, 7, name="p690 benchmark"),
+    ),
+    "p690-one-drawer": (
+        "one drawer, 16 HBAs, one 2109-F32, 8 FAStT600 Turbo, cabled ASIC-local",
+        lambda p: build_p690(p, 1, name="p690 one drawer"),
+    ),
+    "p690-worst-cabling": (
+        "the one drawer cabled as the paper's first design (all traffic over the backplane)",
+        lambda p: build_p690(p, 1, cabling="worst", name="p690 worst cabling"),
+    ),
 }
 
 

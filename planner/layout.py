@@ -228,82 +228,79 @@ def _by_peer_height(topo: Topology, d: Diagram, switches: list[Component]) -> li
 def _subsystems(
     topo: Topology, d: Diagram, x_of: dict[str, float], collapsed: set[str], order: dict[str, float]
 ) -> None:
-    y = 20.0
-    ya = 20.0
     subs = sorted(topo.of_kind("subsystem"), key=lambda s: order.get(s.id, 1e12))
-    folded = [s for s in subs if s.id in collapsed]
-    # collapsed subsystems sit in a grid, a few per row, so 56 of them stay readable
+    y = _folded_subsystems(topo, d, x_of, [s for s in subs if s.id in collapsed], 20.0)
+    ya = y
+    for sub in subs:
+        if sub.id in collapsed:
+            continue
+        top = y
+        y = _subsystem_box(topo, d, sub, x_of["subsystem"], y)
+        # arrays and logical drives in the next column, level with their subsystem
+        ya = _arrays(topo, d, sub, x_of["array"], max(ya, top))
+        y = max(y, ya) + GAP
+        ya = y
+
+
+def _folded_subsystems(topo: Topology, d: Diagram, x_of: dict[str, float], folded: list[Component], y: float) -> float:
+    """Collapsed subsystems in a grid, a few per row, so 56 of them stay readable; returns the
+    y below the grid."""
+    if not folded:
+        return y
     per_row = max(1, round((len(folded) / 4) ** 0.5)) if len(folded) > 8 else 1
-    grid_w = (COLUMN_WIDTH["subsystem"] - 10 * (per_row - 1)) / per_row if per_row > 1 else COLUMN_WIDTH["subsystem"]
-    grid_w = max(grid_w, 70.0)
+    width = COLUMN_WIDTH["subsystem"]
+    grid_w = max((width - 10 * (per_row - 1)) / per_row if per_row > 1 else width, 70.0)
     for i, sub in enumerate(folded):
         r, c = divmod(i, per_row)
         box = _add(
             d, sub, "subsystem", x_of["subsystem"] + c * (grid_w + 10), y + r * (1.6 * ROW + GAP / 2), grid_w, 1.6 * ROW
         )
         box.collapsed, box.hidden_count = True, _hide(topo, d, sub)
-    if folded:
-        y += ((len(folded) + per_row - 1) // per_row) * (1.6 * ROW + GAP / 2) + GAP
-        ya = y
-    for sub in subs:
-        x, w = x_of["subsystem"], COLUMN_WIDTH["subsystem"]
-        if sub.id in collapsed:
-            continue
-        top = y
-        y += ROW
-        for ctl in topo.children(sub.id, "controller"):
-            cy = y
-            y += ROW - 4
-            for hp in topo.children(ctl.id, "host_port"):
-                _add(
-                    d,
-                    hp,
-                    "subsystem",
-                    x + 16,
-                    y,
-                    w - 20,
-                    ROW - 3,
-                    hp.label().replace(sub.label() + " ", ""),
-                    container=ctl.id,
-                )
-                y += ROW - 2
-            _add(d, ctl, "subsystem", x + 8, cy, w - 12, y - cy + 2, f"Controller {ctl['slot_name']}", container=sub.id)
-            y += 4
-        for enc in topo.children(sub.id, "enclosure"):
-            d.alias[enc.id] = sub.id
-            for drv in topo.children(enc.id, "drive"):
-                d.alias[drv.id] = sub.id
-        for m in topo.children(sub.id, "host_mapping"):
-            d.alias[m.id] = sub.id
-        _add(d, sub, "subsystem", x, top, w, y - top + 4)
-        # arrays and logical drives in the next column, level with their subsystem
-        ya = max(ya, top)
-        xa, wa = x_of["array"], COLUMN_WIDTH["array"]
-        for arr in topo.children(sub.id, "array"):
-            at = ya
-            ya += ROW
-            for ld in topo.children(arr.id, "logical_drive"):
-                _add(
-                    d,
-                    ld,
-                    "array",
-                    xa + 8,
-                    ya,
-                    wa - 12,
-                    ROW - 3,
-                    f"{ld.label()} ({ld['size_gb']:.0f} GB)",
-                    container=arr.id,
-                )
-                ya += ROW - 2
-            nd = len(arr["drives"])
-            shape = {5: f"{nd - 1}+P", 3: f"{nd - 1}+P", 1: f"{nd // 2}+{nd // 2}", 10: f"{nd // 2}+{nd // 2}"}.get(
-                arr["raid_level"], f"{nd} drives"
-            )
-            label = f"RAID {arr['raid_level']} {shape}, {arr['segment_kb']} KB segment"
-            _add(d, arr, "array", xa, at, wa, ya - at + 4, label)
-            ya += 6
-        y = max(y, ya) + GAP
-        ya = y
+    return y + ((len(folded) + per_row - 1) // per_row) * (1.6 * ROW + GAP / 2) + GAP
+
+
+def _subsystem_box(topo: Topology, d: Diagram, sub: Component, x: float, y: float) -> float:
+    """An expanded subsystem: its controllers with their host ports; returns the y below it."""
+    w = COLUMN_WIDTH["subsystem"]
+    top = y
+    y += ROW
+    for ctl in topo.children(sub.id, "controller"):
+        cy = y
+        y += ROW - 4
+        for hp in topo.children(ctl.id, "host_port"):
+            label = hp.label().replace(sub.label() + " ", "")
+            _add(d, hp, "subsystem", x + 16, y, w - 20, ROW - 3, label, container=ctl.id)
+            y += ROW - 2
+        _add(d, ctl, "subsystem", x + 8, cy, w - 12, y - cy + 2, f"Controller {ctl['slot_name']}", container=sub.id)
+        y += 4
+    for enc in topo.children(sub.id, "enclosure"):
+        d.alias[enc.id] = sub.id
+        for drv in topo.children(enc.id, "drive"):
+            d.alias[drv.id] = sub.id
+    for m in topo.children(sub.id, "host_mapping"):
+        d.alias[m.id] = sub.id
+    _add(d, sub, "subsystem", x, top, w, y - top + 4)
+    return y
+
+
+def _arrays(topo: Topology, d: Diagram, sub: Component, xa: float, ya: float) -> float:
+    """The subsystem's arrays with their logical drives; returns the y below them."""
+    wa = COLUMN_WIDTH["array"]
+    for arr in topo.children(sub.id, "array"):
+        at = ya
+        ya += ROW
+        for ld in topo.children(arr.id, "logical_drive"):
+            label = f"{ld.label()} ({ld['size_gb']:.0f} GB)"
+            _add(d, ld, "array", xa + 8, ya, wa - 12, ROW - 3, label, container=arr.id)
+            ya += ROW - 2
+        nd = len(arr["drives"])
+        shape = {5: f"{nd - 1}+P", 3: f"{nd - 1}+P", 1: f"{nd // 2}+{nd // 2}", 10: f"{nd // 2}+{nd // 2}"}.get(
+            arr["raid_level"], f"{nd} drives"
+        )
+        label = f"RAID {arr['raid_level']} {shape}, {arr['segment_kb']} KB segment"
+        _add(d, arr, "array", xa, at, wa, ya - at + 4, label)
+        ya += 6
+    return ya
 
 
 def _lvm(topo: Topology, d: Diagram, x_of: dict[str, float], collapsed: set[str]) -> None:
@@ -346,7 +343,7 @@ def _links(topo: Topology, d: Diagram) -> None:
         seen.add(key)
         d.links.append(Link(va, vb, kind, via))
 
-    for kind in ("drawer", "planar", "rio_link", "phb", "slot"):
+    for kind in COLUMNS[1 : COLUMNS.index("slot") + 1]:  # the server's I/O tree: drawer .. slot
         for c in topo.of_kind(kind):
             if c.parent and c.id in d.boxes and c.parent in d.boxes and d.boxes[c.id].container is None:
                 link(c.parent, c.id, "tree")

@@ -38,7 +38,7 @@ def normalize_wwpn(value: Any) -> str:
     """Return a WWPN in ``xx:xx:xx:xx:xx:xx:xx:xx`` lowercase form, or raise ModelError.
 
     Accepts colon-separated or bare 16-digit hex. Rejects the 16-byte NAA 6 form and the
-    all-zero name (DOMAIN.md §5).
+    all-zero name (T11 FC-FS, Name_Identifier formats).
     """
     if not isinstance(value, str):
         raise ModelError(f"WWPN must be text like 10:00:00:00:c9:aa:bb:01, not {value!r}")
@@ -256,7 +256,12 @@ def _k(
 
 _INDEX = "Index"
 _WWPN = Attr(_wwpn_or_empty, "", label="WWPN")
-_SPEED = Attr(_choice(*FC_SPEEDS_GBPS), 2, label="Speed (Gbps)")
+# Owned by the component: a placed part seeds these, then they are the unit's own configured
+# values (a 2 Gbps port set to 1 Gbps, the cache a subsystem was ordered with). The analysis reads
+# capacities from the part's figures (``Topology.parts``); a port's configured speed is used only
+# when its part gives no figure (an estimate: 1 Gbps ~ 100 MB/s).
+_OWNED = "set from the part when placed; afterwards the component's own configured value"
+_SPEED = Attr(_choice(*FC_SPEEDS_GBPS), 2, label="Speed (Gbps)", doc="configured port speed; " + _OWNED)
 
 #: kind -> its description, in the order of the JSON document and of every listing
 KINDS: dict[str, KindSpec] = {
@@ -266,7 +271,7 @@ KINDS: dict[str, KindSpec] = {
             "server",
             "server",
             (None,),
-            {"model": Attr(_text(), "", label="Model")},
+            {"model": Attr(_text(), "", label="Model", doc="machine type as ordered; " + _OWNED)},
             hop=0,
             chart=5,
             column_width=110,
@@ -445,7 +450,7 @@ KINDS: dict[str, KindSpec] = {
             "subsystem",
             "subsystem",
             (None,),
-            {"cache_mb": Attr(_number(0, 1 << 20), 0, label="Cache (MB)")},
+            {"cache_mb": Attr(_number(0, 1 << 20), 0, label="Cache (MB)", doc="installed cache; " + _OWNED)},
             hop=11,
             chart=10,
             column_width=150,

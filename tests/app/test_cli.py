@@ -97,7 +97,7 @@ def test_export_import_round_trip(one, tmp_path, capsys):
 
 def test_revisions_and_restore(one, tmp_path, capsys):
     from planner import edit
-    from planner.project import open_project, save_project
+    from planner.io import open_project, save_project
 
     project = open_project(one)
     edit.delete(project.topology, ["fastt1"])

@@ -14,7 +14,7 @@ from PySide6.QtCore import QPointF, Qt
 from app.mainwindow import MainWindow, pending_recovery
 from catalogs.catalog import Catalog
 from planner import edit
-from planner.project import open_project
+from planner.io import open_project
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -21,8 +21,8 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from catalogs.catalog import builtin_parts  # noqa: E402
-from planner import project  # noqa: E402
 from planner.examples import build_example  # noqa: E402
+from planner.io import sanfile as project  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 SAVED = "2024-01-01T00:00:00+00:00"  # fixed, so regenerating gives the same content

@@ -140,3 +140,15 @@ def test_wwpn_validator_never_crashes(text):
     except ModelError:
         return
     assert wwpn_problem(out) is None
+
+
+def test_deleting_a_placed_box_drops_its_position_and_undo_restores_it(one_drawer):
+    from planner.commands import SetPositions
+
+    t = one_drawer
+    sub = t.of_kind("subsystem")[0].id
+    SetPositions({sub: (400.0, 120.0)}).do(t)
+    b = edit.delete(t, [sub])
+    assert sub not in t and sub not in t.positions
+    b.undo(t)
+    assert t.positions[sub] == (400.0, 120.0)

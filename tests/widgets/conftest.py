@@ -9,7 +9,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 import pytest  # noqa: E402
 
 from planner.examples import build_example  # noqa: E402
-from planner.project import Project  # noqa: E402
+from planner.io import Project  # noqa: E402
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QApplication
 from app.controller import Controller
 from app.document import Document
 from planner import edit
-from planner.project import Project
+from planner.io import Project
 from widgets.canvas import PART_MIME, DiagramScene, DiagramView
 
 

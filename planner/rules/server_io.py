@@ -1,0 +1,311 @@
+"""Server I/O rules: adapter placement in PCI slots and partitions, and saturation of the
+PHBs, RIO2 links, I/O planars and drawers adapters sit behind."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from planner.model import Component, Topology
+from planner.rules.context import Context
+from planner.rules.registry import RULES, Finding, Rule, rule
+from planner.rules.wording import plural, ranges
+from planner.schema import count_label, kind_name
+
+Room = Callable[[str], float | None]
+
+
+def _headroom_analysis(ctx: Context) -> Room:
+    """Spare MB/s of a component in the analysis (its capacity when no path loads it)."""
+    comps = ctx.analysis.components
+
+    def room(cid: str) -> float | None:
+        ld = comps.get(cid)
+        if ld is None or not ld.capacity:
+            return ctx.io_capacity(ctx.topo[cid], ctx.figures)
+        return ld.capacity - ld.load
+
+    return room
+
+
+def _headroom_planning(ctx: Context) -> Room:
+    """Spare MB/s of a component at the planning figures of the adapters placed behind it."""
+
+    def room(cid: str) -> float | None:
+        cap = ctx.io_capacity(ctx.topo[cid], "planning")
+        if cap is None:
+            return None
+        return cap - sum(ctx.hba_planning(h) for h in ctx.hbas_under.get(cid, ()))
+
+    return room
+
+
+def _no_move(ctx: Context, comp: Component) -> str:
+    """Why no adapter move helps ``comp``, and what would."""
+    server = ctx.topo.ancestor(comp.id, "server")
+    limit = (ctx.topo.part_of(server) or {}).get("max_drawers") if server is not None else None
+    drawers = len(ctx.topo.children(server.id, "drawer")) if server is not None else 0
+    more = (
+        "add an I/O drawer for more adapters"
+        if not limit or drawers < limit
+        else f"the server already has its maximum of {limit} drawers"
+    )
+    return (
+        f"No free slot outside this {kind_name(comp.kind)} has spare bandwidth, so moving adapters gains nothing; "
+        f"{more}, or plan with this limit."
+    )
+
+
+def _move_fix(ctx: Context, comp: Component, room: Room) -> str:
+    """A concrete move: the free slot outside ``comp`` with the most spare bandwidth on its
+    whole chain (PHB, link, planar, drawer), or why there is none."""
+    best: tuple[float, Component] | None = None
+    for slot in ctx.free_slots:
+        chain = ctx.slot_chain(slot)
+        if comp.id in chain:
+            continue
+        rooms = [r for r in (room(c) for c in chain) if r is not None]
+        spare = min(rooms) if rooms else 0.0
+        if spare >= 1.0 and (best is None or spare > best[0]):  # ignore rounding crumbs
+            best = (spare, slot)
+    if best is None:
+        return _no_move(ctx, comp)
+    spare, slot = best
+    hbas = ctx.hbas_under.get(comp.id, [])
+    mover = ctx.label(hbas[-1]) if hbas else "an adapter"
+    phb = ctx.topo.get(slot.parent)
+    return (
+        f"Move {mover} to {ctx.label(slot.id)} (under {phb.label() if phb else 'another PHB'}, about "
+        f"{spare:.0f} MB/s spare), or to another less loaded {kind_name(comp.kind)}."
+    )
+
+
+def _binding_groups(kind: str, topo: Topology, ctx: Context) -> dict[tuple[Any, ...], list[str]]:
+    """The ``kind`` components that bind paths in the analysis, alike ones grouped: (paths,
+    load, capacity, figure source, adapters behind, fix) -> ids."""
+    comps = ctx.analysis.components
+    room = _headroom_analysis(ctx)
+    alike: dict[tuple[Any, ...], list[str]] = {}
+    for cid, n in ctx.binding.items():
+        comp = topo.get(cid)
+        if comp is None or comp.kind != kind:
+            continue
+        ld = comps[cid]
+        key = (
+            n,
+            round(ld.load),
+            round(ld.capacity or 0),
+            ld.source,
+            len(ctx.hbas_under.get(cid, [])),
+            _move_fix(ctx, comp, room),
+        )
+        alike.setdefault(key, []).append(cid)
+    return alike
+
+
+def _binding_finding(me: Rule, kind: str, key: tuple[Any, ...], ids: list[str], ctx: Context) -> Finding:
+    """The warning for a group of alike ``kind`` components that bind paths."""
+    n, load, cap, source, k, fix = key
+    one = len(ids) == 1
+    who = ctx.label(ids[0]) if one else f"{count_label(len(ids), kind)} ({ctx.names(ids, 3, short=False)})"
+    return me.finding(
+        ids,
+        f"{who}{'' if one else ' each'} limit{'s' if one else ''} {plural(n, 'path')}: {load} of {cap} MB/s "
+        f"({ctx.figures} figure{': ' + source if source else ''}); the {plural(k, 'adapter')} behind "
+        f"{'it' if one else 'each'} cannot run at their own speed.",
+        fix,
+    )
+
+
+def _planning_findings(me: Rule, kind: str, topo: Topology, ctx: Context, skip: set[str]) -> list[Finding]:
+    """Advice for the ``kind`` components (not in ``skip``) whose adapters need more than its
+    capacity at the planning figures."""
+    out: list[Finding] = []
+    room = _headroom_planning(ctx)
+    for comp in topo.of_kind(kind):
+        hbas = ctx.hbas_under.get(comp.id, [])
+        if not hbas or comp.id in skip:
+            continue
+        cap = ctx.io_capacity(comp, "planning")
+        need = sum(ctx.hba_planning(h) for h in hbas)
+        if cap is None or need <= cap:
+            continue
+        per = ctx.hba_planning(hbas[0])
+        fits = int(cap // per) if per else 0
+        message = (
+            f"{ctx.label(comp.id)} has {plural(len(hbas), 'adapter')} behind it: at the planning figure of "
+            f"{per:.0f} MB/s per adapter they need {need:.0f} MB/s, above its {cap:.0f} MB/s, so "
+            f"{plural(fits, 'adapter')} already fill{'s' if fits == 1 else ''} it"
+        )
+        if kind == "phb":
+            message += " (P690 Figure 4: 'Adding the fourth adapter to PHB1 may not improve the bandwidth')"
+        out.append(me.finding((comp.id, *hbas[fits:]), message + ".", _move_fix(ctx, comp, room), "advice"))
+    return out
+
+
+def _saturated(rule_id: str, kind: str, topo: Topology, ctx: Context) -> list[Finding]:
+    """Rule ``rule_id`` for ``kind``: warning for the components that are the bottleneck of paths
+    in the analysis (alike ones grouped: same number of paths, load, capacity, adapters and fix);
+    advice where the adapters placed behind one need more than its capacity at the planning
+    figures (the paper: three adapters at 150 MB/s saturate PHB1, five saturate link1). Reads
+    the context's one analysis; never runs another."""
+    me = RULES[rule_id]
+    groups = _binding_groups(kind, topo, ctx)
+    out = [_binding_finding(me, kind, key, ids, ctx) for key, ids in groups.items()]
+    bound = {cid for ids in groups.values() for cid in ids}
+    return out + _planning_findings(me, kind, topo, ctx, bound)
+
+
+_PLACEMENT = "P690 'Choosing the number and slot location of the Fibre Channel HBAs'"
+
+
+@rule(
+    "PHB_SATURATED",
+    "warning",
+    "PCI host bridge saturated",
+    f"{_PLACEMENT}, step 3 (450 MB/s per PHB); P690 Figure 4 text",
+)
+def phb_saturated(topo: Topology, ctx: Context) -> list[Finding]:
+    """Warning: a PHB binds paths (450 MB/s planning, about 585 measured with three adapters);
+    advice: more adapters behind it than its planning figure carries ("Adding the fourth adapter
+    to PHB1 may not improve the bandwidth")."""
+    return _saturated("PHB_SATURATED", "phb", topo, ctx)
+
+
+@rule(
+    "LINK_SATURATED",
+    "warning",
+    "RIO2 link saturated",
+    f"{_PLACEMENT}, step 3 (about 750 MB/s per link); P690 Figure 4 text (link1 814 MB/s)",
+)
+def link_saturated(topo: Topology, ctx: Context) -> list[Finding]:
+    """Warning: a RIO2 link binds paths (750 MB/s planning, link1 814 measured); advice: more
+    adapters behind it than that ("Installing 5 adapters in these slots will saturate the RIO
+    link")."""
+    return _saturated("LINK_SATURATED", "rio_link", topo, ctx)
+
+
+@rule(
+    "PLANAR_SATURATED",
+    "warning",
+    "I/O planar saturated",
+    f"{_PLACEMENT}, step 3 (a 10-slot planar on one GX bus: 1200 MB/s)",
+)
+def planar_saturated(topo: Topology, ctx: Context) -> list[Finding]:
+    """Warning: an I/O planar (one GX bus) binds paths (1200 MB/s planning, 1332 measured);
+    advice: more adapters on it than that carries."""
+    return _saturated("PLANAR_SATURATED", "planar", topo, ctx)
+
+
+@rule(
+    "DRAWER_SATURATED",
+    "warning",
+    "RIO2 drawer saturated",
+    f"{_PLACEMENT}, step 2 (2.4 GB/s per drawer, 16 adapters); P690 Table 2",
+)
+def drawer_saturated(topo: Topology, ctx: Context) -> list[Finding]:
+    """Warning: a RIO2 drawer binds paths (2400 MB/s planning, 2650 measured); advice: more
+    than the 16 adapters x 150 MB/s the paper planned per drawer."""
+    return _saturated("DRAWER_SATURATED", "drawer", topo, ctx)
+
+
+@rule(
+    "SLOT_INVALID",
+    "error",
+    "HBA placement in PCI slots",
+    "P690 'Determine the RIO2 slots for adapter placement' (drawer slot map)",
+)
+def slot_invalid(topo: Topology, ctx: Context) -> list[Finding]:
+    """Error for an HBA that does not sit in a PCI slot, two HBAs in one slot, or a slot whose
+    number the drawer's slot map does not wire to its PHB (all possible only in loaded files).
+    The papers give no slot-type constraint for the FC 6239 (all 20 drawer slots are 64-bit
+    PCI-X), so none is checked."""
+    me, out = RULES["SLOT_INVALID"], []
+    for hba in topo.of_kind("hba"):
+        parent = topo.get(hba.parent)
+        if parent is None or parent.kind != "slot":
+            out.append(
+                me.finding(
+                    (hba.id,),
+                    f"Adapter {hba.label()} is not in a PCI slot "
+                    f"({'it sits in ' + parent.kind + ' ' + parent.label() if parent else 'no parent'}).",
+                    "Move the adapter into a free PCI slot of an I/O drawer.",
+                )
+            )
+    for slot_id, hbas in ctx.hbas_under.items():
+        slot = topo.get(slot_id)
+        if slot is None or slot.kind != "slot":
+            continue
+        direct = [h for h in hbas if topo[h].parent == slot_id]
+        if len(direct) > 1:
+            out.append(
+                me.finding(
+                    (slot_id, *direct),
+                    f"{ctx.label(slot_id)} holds {len(direct)} adapters ({ctx.names(direct)}); a PCI slot takes one.",
+                    f"Move all but one of them to free slots{_free_hint(ctx)}.",
+                )
+            )
+    for slot in topo.of_kind("slot"):
+        phb = topo.get(slot.parent)
+        drawer = topo.ancestor(slot.id, "drawer")
+        rows = ((topo.part_of(drawer) if drawer is not None else None) or {}).get("slot_map") or []
+        if phb is None or phb.kind != "phb" or not rows:
+            continue
+        row = next((r for r in rows if r.get("drawer_phb") == phb["drawer_phb"]), None)
+        if row is not None and slot["number"] not in row.get("slots", ()):
+            out.append(
+                me.finding(
+                    (slot.id, phb.id),
+                    f"{ctx.label(slot.id)} is placed under {ctx.label(phb.id)}, but "
+                    f"the drawer wires that PHB to slots {ranges(row['slots'])}.",
+                    "Re-create the drawer from its part so slots sit under the right PHB.",
+                )
+            )
+    return out
+
+
+def _free_hint(ctx: Context) -> str:
+    free = ctx.free_slots[:3]
+    return f" (free: {ctx.names([s.id for s in free], short=False)})" if free else ""
+
+
+@rule(
+    "HBA_NO_LPAR",
+    "warning",
+    "Adapter assigned to a partition",
+    "P690 Appendix B 'Zoning requirements' (the HBAs available to the AIX system (LPAR))",
+)
+def hba_no_lpar(topo: Topology, ctx: Context) -> list[Finding]:
+    """Warning for adapters assigned to no partition (no host can use them); error for an
+    adapter assigned to a partition of another server."""
+    me, out = RULES["HBA_NO_LPAR"], []
+    lone, foreign = [], []
+    for hba in topo.of_kind("hba"):
+        if not hba["lpar"]:
+            lone.append(hba.id)
+            continue
+        lpar = topo.get(hba["lpar"])
+        server = topo.ancestor(hba.id, "server")
+        if lpar is not None and server is not None and lpar.parent != server.id:
+            foreign.append(hba.id)
+    if lone:
+        out.append(
+            me.finding(
+                lone,
+                f"{plural(len(lone), 'adapter')} ({ctx.names(lone, short=False)}) "
+                f"{'is' if len(lone) == 1 else 'are'} assigned to no partition; no host will use "
+                f"{'it' if len(lone) == 1 else 'them'}.",
+                "Assign each adapter to the LPAR that should own it (adapter settings, LPAR).",
+            )
+        )
+    for hid in foreign:
+        out.append(
+            me.finding(
+                (hid, topo[hid]["lpar"]),
+                f"Adapter {ctx.label(hid)} is assigned to "
+                f"{topo[topo[hid]['lpar']].label()}, a partition of another server.",
+                "Assign it to a partition of the server it is installed in.",
+                "error",
+            )
+        )
+    return out
