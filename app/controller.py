@@ -6,9 +6,9 @@ every gesture is one undo step and a refused edit changes nothing and says why (
 out through ``Document.message`` and, for the inspector, ``editRefused``). It needs no window:
 tests build it from a :class:`~app.document.Document` and a catalog.
 
-Scenario operations (add as a copy, rename, delete, switch) are undoable too. They act on the
-project, not on one design, through the small command classes below (``do(project)`` /
-``undo(project)``).
+Scenario operations (add as a copy, rename, delete, switch) are undoable too: they act on the
+project through :mod:`planner.io.project`'s scenario commands (``do(project)``/``undo(project)``),
+pushed with ``Document.push_project`` into the same linear history as design edits.
 """
 
 from __future__ import annotations
@@ -20,93 +20,10 @@ from PySide6.QtCore import QObject, Signal
 
 from planner import edit
 from planner.commands import Macro, SetAttr, SetMeta, SetPositions
+from planner.io.project import AddScenario, DeleteScenario, RenameScenario, SwitchScenario
 from planner.model import ModelError
 from planner.naming import label
 from planner.schema import KINDS, attr_label, check_attr, count_label, kind_name, name_problem, structural_kinds
-
-# -- scenario commands -----------------------------------------------------------------------------
-# Small do/undo commands on a planner.project.Project. (A twin set may land in planner.io.project;
-# these keep the same shape, ``text``, ``do(project)``, ``undo(project)``, so swapping is one import.)
-
-
-def _insert(project: Any, name: str, topo: Any, index: int) -> None:
-    items = list(project.scenarios.items())
-    items.insert(index, (name, topo))
-    project.scenarios = dict(items)
-
-
-class AddScenario:
-    """Add scenario ``name`` as a copy of ``source`` and make it current."""
-
-    def __init__(self, name: str, source: str) -> None:
-        self.name, self.source = name, source
-        self.previous = ""
-        self.topo: Any = None
-        self.text = f"Add scenario {name}"
-
-    def do(self, project: Any) -> None:
-        self.previous = project.current
-        if self.topo is None:
-            self.topo = project.add_scenario(self.name, self.source)
-        else:  # redo: the same design object, so later commands in the history apply to it
-            _insert(project, self.name, self.topo, len(project.scenarios))
-        project.switch(self.name)
-
-    def undo(self, project: Any) -> None:
-        project.switch(self.previous)
-        del project.scenarios[self.name]
-
-
-class RenameScenario:
-    """Rename scenario ``old`` to ``new`` (its place and design stay)."""
-
-    def __init__(self, old: str, new: str) -> None:
-        self.old, self.new = old, new
-        self.text = f"Rename scenario {old} to {new}"
-
-    def do(self, project: Any) -> None:
-        project.rename_scenario(self.old, self.new)
-
-    def undo(self, project: Any) -> None:
-        project.rename_scenario(self.new, self.old)
-
-
-class DeleteScenario:
-    """Delete scenario ``name`` (not the last); undo puts it back at its place, current again."""
-
-    def __init__(self, name: str) -> None:
-        self.name = name
-        self.index = 0
-        self.topo: Any = None
-        self.previous = ""
-        self.text = f"Delete scenario {name}"
-
-    def do(self, project: Any) -> None:
-        self.previous = project.current
-        self.index = list(project.scenarios).index(self.name) if self.name in project.scenarios else 0
-        self.topo = project.scenarios.get(self.name)
-        project.delete_scenario(self.name)
-
-    def undo(self, project: Any) -> None:
-        _insert(project, self.name, self.topo, self.index)
-        project.switch(self.previous)
-
-
-class SwitchScenario:
-    """Make scenario ``name`` current."""
-
-    def __init__(self, name: str) -> None:
-        self.name = name
-        self.previous = ""
-        self.text = f"Switch to scenario {name}"
-
-    def do(self, project: Any) -> None:
-        self.previous = project.current
-        project.switch(self.name)
-
-    def undo(self, project: Any) -> None:
-        project.switch(self.previous)
-
 
 # -- the controller ----------------------------------------------------------------------------------
 
@@ -267,7 +184,7 @@ class Controller(QObject):
     # -- scenarios ----------------------------------------------------------------------------------
     def add_scenario(self, name: str) -> bool:
         """Add scenario ``name`` as a copy of the current one and switch to it."""
-        return self.doc.push_project(AddScenario(name, self.doc.project.current))
+        return self.doc.push_project(AddScenario(name, self.doc.project.current, make_current=True))
 
     def rename_scenario(self, name: str) -> bool:
         """Rename the current scenario."""

@@ -6,7 +6,7 @@ import pytest
 
 from app.controller import Controller
 from app.document import Document
-from planner.project import Project
+from planner.io import Project
 
 
 @pytest.fixture
