@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QByteArray, QPointF, QSettings, QStandardPaths, Qt, QTimer
-from PySide6.QtGui import QAction, QActionGroup, QColor, QIcon, QKeySequence, QPalette
+from PySide6.QtGui import QAction, QActionGroup, QKeySequence, QPalette
 from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 
 from app.controller import Controller
 from app.document import Document
+from app.theme import apply_theme
 from planner.examples import EXAMPLES, build_example
 from planner.figures import DIRECTIONS, FIGURE_SETS
 from planner.io import Project, ProjectError, save_project
@@ -764,34 +765,3 @@ def _latest_revision(path: Path) -> str:
         return "unsaved"
     return str(revs[-1][0]) if revs else "unsaved"
 
-
-def apply_theme(name: str) -> None:
-    app = QApplication.instance()
-    if app is None:
-        return
-    app.setStyle("Fusion")
-    if name == "Dark":
-        p = QPalette()
-        base, window, text = QColor(35, 38, 43), QColor(48, 52, 58), QColor(225, 228, 232)
-        for role, color in (
-            (QPalette.ColorRole.Window, window),
-            (QPalette.ColorRole.Base, base),
-            (QPalette.ColorRole.AlternateBase, window),
-            (QPalette.ColorRole.Text, text),
-            (QPalette.ColorRole.WindowText, text),
-            (QPalette.ColorRole.Button, window),
-            (QPalette.ColorRole.ButtonText, text),
-            (QPalette.ColorRole.ToolTipBase, base),
-            (QPalette.ColorRole.ToolTipText, text),
-            (QPalette.ColorRole.Highlight, QColor(42, 110, 200)),
-            (QPalette.ColorRole.HighlightedText, QColor(255, 255, 255)),
-        ):
-            p.setColor(role, color)
-        app.setPalette(p)
-    else:
-        app.setPalette(app.style().standardPalette())
-
-
-def app_icon() -> QIcon:
-    path = Path(__file__).resolve().parents[1] / "resources" / "icons" / "sanplan.svg"
-    return QIcon(str(path)) if path.exists() else QIcon()
