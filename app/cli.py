@@ -26,9 +26,11 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from planner import naming
 from planner.analysis import SOURCES, Analysis, AnalysisError, analyze
 from planner.figures import DIRECTIONS, FIGURE_SETS
 from planner.model import ModelError
+from planner.schema import count_label, kind_name
 
 EXIT_OK, EXIT_FINDINGS, EXIT_UNUSABLE = 0, 1, 2
 
@@ -70,19 +72,7 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("file")
     figure_opts(c)
 
-    x = sub.add_parser("export", help="export a design: JSON, PDF build sheet, zoning scripts, cabling lists")
-    x.add_argument("file")
-    what = x.add_mutually_exclusive_group(required=True)
-    what.add_argument("--json", dest="json_out", metavar="OUT", help="write the JSON interchange file")
-    what.add_argument("--pdf", dest="pdf_out", metavar="OUT", help="write the PDF build sheet")
-    what.add_argument("--zoning", nargs=2, metavar=("VENDOR", "OUT"),
-                      help="write zoning scripts, brocade or cisco, one per fabric (OUT gets the fabric name when there are several)")
-    what.add_argument("--cabling", nargs=2, metavar=("FORMAT", "OUT"), help="write the cabling list, csv or netbox (NetBox cable import)")
-    x.add_argument("--paper", choices=("a4", "letter"), help="PDF paper size (default: $SANPLAN_PAPER, else a4)")
-    x.add_argument("--figures", choices=FIGURE_SETS, help="PDF figure set (default planning)")
-    x.add_argument("--labels", action="store_true", help="PDF: add pages of cable labels")
-    x.add_argument("--vsan", type=int, help="Cisco zoning: the VSAN number, 1-4094 (default 1)")
-    x.add_argument("--scenario", help="scenario to export (default: the file's current one; not with --json, which holds them all)")
+    _export_parser(sub)
 
     i = sub.add_parser("import", help="import a JSON design into a .sanplan file")
     i.add_argument("json_file")
@@ -99,6 +89,32 @@ def _parser() -> argparse.ArgumentParser:
     pt.add_argument("--kind")
     pt.add_argument("--json", action="store_true")
     return p
+
+
+def _export_parser(sub) -> None:
+    """``sanplan export``: one flag per format (formats that share a flag take a choice before OUT)
+    and every option the formats take, all from the export registry; then --scenario."""
+    from planner.exports import registry
+
+    x = sub.add_parser("export", help="export a design: JSON, PDF build sheet, zoning scripts, cabling lists")
+    x.add_argument("file")
+    what = x.add_mutually_exclusive_group(required=True)
+    for flag, _ in registry.cli_flags():
+        if flag.choice_metavar:
+            what.add_argument(flag.flag, dest=_dest(flag.flag), nargs=2, metavar=(flag.choice_metavar, "OUT"), help=flag.help)
+        else:
+            what.add_argument(flag.flag, dest=_dest(flag.flag), metavar="OUT", help=flag.help)
+    for opt in registry.cli_options():
+        if opt.switch:
+            x.add_argument(opt.flag, dest=_dest(opt.flag, "option"), action="store_true", help=opt.help)
+        else:
+            x.add_argument(opt.flag, dest=_dest(opt.flag, "option"), choices=opt.choices, type=opt.parse,
+                           metavar=None if opt.choices else opt.flag.lstrip("-").upper(), help=opt.help)
+    x.add_argument("--scenario", help="scenario to export (default: the file's current one; not with --json, which holds them all)")
+
+
+def _dest(flag: str, prefix: str = "export") -> str:
+    return f"{prefix}_{flag.lstrip('-').replace('-', '_')}"
 
 
 # -- helpers -------------------------------------------------------------------------------------
@@ -183,10 +199,11 @@ def _table(rows: list[Sequence[Any]], header: Sequence[str], right: Sequence[int
 
 
 def _label(topo, cid: str | None) -> str:
+    """A hop as the table shows it: its label with context and what kind of part it is."""
     if not cid:
         return "-"
     c = topo.get(cid)
-    return f"{c.label()} [{c.kind}]" if c else cid
+    return f"{naming.label(topo, c)} [{kind_name(c.kind)}]" if c else cid
 
 
 def format_analysis(topo, result: Analysis, max_rows: int | None = None) -> str:
@@ -201,7 +218,7 @@ def format_analysis(topo, result: Analysis, max_rows: int | None = None) -> str:
         kinds: dict[str, int] = {}
         for cid, n in binding:
             kinds[topo[cid].kind] = kinds.get(topo[cid].kind, 0) + n
-        out.append("Binding hops: " + ", ".join(f"{k} ({n} paths)" for k, n in sorted(kinds.items(), key=lambda kv: -kv[1])))
+        out.append("Binding hops: " + ", ".join(f"{kind_name(k)} ({count_label(n, 'path')})" for k, n in sorted(kinds.items(), key=lambda kv: -kv[1])))
     for group in ("drawer", "switch", "subsystem"):
         vals = result.by_group.get(group) or {}
         if vals and len(vals) <= 16:
@@ -307,37 +324,75 @@ def cmd_check(args) -> int:
 
 
 def cmd_export(args) -> int:
-    """One export per run: --json, --pdf, --zoning VENDOR OUT or --cabling FORMAT OUT; options that do
-    not apply to it, a bad VSAN or paper, an OUT that is the design itself or cannot be written
-    are one line and exit 2."""
-    from planner import exports
-    from planner.io import export_json
+    """One export per run, its format picked by the registry's flags (--json OUT, --pdf OUT,
+    --zoning VENDOR OUT, --cabling FORMAT OUT...); options that do not apply to it, a bad choice or
+    option value, an OUT that is the design itself or cannot be written are one line and exit 2."""
+    from planner.exports import ExportError, ExportSource, registry
 
-    kind = "json" if args.json_out else "pdf" if args.pdf_out else "zoning" if args.zoning else "cabling"
-    out = {"json": args.json_out, "pdf": args.pdf_out}.get(kind) or (args.zoning or args.cabling)[1]
-    misplaced = [opt for opt, given, allowed in (
-        ("--paper", args.paper, kind == "pdf"), ("--figures", args.figures, kind == "pdf"),
-        ("--labels", args.labels, kind == "pdf"), ("--vsan", args.vsan is not None, kind == "zoning" and args.zoning[0].lower() == "cisco"),
-        ("--scenario", args.scenario, kind != "json"),
-    ) if given and not allowed]
+    flag, group, choice, out = _chosen_export(args)
+    fmt = next((f for f in group if f.cli_choice == choice.lower()), None)
+    takes = {o.flag for o in fmt.options} if fmt is not None else set()
+    misplaced = [o.flag for o in registry.cli_options() if _given(getattr(args, _dest(o.flag, "option"))) and o.flag not in takes]
+    if args.scenario and fmt is not None and fmt.whole_project:
+        misplaced.append("--scenario")
     if misplaced:
-        return _fail(f"sanplan export: {', '.join(misplaced)} does not apply to --{kind}" + (f" {args.zoning[0]}" if args.zoning else ""))
+        # the choice is named when it decides which options apply (--zoning cisco takes --vsan)
+        shown = f" {choice}" if len({frozenset(o.flag for o in f.options) for f in group}) > 1 else ""
+        return _fail(f"sanplan export: {', '.join(misplaced)} does not apply to {flag.flag}{shown}")
     if _same_file(out, args.file):
         return _fail(f"sanplan export: {out} is the design file itself; choose another output file")
     project = _open(args.file, args.scenario)
+    if fmt is None:
+        return _fail(f"sanplan export: {flag.flag} takes {registry.choices_text([f.cli_choice for f in group])}, not {choice!r}")
+    options = _export_options(args, fmt)
+    if isinstance(options, str):
+        return _fail(options)
     try:
-        if kind == "json":
-            export_json(project, out)
-            print(f"wrote {out}")
-        elif kind == "pdf":
-            return _export_pdf(args, project, out)
-        elif kind == "zoning":
-            return _export_zoning(args, project.topology, out)
-        else:
-            return _export_cabling(args, project.topology, out)
-    except exports.ExportError as err:
+        written = fmt.export(ExportSource(project, lambda: _revision(args.file)), out, options)
+    except ExportError as err:
         return _fail(f"sanplan: {err}")
+    for w in written:
+        print(f"wrote {w.path}{w.summary}")
     return EXIT_OK
+
+
+def _chosen_export(args):
+    """(flag, the formats it picks from, the choice typed or '', OUT) of the flag given."""
+    from planner.exports import registry
+
+    for flag, group in registry.cli_flags():
+        value = getattr(args, _dest(flag.flag))
+        if value:
+            return (flag, group, *value) if flag.choice_metavar else (flag, group, "", value)
+    raise UsageError("sanplan export: choose what to export (see 'sanplan --help')")  # argparse requires one
+
+
+def _export_options(args, fmt) -> dict[str, Any] | str:
+    """The options given for ``fmt``, with defaults from the environment; a note on stderr for a
+    default worth knowing. Returns the error line instead for a bad value in the environment."""
+    from planner.exports.registry import choices_text
+
+    options: dict[str, Any] = {}
+    for opt in fmt.options:
+        value = getattr(args, _dest(opt.flag, "option"))
+        if _given(value):
+            options[opt.name] = value
+            continue
+        env = os.environ.get(opt.env, "").strip() if opt.env else ""
+        if env and opt.choices:
+            env = env.lower()
+            if env not in opt.choices:
+                return f"sanplan export: {opt.env} is {env!r}; set it to {choices_text(opt.choices)}, or give {opt.flag}"
+        if env:
+            options[opt.name] = env if opt.parse is None else opt.parse(env)
+        elif opt.default_note:
+            print(opt.default_note, file=sys.stderr)
+    return options
+
+
+def _given(value: Any) -> bool:
+    """An option flag was given: not argparse's None, nor False for an absent switch (0 is a value)."""
+    return value is not None and value is not False
 
 
 def _same_file(out: str, design: str) -> bool:
@@ -347,47 +402,15 @@ def _same_file(out: str, design: str) -> bool:
         return False
 
 
-def _export_pdf(args, project, out: str) -> int:
-    from planner.buildsheet import PAPERS, build_sheet
+def _revision(path: str) -> str:
+    """'3 (saved 2026-01-01T10:00:00)', the file's newest revision; 'unsaved' for a JSON design."""
     from planner.io import ProjectError, list_revisions
 
-    paper = args.paper or os.environ.get("SANPLAN_PAPER", "").strip().lower() or "a4"
-    if paper not in PAPERS:
-        return _fail(f"sanplan export: SANPLAN_PAPER is {paper!r}; set it to a4 or letter, or give --paper")
     try:
-        revs = list_revisions(args.file)
-        revision = f"{revs[-1][0]} (saved {revs[-1][1]})" if revs else "unsaved"
+        revs = list_revisions(path)
     except ProjectError:
-        revision = "unsaved"  # a JSON design keeps no revisions
-    pages = build_sheet(project.topology, out, paper=paper, figures=args.figures or "planning", scenario=project.current,
-                        revision=revision, labels=args.labels)
-    print(f"wrote {out} ({pages} pages, {paper.upper() if paper == 'a4' else 'Letter'})")
-    return EXIT_OK
-
-
-def _export_zoning(args, topo, out: str) -> int:
-    from planner.exports import VENDORS, write_zoning
-
-    vendor = args.zoning[0].lower()
-    if vendor not in VENDORS:
-        return _fail(f"sanplan export: --zoning takes brocade or cisco, not {args.zoning[0]!r}")
-    if vendor == "cisco" and args.vsan is None:
-        print("note: VSAN 1 (the default VSAN); give --vsan N for another", file=sys.stderr)
-    for path, plan in write_zoning(topo, vendor, out, 1 if args.vsan is None else args.vsan):
-        skipped = f", {len(plan.skipped)} left out (see the comments)" if plan.skipped else ""
-        print(f"wrote {path}: fabric {plan.name}, {len(plan.aliases)} aliases, {len(plan.zones)} zones{skipped}")
-    return EXIT_OK
-
-
-def _export_cabling(args, topo, out: str) -> int:
-    from planner.exports import CABLING_FORMATS, write_cabling_csv, write_cabling_netbox
-
-    fmt = args.cabling[0].lower()
-    if fmt not in CABLING_FORMATS:
-        return _fail(f"sanplan export: --cabling takes csv or netbox, not {args.cabling[0]!r}")
-    n = (write_cabling_csv if fmt == "csv" else write_cabling_netbox)(topo, out)
-    print(f"wrote {out}: {n} cables ({'NetBox cable import' if fmt == 'netbox' else 'CSV'})")
-    return EXIT_OK
+        return "unsaved"  # a JSON design keeps no revisions
+    return f"{revs[-1][0]} (saved {revs[-1][1]})" if revs else "unsaved"
 
 
 def cmd_import(args) -> int:
@@ -453,14 +476,15 @@ def cmd_default(args) -> int:
         topo = build_example("p690-benchmark", _parts())
     reason = "no display" if not _has_display() else "the editor could not start"
     print(f"SANplan headless ({reason}): analysing {topo.meta.get('name')}\n")
-    for figures, direction in (("planning", "read"), ("planning", "write")):
-        print(format_analysis(topo, analyze(topo, figures, direction), max_rows=8) if direction == "read" else
-              f"Write, planning figures: {analyze(topo, figures, direction).aggregate:,.1f} MB/s")
-        print()
+    read = analyze(topo, "planning", "read")
+    print(format_analysis(topo, read, max_rows=8))
+    print()
+    print(f"Write, planning figures: {analyze(topo, 'planning', 'write').aggregate:,.1f} MB/s")
+    print()
     m = analyze(topo, "measured", "read", "cache", cross_check=False)
     w = analyze(topo, "measured", "write", "cache", cross_check=False)
     print(f"Hardware profile (measured figures, data from controller cache): read {m.aggregate:,.0f} MB/s, write {w.aggregate:,.0f} MB/s\n")
-    print(format_findings(topo, check(topo)))
+    print(format_findings(topo, check(topo, analysis=read)))  # the checks reuse the planning read analysis
     return EXIT_OK
 
 

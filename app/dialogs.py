@@ -126,11 +126,12 @@ class RevisionsDialog(QDialog):
         self.accept()
 
 
-def run_with_progress(parent, title: str, job: Callable[[Callable[[float, str], None]], Any]) -> bool:
-    """Run ``job(progress)`` with a progress dialog that appears when it takes more than a moment.
+def run_with_progress(parent, title: str, job: Callable[[Callable[[float, str], None]], Any]) -> Any:
+    """Run ``job(progress)`` with a progress dialog that appears when it takes more than a moment;
+    returns what the job returns.
 
-    ``progress(fraction, text)`` updates the dialog and keeps the window painting. Errors are
-    shown in a dialog naming the problem; returns True on success.
+    ``progress(fraction, text)`` updates the dialog and keeps the window painting. The dialog is
+    closed whatever happens; an error of the job is raised again for the caller to report.
     """
     dlg = QProgressDialog(title, "", 0, 100, parent)
     dlg.setWindowTitle("SANplan")
@@ -145,11 +146,8 @@ def run_with_progress(parent, title: str, job: Callable[[Callable[[float, str], 
         QCoreApplication.processEvents()
 
     try:
-        job(progress)
-    except Exception as err:  # the export names its problem; never a traceback
+        result = job(progress)
+        dlg.setValue(100)
+    finally:
         dlg.close()
-        QMessageBox.warning(parent, "SANplan", f"{title.rstrip('.')} failed:\n{err}")
-        return False
-    dlg.setValue(100)
-    dlg.close()
-    return True
+    return result

@@ -34,7 +34,7 @@ from app.theme import apply_theme
 from planner.examples import EXAMPLES, build_example
 from planner.figures import DIRECTIONS, FIGURE_SETS
 from planner.io import Project, ProjectError, save_project
-from planner.model import ModelError, Topology
+from planner.model import Topology
 from widgets.canvas import DiagramScene, DiagramView
 
 APP_NAME = "SANplan"
@@ -257,26 +257,40 @@ class MainWindow(QMainWindow):
         tb.addAction(self.act_collapse)
 
     def _fill_export_menu(self) -> None:
+        """One action per registered export format (menu order, a separator between groups), each
+        followed by the menu settings of its options (paper, cable labels) the first time they come."""
+        from planner.exports import formats
+
         m = self.export_menu
         m.clear()
-        m.addAction("&Build sheet (PDF)...", self.export_pdf)
-        paper = m.addMenu("Build sheet &paper")
-        group = QActionGroup(paper)
-        for key, label in (("a4", "A4"), ("letter", "Letter")):
-            a = paper.addAction(label, lambda k=key: self.settings.setValue("paper", k))
+        group, shown = None, set()
+        for fmt in formats():
+            if group is not None and fmt.group != group:
+                m.addSeparator()
+            group = fmt.group
+            action = m.addAction(fmt.title, lambda f=fmt.id: self.export(f))
+            action.setData(fmt.id)
+            for opt in fmt.options:
+                if opt.setting and opt.setting not in shown:
+                    shown.add(opt.setting)
+                    self._add_export_setting(m, opt)
+
+    def _add_export_setting(self, m, opt) -> None:
+        """A submenu of choices, or a checkable action for an on/off option, kept in the settings."""
+        current = str(self.settings.value(opt.setting, str(opt.default).lower() if opt.switch else opt.default))
+        if opt.switch:
+            a = m.addAction(opt.setting_title)
             a.setCheckable(True)
-            a.setChecked(str(self.settings.value("paper", "a4")) == key)
+            a.setChecked(current == "true")
+            a.toggled.connect(lambda on, key=opt.setting: self.settings.setValue(key, "true" if on else "false"))
+            return
+        sub = m.addMenu(opt.setting_title)
+        group = QActionGroup(sub)
+        for key in opt.choices or ():
+            a = sub.addAction(opt.choice_titles.get(key, key), lambda k=key, s=opt.setting: self.settings.setValue(s, k))
+            a.setCheckable(True)
+            a.setChecked(current == key)
             group.addAction(a)
-        labels = m.addAction("Build sheet with cable &labels")
-        labels.setCheckable(True)
-        labels.setChecked(str(self.settings.value("cable_labels", "false")) == "true")
-        labels.toggled.connect(lambda on: self.settings.setValue("cable_labels", "true" if on else "false"))
-        m.addSeparator()
-        m.addAction("Zoning script: &Brocade...", lambda: self.export_zoning("brocade"))
-        m.addAction("Zoning script: &Cisco MDS...", lambda: self.export_zoning("cisco"))
-        m.addAction("Cabling: &CSV...", lambda: self.export_cabling("csv"))
-        m.addAction("Cabling: &NetBox import...", lambda: self.export_cabling("netbox"))
-        m.addAction("&JSON interchange...", self.export_json)
 
     def _build_status(self) -> None:
         self.totals_label = QLabel("")
@@ -451,71 +465,61 @@ class MainWindow(QMainWindow):
         self.recent_menu.setEnabled(bool(recent))
 
     # -- exports ----------------------------------------------------------------------------------
-    def export_pdf(self) -> None:
+    def export(self, format_id: str) -> None:
+        """File > Export: ask for the file and the options the format asks for, write it with a
+        progress dialog, and report the files written or the error."""
         from app.dialogs import run_with_progress
+        from planner.exports import ExportSource, get
 
-        path = self.ask("export", "Export build sheet", "PDF (*.pdf)")
+        fmt = get(format_id)
+        path = self.ask("export", f"Export {fmt.name}", fmt.file_filter)
         if not path:
             return
-        from planner.buildsheet import build_sheet
+        options = self._export_options(fmt)
+        if options is None:
+            return
+        doc = self.doc
+        source = ExportSource(doc.project, lambda: "unsaved" if not doc.is_clean() or doc.path is None else _latest_revision(doc.path))
+        try:
+            written = run_with_progress(self, fmt.busy_text or f"Exporting {fmt.name}...",
+                                        lambda progress: fmt.export(source, path, options, progress))
+        except Exception as err:  # the export names its problem; never a traceback
+            self.ask("error", "Export failed", str(err))
+            return
+        self.show_message(f"wrote {', '.join(Path(w.path).name for w in written)}", error=False)
 
-        revision = "unsaved" if not self.doc.is_clean() or self.doc.path is None else _latest_revision(self.doc.path)
-        paper = str(self.settings.value("paper", "a4"))
-        labels = str(self.settings.value("cable_labels", "false")) == "true"
-        ok = run_with_progress(self, "Building the build sheet...", lambda progress: build_sheet(
-            self.doc.topology, path, paper=paper, figures=self.doc.figures, scenario=self.doc.project.current,
-            revision=revision, labels=labels, progress=progress))
-        if ok:
-            self.show_message(f"wrote {Path(path).name}", error=False)
+    def _export_options(self, fmt) -> dict[str, Any] | None:
+        """The format's options: from the settings, the window's figure set, or a question (None: cancelled)."""
+        options: dict[str, Any] = {}
+        for opt in fmt.options:
+            if opt.view == "figures":
+                options[opt.name] = self.doc.figures
+            elif opt.setting:
+                value = str(self.settings.value(opt.setting, opt.default))
+                options[opt.name] = value.lower() == "true" if opt.switch else value
+            elif opt.question:
+                text = self.ask("text", opt.question, str(opt.default))
+                if not text:
+                    return None
+                try:
+                    options[opt.name] = opt.parse(text) if opt.parse else text
+                except ValueError:
+                    self.ask("error", "Export failed", f"{opt.question}: {text!r} is not a valid value")
+                    return None
+        return options
+
+    # the File > Export entries by name (scripts and tests)
+    def export_pdf(self) -> None:
+        self.export("pdf")
 
     def export_zoning(self, vendor: str) -> None:
-        from planner.exports import write_zoning
-
-        path = self.ask("export", f"Export {vendor} zoning script", "Text (*.txt)")
-        if not path:
-            return
-        vsan = 1
-        if vendor == "cisco":
-            text = self.ask("text", "VSAN number (1-4094)", "1")
-            if not text:
-                return
-            try:
-                vsan = int(text)
-            except ValueError:
-                self.ask("error", "Export failed", f"VSAN {text!r} is not a number from 1 to 4094")
-                return
-        try:
-            written = write_zoning(self.doc.topology, vendor, path, vsan)
-        except (ModelError, ValueError, OSError) as err:
-            self.ask("error", "Export failed", str(err))
-            return
-        self.show_message(f"wrote {', '.join(Path(p).name for p, _ in written)}", error=False)
+        self.export(f"zoning-{vendor}")
 
     def export_cabling(self, fmt: str) -> None:
-        from planner import exports
-
-        path = self.ask("export", f"Export cabling ({fmt})", "CSV (*.csv)")
-        if not path:
-            return
-        try:
-            (exports.write_cabling_csv if fmt == "csv" else exports.write_cabling_netbox)(self.doc.topology, path)
-        except (ValueError, OSError) as err:
-            self.ask("error", "Export failed", str(err))
-            return
-        self.show_message(f"wrote {Path(path).name}", error=False)
+        self.export("cabling-csv" if fmt == "csv" else fmt)
 
     def export_json(self) -> None:
-        from planner.io import export_json
-
-        path = self.ask("export", "Export JSON", "JSON (*.json)")
-        if not path:
-            return
-        try:
-            export_json(self.doc.project, path)
-        except ProjectError as err:
-            self.ask("error", "Export failed", str(err))
-            return
-        self.show_message(f"wrote {Path(path).name}", error=False)
+        self.export("json")
 
     # -- design ---------------------------------------------------------------------------------
     def edit_properties(self) -> None:

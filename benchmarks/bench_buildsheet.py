@@ -22,8 +22,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import reportlab  # noqa: E402
 
 from catalogs.catalog import builtin_parts  # noqa: E402
-from planner.buildsheet import build_sheet  # noqa: E402
 from planner.examples import build_example  # noqa: E402
+from planner.exports.buildsheet import build_sheet  # noqa: E402
 
 TARGET_S = 10.0
 

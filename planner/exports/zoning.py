@@ -1,11 +1,6 @@
-"""Exports that leave the planner: switch zoning scripts, cabling lists, and safe file writing.
-
-- :func:`zoning_script` turns the zones of a design into ready-to-paste Brocade Fabric OS or
-  Cisco MDS NX-OS commands, one script per fabric (syntax: DOMAIN.md §5).
-- :func:`cabling_rows`, :func:`write_cabling_csv` and :func:`write_cabling_netbox` list every
-  cable with both ends named the way an installer and NetBox know them.
-- :func:`atomic_write` writes any export beside its target and renames it into place, so a
-  failed export never leaves a half-written file.
+"""Zoning scripts: the zones of a design as ready-to-paste Brocade Fabric OS or Cisco MDS NX-OS
+commands, one script per fabric (syntax: DOMAIN.md §5). Registers the export formats
+``zoning-brocade`` and ``zoning-cisco`` (``sanplan export --zoning VENDOR OUT``).
 
 Safety: a zoning script is pasted into a switch shell (the FOS CLI is a restricted bash shell, so
 ``$(...)``, backticks and ``;`` would be interpreted even inside double quotes). No user text
@@ -17,86 +12,21 @@ A zone member without a valid WWPN is left out with a comment saying so.
 
 from __future__ import annotations
 
-import csv
-import io
 import os
 import re
 import unicodedata
-from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
-from planner.fileio import TempFileError, atomic_replace
+from planner.exports.output import ExportError, write_text
+from planner.exports.registry import CliFlag, ExportFormat, ExportOption, ExportSource, Progress, Written, register
 from planner.model import Component, Topology, wwpn_problem
+from planner.naming import short_label
 
 VENDORS = ("brocade", "cisco")
-CABLING_FORMATS = ("csv", "netbox")
 NAME_MAX = 64
 NAME_RE = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,63}")
 VSAN_RANGE = (1, 4094)  # Cisco MDS: VSAN 1 is the default VSAN, 4094 the isolated one
-
-CABLING_COLUMNS = ("label", "from_device", "from_port", "to_device", "to_port", "fabric", "length_m", "media")
-NETBOX_COLUMNS = (
-    "side_a_device",
-    "side_a_type",
-    "side_a_name",
-    "side_b_device",
-    "side_b_type",
-    "side_b_name",
-    "type",
-    "status",
-    "label",
-    "color",
-    "length",
-    "length_unit",
-)
-#: cable media (model choices) -> NetBox cable type slug (dcim CableTypeChoices). FC copper
-#: cables are passive twinax, NetBox's "dac-passive".
-NETBOX_CABLE_TYPES = {
-    "LC-LC OM2": "mmf-om2",
-    "LC-SC OM2": "mmf-om2",
-    "SC-SC OM2": "mmf-om2",
-    "LC-LC OM3": "mmf-om3",
-    "copper": "dac-passive",
-}
-
-
-class ExportError(ValueError):
-    """An export that cannot be made, as one line naming the file or option and the fix."""
-
-
-# -- writing files ---------------------------------------------------------------------------------
-
-
-def atomic_write(path: str | os.PathLike[str], write: Callable[[str], None]) -> None:
-    """Create ``path`` through ``write(temporary path)`` atomically (planner.fileio). Raises
-    ExportError (one line) for a folder, a missing or read-only folder, a full disk; other
-    exceptions from ``write`` pass through after the clean-up; an existing ``path`` is untouched."""
-    shown = os.fspath(path)
-    if Path(os.path.realpath(path)).is_dir():
-        raise ExportError(f"{shown}: is a folder; choose a file name")
-    try:
-        atomic_replace(path, write)
-    except TempFileError as err:
-        raise ExportError(
-            f"{shown}: cannot be written ({err.strerror or err}); check that the folder exists and you may write to it"
-        ) from None
-    except OSError as err:
-        raise ExportError(
-            f"{shown}: not written ({err.strerror or err}); nothing was overwritten, check the disk space and permissions"
-        ) from None
-
-
-def write_text(path: str | os.PathLike[str], text: str) -> None:
-    """Write UTF-8 text (``\\n`` line ends) atomically."""
-    data = text.encode("utf-8")
-
-    def write(tmp: str) -> None:
-        with open(tmp, "wb") as f:
-            f.write(data)
-
-    atomic_write(path, write)
 
 
 # -- names -----------------------------------------------------------------------------------------
@@ -139,8 +69,8 @@ def hba_port_alias_text(topo: Topology, port: Component) -> str:
     if hba is not None:
         owner = topo.get(hba["lpar"]) if hba.kind == "hba" and hba["lpar"] else None
         owner = owner or topo.ancestor(hba.id, "server")
-        host = owner.label() if owner is not None else ""
-    text = f"{host}_{hba.label() if hba is not None else port.label()}"
+        host = short_label(owner) if owner is not None else ""
+    text = f"{host}_{short_label(hba) if hba is not None else short_label(port)}"
     if hba is not None and len(topo.children(hba.id, "hba_port")) > 1:
         text += f"_P{port['index']}"
     return text.upper()
@@ -151,7 +81,7 @@ def host_port_alias_text(topo: Topology, port: Component) -> str:
     sub = topo.ancestor(port.id, "subsystem")
     ctl = topo.get(port.parent)
     ctl_name = ctl["slot_name"] if ctl is not None and ctl.kind == "controller" else ""
-    return f"{sub.label() if sub is not None else ''}_{ctl_name}{port['index']}".upper()
+    return f"{short_label(sub) if sub is not None else ''}_{ctl_name}{port['index']}".upper()
 
 
 def alias_text(topo: Topology, port: Component) -> str:
@@ -159,7 +89,7 @@ def alias_text(topo: Topology, port: Component) -> str:
         return hba_port_alias_text(topo, port)
     if port.kind == "host_port":
         return host_port_alias_text(topo, port)
-    return port.label().upper()
+    return short_label(port).upper()
 
 
 # -- zoning ----------------------------------------------------------------------------------------
@@ -207,14 +137,14 @@ def zoning_plan(topo: Topology) -> list[FabricZoning]:
     for fabric in topo.of_kind("fabric"):
         zones = topo.children(fabric.id, "zone")
         if zones:
-            plans.append(_fabric_plan(topo, fabric, zones, safe_name(fabric.label(), "FAB", fabric_names)))
+            plans.append(_fabric_plan(topo, fabric, zones, safe_name(short_label(fabric), "FAB", fabric_names)))
     return plans
 
 
 def _fabric_plan(topo: Topology, fabric: Component, zones: list[Component], name: str) -> FabricZoning:
     taken: set[str] = set()
-    zone_names = [safe_name(z.label(), "Z", taken) for z in zones]
-    plan = FabricZoning(fabric.id, name, fabric.label(), safe_name(f"CFG_{name}", "CFG", taken))
+    zone_names = [safe_name(short_label(z), "Z", taken) for z in zones]
+    plan = FabricZoning(fabric.id, name, short_label(fabric), safe_name(f"CFG_{name}", "CFG", taken))
     aliases: dict[str, Alias] = {}
     refused: set[str] = set()
     by_wwpn: dict[str, Alias] = {}
@@ -232,7 +162,7 @@ def _fabric_plan(topo: Topology, fabric: Component, zones: list[Component], name
             if alias is not None and alias.name not in members:
                 members.append(alias.name)
         if members:
-            plan.zones.append(ZoneEntry(zname, zone.label(), zone.id, members))
+            plan.zones.append(ZoneEntry(zname, short_label(zone), zone.id, members))
         else:
             plan.skipped.append(f"zone {zname} left out: none of its members has a valid WWPN")
     return plan
@@ -335,137 +265,15 @@ def _check_script(lines: list[str]) -> None:
             raise AssertionError(f"unsafe zoning script line {line!r}")  # a bug, never user input
 
 
-# -- cabling ---------------------------------------------------------------------------------------
-
-
-def endpoint(topo: Topology, port_id: str) -> tuple[str, str]:
-    """(device, port) as racked and cabled: ('p690', 'fcs0'), ('sw1', 'port 5'), ('fastt1', 'A1')."""
-    port = topo.get(port_id)
-    if port is None:
-        return "", ""
-    if port.kind == "hba_port":
-        hba = topo.get(port.parent)
-        server = topo.ancestor(port.id, "server")
-        device = server.label() if server is not None else (hba.label() if hba is not None else "")
-        single = hba is not None and len(topo.children(hba.id, "hba_port")) == 1
-        return device, hba.label() if single else port.label()
-    if port.kind == "switch_port":
-        sw = topo.ancestor(port.id, "switch")
-        return (sw.label() if sw is not None else ""), f"port {port['index']}"
-    if port.kind == "host_port":
-        sub = topo.ancestor(port.id, "subsystem")
-        ctl = topo.get(port.parent)
-        name = f"{ctl['slot_name'] if ctl is not None and ctl.kind == 'controller' else ''}{port['index']}"
-        return (sub.label() if sub is not None else ""), name
-    return port.label(), ""
-
-
-def fabric_of_cable(topo: Topology, cable: Component) -> str:
-    """The fabric name of the switch (or switches) a cable plugs into; '' for a direct cable."""
-    names: list[str] = []
-    for end in (cable["a"], cable["b"]):
-        sw = topo.ancestor(end, "switch") if end and end in topo else None
-        fab = topo.get(sw["fabric"]) if sw is not None and sw["fabric"] else None
-        if fab is not None and fab.label() not in names:
-            names.append(fab.label())
-    return " / ".join(names)
-
-
-def cabling_rows(topo: Topology) -> list[dict[str, Any]]:
-    """Every cable in design order: label, from_device, from_port, to_device, to_port, fabric,
-    length_m (float, 0 = not given), media."""
-    rows = []
-    for cab in topo.of_kind("cable"):
-        a_dev, a_port = endpoint(topo, cab["a"])
-        b_dev, b_port = endpoint(topo, cab["b"])
-        rows.append(
-            {
-                "label": cab["label"] or cab.label(),
-                "from_device": a_dev,
-                "from_port": a_port,
-                "to_device": b_dev,
-                "to_port": b_port,
-                "fabric": fabric_of_cable(topo, cab),
-                "length_m": float(cab["length_m"] or 0),
-                "media": cab["media"],
-            }
-        )
-    return rows
-
-
-def spreadsheet_cell(value: Any) -> str:
-    """Text for a CSV cell that a spreadsheet will not run as a formula (OWASP CSV injection):
-    a cell starting with = + - @ tab or carriage return gets a leading apostrophe."""
-    text = "" if value is None else str(value)
-    if text and text[0] in "=+-@\t\r":
-        return "'" + text
-    return text
-
-
-def format_length(metres: float) -> str:
-    """5.0 -> '5', 2.5 -> '2.5', 0 -> '' (not given)."""
-    if not metres:
-        return ""
-    return f"{metres:.2f}".rstrip("0").rstrip(".")
-
-
-def _csv_text(header: tuple[str, ...], rows: list[list[str]]) -> str:
-    buf = io.StringIO()
-    writer = csv.writer(buf, lineterminator="\n", quoting=csv.QUOTE_MINIMAL)
-    writer.writerow(header)
-    writer.writerows([[spreadsheet_cell(c) for c in row] for row in rows])
-    return buf.getvalue()
-
-
-def cabling_csv(topo: Topology) -> str:
-    """The cabling schedule as CSV text (columns :data:`CABLING_COLUMNS`)."""
-    rows = [[r[k] if k != "length_m" else format_length(r[k]) for k in CABLING_COLUMNS] for r in cabling_rows(topo)]
-    return _csv_text(CABLING_COLUMNS, rows)
-
-
-def cabling_netbox(topo: Topology) -> str:
-    """NetBox cable bulk-import CSV (columns :data:`NETBOX_COLUMNS`; interfaces, status planned)."""
-    rows = []
-    for r in cabling_rows(topo):
-        length = format_length(r["length_m"])
-        rows.append(
-            [
-                r["from_device"],
-                "dcim.interface",
-                r["from_port"],
-                r["to_device"],
-                "dcim.interface",
-                r["to_port"],
-                NETBOX_CABLE_TYPES.get(r["media"], ""),
-                "planned",
-                r["label"],
-                "",
-                length,
-                "m" if length else "",
-            ]
-        )
-    return _csv_text(NETBOX_COLUMNS, rows)
-
-
-def write_cabling_csv(topo: Topology, path: str | os.PathLike[str]) -> int:
-    """Write the cabling schedule CSV atomically; returns the number of cables."""
-    write_text(path, cabling_csv(topo))
-    return len(topo.of_kind("cable"))
-
-
-def write_cabling_netbox(topo: Topology, path: str | os.PathLike[str]) -> int:
-    """Write the NetBox cable import CSV atomically; returns the number of cables."""
-    write_text(path, cabling_netbox(topo))
-    return len(topo.of_kind("cable"))
-
-
 def fabric_file_name(path: str | os.PathLike[str], fabric: str) -> str:
     """'zones.txt' + 'FAB_D1' -> 'zones.FAB_D1.txt' (``fabric`` is a safe name)."""
     base, ext = os.path.splitext(os.fspath(path))
     return f"{base}.{fabric}{ext}"
 
 
-def write_zoning(topo: Topology, vendor: str, out: str | os.PathLike[str], vsan: int = 1) -> list[tuple[str, FabricZoning]]:
+def write_zoning(
+    topo: Topology, vendor: str, out: str | os.PathLike[str], vsan: int = 1
+) -> list[tuple[str, FabricZoning]]:
     """Write one zoning script per fabric (``out`` itself when there is one fabric, else with the
     fabric name before the extension); returns (path, plan) per file written. Raises ExportError
     when the design has no zones or a file cannot be written."""
@@ -479,3 +287,66 @@ def write_zoning(topo: Topology, vendor: str, out: str | os.PathLike[str], vsan:
         write_text(path, text)
         written.append((path, plans[fabric]))
     return written
+
+
+# -- the export formats --------------------------------------------------------------------------------
+
+ZONING_FLAG = CliFlag(
+    "--zoning",
+    "write zoning scripts, brocade or cisco, one per fabric (OUT gets the fabric name when there are several)",
+    choice_metavar="VENDOR",
+    order=30,
+)
+VSAN_OPTION = ExportOption(
+    "vsan",
+    VSAN_RANGE[0],
+    "--vsan",
+    "Cisco zoning: the VSAN number, 1-4094 (default 1)",
+    parse=int,
+    default_note="note: VSAN 1 (the default VSAN); give --vsan N for another",
+    question="VSAN number (1-4094)",
+)
+
+
+def _zoning_writer(vendor: str):
+    def write(source: ExportSource, path: str, *, options: dict[str, Any], progress: Progress) -> list[Written]:
+        """The zoning scripts of ``vendor``, one file per fabric (see :func:`write_zoning`)."""
+        progress(0.0, "writing the zoning scripts")
+        out = []
+        for name, plan in write_zoning(source.topology, vendor, path, options.get("vsan", VSAN_RANGE[0])):
+            skipped = f", {len(plan.skipped)} left out (see the comments)" if plan.skipped else ""
+            out.append(
+                Written(name, f": fabric {plan.name}, {len(plan.aliases)} aliases, {len(plan.zones)} zones{skipped}")
+            )
+        return out
+
+    return write
+
+
+register(
+    ExportFormat(
+        id="zoning-brocade",
+        title="Zoning script: &Brocade...",
+        file_filter="Text (*.txt)",
+        extension=".txt",
+        write=_zoning_writer("brocade"),
+        cli=ZONING_FLAG,
+        cli_choice="brocade",
+        group="files",
+        order=20,
+    )
+)
+register(
+    ExportFormat(
+        id="zoning-cisco",
+        title="Zoning script: &Cisco MDS...",
+        file_filter="Text (*.txt)",
+        extension=".txt",
+        write=_zoning_writer("cisco"),
+        cli=ZONING_FLAG,
+        cli_choice="cisco",
+        options=(VSAN_OPTION,),
+        group="files",
+        order=21,
+    )
+)

@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from planner import buildsheet
-from planner.buildsheet import build_sheet, reportlab_problem
 from planner.examples import build_example
 from planner.exports import ExportError, zoning_plan
+from planner.exports.buildsheet import build_sheet, document, reportlab_problem
+from planner.fixtures import set_raw
 from planner.model import Topology
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 SECTIONS = (
     "Summary",
     "Topology diagram",
@@ -217,8 +217,8 @@ def test_hostile_text_is_shown_literally_and_breaks_nothing(tmp_path, one_drawer
     topo.meta["name"] = "Design " + HOSTILE
     topo.meta["customer"] = "<font size=40>ACME</font> & <para>"
     for cid in ("hba.d1s1", "sw1", "fastt1", "z.Z_D1_FCS0_FASTT1_A", "fab.FAB_D1", "fastt1.arr1"):
-        topo._set(cid, "name", f"{cid} {HOSTILE}\nline2")
-    topo._set("cab1", "label", "=cmd|' /C calc'!A0")
+        set_raw(topo, cid, "name", f"{cid} {HOSTILE}\nline2")
+    set_raw(topo, "cab1", "label", "=cmd|' /C calc'!A0")
     path = tmp_path / "hostile.pdf"
     build_sheet(topo, str(path), labels=True, compress=False)
     lines = pdf_lines(path.read_bytes())
@@ -274,7 +274,7 @@ def test_a_failed_build_leaves_no_half_file(tmp_path, one_drawer, monkeypatch):
         Path(filename).write_bytes(b"%PDF- half")
         raise MemoryError("out of memory")
 
-    monkeypatch.setattr(buildsheet, "_render", broken)
+    monkeypatch.setattr(document, "render", broken)
     with pytest.raises(MemoryError):
         build_sheet(one_drawer, str(target))
     assert target.read_bytes() == b"%PDF- the previous sheet"
@@ -282,6 +282,6 @@ def test_a_failed_build_leaves_no_half_file(tmp_path, one_drawer, monkeypatch):
 
 
 def test_planner_imports_without_loading_reportlab():
-    code = "import sys, planner.buildsheet, planner.exports; print('reportlab' in sys.modules)"
+    code = "import sys, planner.exports, planner.exports.buildsheet; planner.exports.formats(); print('reportlab' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"

@@ -1,0 +1,171 @@
+"""The build sheet: the PDF that leaves the sizing session. Registers the export format ``pdf``.
+
+It is the handout the customer keeps and the sheet the installer racks and cables from, so it is
+complete enough to build the system from and readable by someone who never opened SANplan.
+Sections, each starting on a new page, in this order:
+
+cover (design, customer, author, date, file revision, scenario, figure set, contents) ->
+summary (aggregate read and write, the hops that bind, findings by severity, the main findings) ->
+topology diagram (vector; an overview with drawers, switches and subsystems collapsed, then one
+page per drawer with its slots, its switches and the subsystems it reaches; parts coloured by
+utilization) -> slot placement per drawer (with load against capacity of every PHB, RIO2 link and
+planar) -> port map per switch (ASIC groups, backplane traffic) -> cabling schedule -> zoning per
+fabric and host mappings -> storage layout -> paths and a utilization chart -> findings ->
+bill of materials -> cable labels (optional).
+Every page has a header (design name, section) and a footer "Page X of Y".
+
+The modules: ``document`` (reportlab, page templates, header and footer, rendering), ``sheet``
+(what the sections share, table helpers), ``sections_*`` (the sections) and ``diagram`` (the
+topology drawings). reportlab older than 3.6.13 (CVE-2023-33733: code execution through crafted
+markup) is refused; reportlab is imported inside the functions that use it. The PDF is written
+beside its target and renamed into place (:func:`planner.exports.output.atomic_write`).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from typing import Any
+
+from planner.exports.buildsheet import (
+    diagram,
+    document,
+    sections_data,
+    sections_hardware,
+    sections_overview,
+    sections_paths,
+)
+from planner.exports.buildsheet.document import PAPERS, reportlab_problem, require_reportlab
+from planner.exports.buildsheet.sheet import Sheet
+from planner.exports.output import ExportError, atomic_write
+from planner.exports.registry import CliFlag, ExportFormat, ExportOption, ExportSource, Progress, Written, register
+from planner.figures import FIGURE_SETS
+from planner.model import Topology
+
+__all__ = ["PAPERS", "build_sheet", "reportlab_problem"]
+
+
+def build_sheet(
+    topo: Topology,
+    path: str | os.PathLike[str],
+    *,
+    paper: str = "a4",
+    figures: str = "planning",
+    scenario: str = "",
+    revision: str = "",
+    labels: bool = False,
+    compress: bool = True,
+    progress: Callable[[float, str], None] | None = None,
+) -> int:
+    """Write the build sheet of ``topo`` as a PDF at ``path``; return its page count.
+
+    Parameters: ``paper`` "a4" or "letter"; ``figures`` the figure set (rated, measured,
+    planning); ``scenario`` and ``revision`` are shown on the cover (the caller knows them;
+    an empty revision reads "unsaved"); ``labels`` adds pages of cable labels; ``compress=False``
+    writes uncompressed page streams (tests search them); ``progress(fraction, text)`` is called
+    as the sheet is analysed, assembled and laid out.
+    Raises ExportError for a bad option, a reportlab without the CVE-2023-33733 fix, or a file
+    that cannot be written (the target is then untouched). Time: O(components + paths).
+    """
+    if paper not in PAPERS:
+        raise ExportError(f"paper must be {' or '.join(PAPERS)}, not {paper!r}")
+    if figures not in FIGURE_SETS:
+        raise ExportError(f"figure set must be one of {', '.join(FIGURE_SETS)}, not {figures!r}")
+    require_reportlab()
+    report = progress or (lambda fraction, text: None)
+    report(0.0, "analysing the design")
+    sheet = Sheet(topo, figures, scenario, revision, paper)
+    report(0.05, "assembling the sections")
+    story = _story(sheet, paper, labels, report)
+    pages = [0]
+
+    def write(tmp: str) -> None:
+        pages[0] = document.render(sheet, story, tmp, compress, report)
+
+    atomic_write(path, write)
+    report(1.0, "written")
+    return pages[0]
+
+
+def _story(sheet: Sheet, paper: str, labels: bool, report: Callable[[float, str], None]) -> list[Any]:
+    steps: list[tuple[str, Callable[[], list[Any]]]] = [
+        ("cover", lambda: sections_overview.cover(sheet, paper)),
+        ("summary", lambda: sections_overview.summary(sheet)),
+        ("topology diagram", lambda: diagram.diagrams(sheet)),
+        ("slot placement", lambda: sections_hardware.slots(sheet)),
+        ("switch port maps", lambda: sections_hardware.switches(sheet)),
+        ("cabling schedule", lambda: sections_data.cabling(sheet)),
+        ("zoning", lambda: sections_data.zoning(sheet)),
+        ("storage layout", lambda: sections_data.storage(sheet)),
+        ("paths", lambda: sections_paths.paths(sheet)),
+        ("findings", lambda: sections_overview.findings(sheet)),
+        ("bill of materials", lambda: sections_overview.bom(sheet)),
+    ]
+    if labels:
+        steps.append(("cable labels", lambda: sections_overview.labels(sheet)))
+    story: list[Any] = []
+    for i, (name, make) in enumerate(steps):
+        story += make()
+        report(0.05 + 0.25 * (i + 1) / len(steps), f"assembled {name}")
+    return story
+
+
+# -- the export format ---------------------------------------------------------------------------------
+
+PDF_FLAG = CliFlag("--pdf", "write the PDF build sheet", order=20)
+PDF_OPTIONS = (
+    ExportOption(
+        "paper",
+        "a4",
+        "--paper",
+        "PDF paper size (default: $SANPLAN_PAPER, else a4)",
+        choices=PAPERS,
+        env="SANPLAN_PAPER",
+        setting="paper",
+        setting_title="Build sheet &paper",
+        choice_titles={"a4": "A4", "letter": "Letter"},
+    ),
+    ExportOption(
+        "figures", "planning", "--figures", "PDF figure set (default planning)", choices=FIGURE_SETS, view="figures"
+    ),
+    ExportOption(
+        "labels",
+        False,
+        "--labels",
+        "PDF: add pages of cable labels",
+        setting="cable_labels",
+        setting_title="Build sheet with cable &labels",
+    ),
+)
+
+
+def _write_pdf(source: ExportSource, path: str, *, options: dict[str, Any], progress: Progress) -> list[Written]:
+    """The build sheet of the source's current scenario."""
+    paper = options["paper"]
+    pages = build_sheet(
+        source.topology,
+        path,
+        paper=paper,
+        figures=options["figures"],
+        scenario=source.scenario,
+        revision=source.revision,
+        labels=bool(options["labels"]),
+        progress=progress,
+    )
+    return [Written(path, f" ({pages} pages, {'A4' if paper == 'a4' else 'Letter'})")]
+
+
+register(
+    ExportFormat(
+        id="pdf",
+        title="&Build sheet (PDF)...",
+        file_filter="PDF (*.pdf)",
+        extension=".pdf",
+        write=_write_pdf,
+        cli=PDF_FLAG,
+        options=PDF_OPTIONS,
+        group="build sheet",
+        order=10,
+        busy_text="Building the build sheet...",
+    )
+)

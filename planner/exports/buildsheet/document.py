@@ -1,0 +1,312 @@
+"""The build sheet's document: reportlab (loaded on first use, refused when older than the
+CVE-2023-33733 fix), the page templates, the header and the footer "Page X of Y", the contents
+on the cover, text that fits, and :func:`render`, which lays the story out into a PDF.
+
+Safety: user text is made one line and escaped (xml.sax.saxutils.escape) before it reaches
+reportlab's Paragraph markup; plain table cells and drawing strings are never parsed as markup.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Callable
+from types import SimpleNamespace
+from typing import TYPE_CHECKING, Any
+from xml.sax.saxutils import escape
+
+from planner.exports.output import ExportError
+
+if TYPE_CHECKING:
+    from planner.exports.buildsheet.sheet import Sheet
+
+PAPERS = ("a4", "letter")
+MIN_REPORTLAB = (3, 6, 13)  # 3.6.13 fixed CVE-2023-33733
+
+MARGIN, TOP, BOTTOM = 36.0, 52.0, 44.0  # page margins (points); header and footer live in them
+FONT, BOLD = "Helvetica", "Helvetica-Bold"
+MIN_FONT, MAX_FONT = 5.0, 8.0  # diagram labels
+
+
+# -- reportlab ---------------------------------------------------------------------------------------
+
+
+def reportlab_problem(version: str) -> str | None:
+    """Why this reportlab version must not be used, or None when it is safe."""
+    numbers = [int(n) for n in re.findall(r"\d+", version)[:3]]
+    if tuple(numbers + [0] * (3 - len(numbers))) < MIN_REPORTLAB:
+        return (
+            f"reportlab {version} is older than 3.6.13 and has CVE-2023-33733 (code execution through crafted "
+            "text); upgrade it: pip install 'reportlab>=4.0.5'"
+        )
+    return None
+
+
+def require_reportlab() -> None:
+    try:
+        import reportlab
+    except ImportError:
+        raise ExportError("the PDF build sheet needs reportlab; install it: pip install 'reportlab>=4.0.5'") from None
+    problem = reportlab_problem(str(getattr(reportlab, "Version", "0")))
+    if problem:
+        raise ExportError(problem)
+
+
+@functools.lru_cache(maxsize=1)
+def rl_api() -> SimpleNamespace:
+    """The reportlab names the build sheet uses, plus its own flowable, canvas and document classes."""
+    from reportlab.graphics.charts.barcharts import VerticalBarChart
+    from reportlab.graphics.shapes import Drawing, Line, Rect, String
+    from reportlab.lib import colors
+    from reportlab.lib.enums import TA_RIGHT
+    from reportlab.lib.pagesizes import A4, LETTER
+    from reportlab.lib.styles import ParagraphStyle
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+    from reportlab.pdfgen.canvas import Canvas
+    from reportlab.platypus import (
+        BaseDocTemplate,
+        CondPageBreak,
+        Flowable,
+        Frame,
+        KeepTogether,
+        NextPageTemplate,
+        PageBreak,
+        PageTemplate,
+        Paragraph,
+        Spacer,
+        Table,
+        TableStyle,
+    )
+
+    ns = SimpleNamespace(
+        VerticalBarChart=VerticalBarChart,
+        Drawing=Drawing,
+        Line=Line,
+        Rect=Rect,
+        String=String,
+        colors=colors,
+        TA_RIGHT=TA_RIGHT,
+        A4=A4,
+        LETTER=LETTER,
+        ParagraphStyle=ParagraphStyle,
+        stringWidth=stringWidth,
+        BaseDocTemplate=BaseDocTemplate,
+        CondPageBreak=CondPageBreak,
+        Frame=Frame,
+        KeepTogether=KeepTogether,
+        NextPageTemplate=NextPageTemplate,
+        PageBreak=PageBreak,
+        PageTemplate=PageTemplate,
+        Paragraph=Paragraph,
+        Spacer=Spacer,
+        Table=Table,
+        TableStyle=TableStyle,
+    )
+    ns.Heading, ns.ContentsBox = _flowable_classes(Paragraph, Flowable)
+    ns.SheetCanvas = _canvas_class(Canvas, stringWidth)
+    ns.SheetDoc = _doc_class(BaseDocTemplate, ns.Heading)
+    return ns
+
+
+def _flowable_classes(paragraph: type, flowable: type) -> tuple[type, type]:
+    class Heading(paragraph):  # type: ignore[misc, valid-type]
+        """A heading that bookmarks itself; level 0 starts a section (header, contents, progress)."""
+
+        def __init__(self, text: str, style: Any, level: int, key: str, title: str) -> None:
+            super().__init__(escape(one_line(text)), style)
+            self.level, self.key, self.title = level, key, one_line(title)
+
+        def draw(self) -> None:
+            canv = self.canv
+            canv.bookmarkPage(self.key)
+            canv.addOutlineEntry(self.title, self.key, self.level, closed=self.level > 0)
+            if self.level == 0:
+                canv.start_section(self.title)
+            super().draw()
+
+        def split(self, avail_width: float, avail_height: float) -> list[Any]:
+            return []  # a heading moves to the next page whole
+
+    class ContentsBox(flowable):  # type: ignore[misc, valid-type]
+        """Room on the cover for the contents, filled in when the page numbers are known."""
+
+        def __init__(self, height: float) -> None:
+            super().__init__()
+            self.height = height
+
+        def wrap(self, avail_width: float, avail_height: float) -> tuple[float, float]:
+            self.width = avail_width
+            return avail_width, self.height
+
+        def draw(self) -> None:
+            x, y = self.canv.absolutePosition(0, 0)
+            self.canv.sheet_contents = (x, y, self.width, self.height)
+
+    return Heading, ContentsBox
+
+
+def _canvas_class(canvas: type, string_width: Callable[..., float]) -> type:
+    class SheetCanvas(canvas):  # type: ignore[misc, valid-type]
+        """Keeps every page until the end, then draws header, footer "Page X of Y" and contents."""
+
+        def __init__(self, *args: Any, header: str = "", footer: str = "", **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self.sheet_pages: list[dict[str, Any]] = []
+            self.sheet_section = ""
+            self.sheet_sections: list[tuple[str, int]] = []
+            self.sheet_contents: tuple[float, float, float, float] | None = None
+            self.sheet_header, self.sheet_footer = header, footer
+
+        def start_section(self, title: str) -> None:
+            self.sheet_section = title
+            self.sheet_sections.append((title, self.getPageNumber()))
+
+        def showPage(self) -> None:  # noqa: N802 (reportlab's name)
+            self.sheet_pages.append(dict(self.__dict__))
+            self._startPage()
+
+        def save(self) -> None:
+            total, sections = len(self.sheet_pages), list(self.sheet_sections)
+            for state in self.sheet_pages:
+                self.__dict__.update(state)
+                self._decorate(total, sections)
+                canvas.showPage(self)
+            canvas.save(self)
+
+        def _decorate(self, total: int, sections: list[tuple[str, int]]) -> None:
+            w, h = self._pagesize
+            self.saveState()
+            self.setStrokeColorRGB(0.6, 0.6, 0.6)
+            self.setLineWidth(0.5)
+            self.line(MARGIN, h - TOP + 12, w - MARGIN, h - TOP + 12)
+            self.line(MARGIN, BOTTOM - 12, w - MARGIN, BOTTOM - 12)
+            self.setFillColorRGB(0.3, 0.3, 0.3)
+            section = self.sheet_section if self.getPageNumber() > 1 else ""
+            room = w - 2 * MARGIN - string_width(section, FONT, 8) - 20
+            self.setFont(BOLD, 8)
+            self.drawString(MARGIN, h - TOP + 17, fit_text(self.sheet_header, room, 8, BOLD, string_width)[0])
+            self.setFont(FONT, 8)
+            self.drawRightString(w - MARGIN, h - TOP + 17, section)
+            self.drawString(MARGIN, BOTTOM - 24, self.sheet_footer)
+            self.drawRightString(w - MARGIN, BOTTOM - 24, f"Page {self.getPageNumber()} of {total}")
+            if self.getPageNumber() == 1 and self.sheet_contents:
+                self._contents(sections)
+            self.restoreState()
+
+        def _contents(self, sections: list[tuple[str, int]]) -> None:
+            x, y, w, h = self.sheet_contents  # type: ignore[misc]
+            self.setFillColorRGB(0, 0, 0)
+            self.setFont(BOLD, 11)
+            self.drawString(x, y + h - 12, "Contents")
+            self.setFont(FONT, 9)
+            for i, (title, page) in enumerate(sections):
+                yy = y + h - 30 - 13 * i
+                if yy < y:
+                    break
+                self.drawString(x + 6, yy, title)
+                self.drawRightString(x + min(w, 320), yy, str(page))
+
+    return SheetCanvas
+
+
+def _doc_class(base: type, heading: type) -> type:
+    class SheetDoc(base):  # type: ignore[misc, valid-type]
+        """Reports progress as each section is laid out."""
+
+        def __init__(self, filename: str, progress: Callable[[float, str], None], sections: int, **kw: Any) -> None:
+            super().__init__(filename, **kw)
+            self._progress, self._sections, self._done = progress, max(sections, 1), 0
+
+        def afterFlowable(self, flowable: Any) -> None:  # noqa: N802 (reportlab's name)
+            if isinstance(flowable, heading) and flowable.level == 0:
+                self._done += 1
+                self._progress(0.3 + 0.65 * min(self._done / self._sections, 1.0), f"laid out {flowable.title}")
+
+    return SheetDoc
+
+
+# -- text ---------------------------------------------------------------------------------------------
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]+")
+
+
+def one_line(text: Any) -> str:
+    """User text as one line: control characters (new lines, tabs) become one space."""
+    return _CONTROL.sub(" ", "" if text is None else str(text))
+
+
+def para(text: Any) -> str:
+    """User text ready for a Paragraph: one line, with & < > escaped."""
+    return escape(one_line(text))
+
+
+def fit_text(text: str, width: float, size: float, font: str, string_width: Callable[..., float]) -> tuple[str, float]:
+    """(text, font size) that fits ``width``: the size shrinks to MIN_FONT, then the text is cut
+    with an ellipsis."""
+    text = one_line(text)
+    w = string_width(text, font, size)
+    if w <= width:
+        return text, size
+    size = max(MIN_FONT, size * width / w) if w else size
+    if string_width(text, font, size) <= width:
+        return text, size
+    lo, hi = 0, len(text)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if string_width(text[:mid] + "\u2026", font, size) <= width:
+            lo = mid
+        else:
+            hi = mid - 1
+    return (text[:lo] + "\u2026") if lo else "", size
+
+
+# -- the PDF --------------------------------------------------------------------------------------------
+
+
+def render(sheet: Sheet, story: list[Any], filename: str, compress: bool, report: Callable[[float, str], None]) -> int:
+    rl = rl_api()
+    pw, ph = sheet.pagesize
+    frames = {
+        "portrait": ((pw, ph), sheet.portrait),
+        "landscape": ((ph, pw), sheet.landscape),
+    }
+    templates = [
+        rl.PageTemplate(
+            id=name,
+            pagesize=size,
+            frames=[
+                rl.Frame(
+                    MARGIN,
+                    BOTTOM,
+                    page.width,
+                    page.height,
+                    id=name,
+                    leftPadding=0,
+                    rightPadding=0,
+                    topPadding=0,
+                    bottomPadding=0,
+                )
+            ],
+        )
+        for name, (size, page) in frames.items()
+    ]
+    author = one_line(sheet.topo.meta.get("author", ""))
+    doc = rl.SheetDoc(
+        filename,
+        report,
+        sheet.sections,
+        pagesize=sheet.pagesize,
+        pageTemplates=templates,
+        leftMargin=MARGIN,
+        rightMargin=MARGIN,
+        topMargin=TOP,
+        bottomMargin=BOTTOM,
+        title=f"Build sheet: {sheet.name}",
+        author=author,
+        subject="SANplan build sheet",
+        creator="SANplan",
+        pageCompression=1 if compress else 0,
+    )
+    canvasmaker = functools.partial(rl.SheetCanvas, header=sheet.name, footer=f"SANplan build sheet, {sheet.date}")
+    doc.build(story, canvasmaker=canvasmaker)
+    return doc.page
