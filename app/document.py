@@ -44,9 +44,35 @@ class PlannerUndoCommand(QUndoCommand):
         self.cmd.undo(self.doc.topology)
 
 
+class ProjectUndoCommand(QUndoCommand):
+    """One change to the project's scenarios (``do(project)``/``undo(project)``) as one undo step.
+
+    Scenario changes share the undo history with design edits: the history is linear, so each
+    design command is undone while the scenario it was made in is current again.
+    """
+
+    def __init__(self, doc: Document, cmd: Any, applied: bool = True) -> None:
+        super().__init__(cmd.text)
+        self.doc, self.cmd = doc, cmd
+        self._skip_first_redo = applied
+
+    def redo(self) -> None:
+        if self._skip_first_redo:
+            self._skip_first_redo = False
+            return
+        self.doc._rescope(lambda: self.cmd.do(self.doc.project))
+
+    def undo(self) -> None:
+        self.doc._rescope(lambda: self.cmd.undo(self.doc.project))
+
+
 @dataclass
 class AnalysisBundle:
-    """Everything the panels show about one revision of the design."""
+    """Everything the panels show about one revision of the design.
+
+    ``revision`` and ``origin`` (the live :class:`Topology` that was analysed, not the snapshot)
+    say which design state it describes: see :meth:`Document.is_current`.
+    """
 
     revision: int
     figures: str
@@ -56,6 +82,7 @@ class AnalysisBundle:
     write_mbps: float
     findings: list[Finding] = field(default_factory=list)
     seconds: float = 0.0
+    origin: Topology | None = field(default=None, repr=False, compare=False)
 
 
 class _Signals(QObject):
@@ -63,9 +90,10 @@ class _Signals(QObject):
 
 
 class _AnalysisJob(QRunnable):
-    def __init__(self, snapshot: Topology, revision: int, figures: str, direction: str) -> None:
+    def __init__(self, snapshot: Topology, revision: int, figures: str, direction: str, origin: Topology) -> None:
         super().__init__()
         self.snapshot, self.revision, self.figures, self.direction = snapshot, revision, figures, direction
+        self.origin = origin
         self.signals = _Signals()
 
     def run(self) -> None:
@@ -75,31 +103,38 @@ class _AnalysisJob(QRunnable):
         try:
             bundle = compute_bundle(self.snapshot, self.revision, self.figures, self.direction)
             bundle.seconds = time.perf_counter() - t0
+            bundle.origin = self.origin
         except Exception as err:  # never lose the window over an analysis bug
             bundle = err
         self.signals.done.emit(bundle)
 
 
 def compute_bundle(topo: Topology, revision: int, figures: str, direction: str) -> AnalysisBundle:
+    """Analyse ``topo`` in both directions and check it; the bundle's ``origin`` is ``topo``
+    (the caller sets it to the live design when ``topo`` is a snapshot)."""
     read = analyze(topo, figures, "read", cross_check=False)
     write = analyze(topo, figures, "write", cross_check=False)
     chosen = read if direction == "read" else write
     findings = check(topo, figures, direction, analysis=chosen)
-    return AnalysisBundle(revision, figures, direction, chosen, read.aggregate, write.aggregate, findings)
+    return AnalysisBundle(revision, figures, direction, chosen, read.aggregate, write.aggregate, findings, origin=topo)
 
 
 class Document(QObject):
     """The open design. Signals: ``changed`` (any model change), ``modelEvent(Event)``,
+    ``edited()`` (a command was applied, undone or redone: all its events are sent),
     ``analysisReady(AnalysisBundle)``, ``selectionChanged(list[str])``, ``pathHighlighted(object)``,
-    ``fileStateChanged()``, ``message(str)`` (an error or note for the user)."""
+    ``fileStateChanged()``, ``projectReplaced()``, ``scenariosChanged()``, ``message(str)``
+    (an error or note for the user)."""
 
     changed = Signal()
+    edited = Signal()
     modelEvent = Signal(object)
     analysisReady = Signal(object)
     selectionChanged = Signal(list)
     pathHighlighted = Signal(object)
     fileStateChanged = Signal()
     projectReplaced = Signal()
+    scenariosChanged = Signal()
     message = Signal(str)
 
     def __init__(self, parts: dict[str, dict[str, Any]], parent: QObject | None = None) -> None:
@@ -115,6 +150,7 @@ class Document(QObject):
         self.selection: list[str] = []
         self.analysis: AnalysisBundle | None = None
         self.synchronous = False  # tests may analyse in the GUI thread for determinism
+        self.last_refusal = ""  # the reason the last refused edit gave (also sent as ``message``)
         self._pool = QThreadPool.globalInstance()
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
@@ -128,6 +164,7 @@ class Document(QObject):
         self.fileStateChanged.emit()
 
     def _on_index_changed(self, _index: int) -> None:
+        self.edited.emit()
         self._schedule()
 
     # -- the design ----------------------------------------------------------------------------
@@ -158,17 +195,27 @@ class Document(QObject):
         self.fileStateChanged.emit()
 
     def switch_scenario(self, name: str) -> None:
-        """Show another scenario of the project; each scenario's undo history starts anew."""
+        """Show another scenario of the project, starting a new undo history (the editor switches
+        through :meth:`push_project` instead, as an undo step)."""
         self._show(lambda: self.project.switch(name))
 
     def _show(self, swap: Callable[[], Any]) -> None:
+        self._rescope(swap, new_history=True)
+
+    def _rescope(self, swap: Callable[[], Any], new_history: bool = False) -> None:
+        """Run ``swap`` (which may replace the project or change its current scenario) and show
+        the result afresh; ``new_history`` starts a new undo history."""
         self._detach()
-        swap()
-        self.undo_stack.clear()
+        try:
+            swap()
+        finally:
+            self._attach()
+        if new_history:
+            self.undo_stack.clear()
         self.selection = []
         self.analysis = None
-        self._attach()
         self.projectReplaced.emit()
+        self.scenariosChanged.emit()
         self.selectionChanged.emit([])
         self.changed.emit()
         self.fileStateChanged.emit()
@@ -181,17 +228,31 @@ class Document(QObject):
         try:
             cmd = operation(self.topology, *args, **kwargs)
         except (ModelError, ProjectError, ValueError, KeyError) as err:
-            self.message.emit(_reason(err))
+            self.last_refusal = _reason(err)
+            self.message.emit(self.last_refusal)
             return None
         self.undo_stack.push(PlannerUndoCommand(self, cmd, applied=True))
         return cmd
+
+    def push_project(self, cmd: Any) -> bool:
+        """Apply a scenario command (``do(project)``/``undo(project)``, e.g. add or switch a
+        scenario) as one undo step; False (and a message) when refused."""
+        try:
+            self._rescope(lambda: cmd.do(self.project))
+        except (ProjectError, ModelError, ValueError, KeyError) as err:
+            self.last_refusal = _reason(err)
+            self.message.emit(self.last_refusal)
+            return False
+        self.undo_stack.push(ProjectUndoCommand(self, cmd, applied=True))
+        return True
 
     def push(self, cmd: Command) -> bool:
         """Apply a planner command as one undo step; False (and a message) when refused."""
         try:
             cmd.do(self.topology)
         except (ModelError, ValueError, KeyError) as err:
-            self.message.emit(_reason(err))
+            self.last_refusal = _reason(err)
+            self.message.emit(self.last_refusal)
             return False
         self.undo_stack.push(PlannerUndoCommand(self, cmd, applied=True))
         return True
@@ -232,7 +293,7 @@ class Document(QObject):
             bundle = compute_bundle(topo, topo.revision, self.figures, self.direction)
             self._done(bundle)
             return
-        job = _AnalysisJob(topo.clone(), topo.revision, self.figures, self.direction)
+        job = _AnalysisJob(topo.clone(), topo.revision, self.figures, self.direction, topo)
         job.setAutoDelete(False)
         job.signals.done.connect(self._done)
         self._jobs.append(job)
@@ -245,12 +306,23 @@ class Document(QObject):
         if isinstance(bundle, Exception):
             self.message.emit(f"analysis failed: {bundle}; the design is unchanged")
             return
-        if (bundle.revision != self.topology.revision or bundle.figures != self.figures
-                or bundle.direction != self.direction):
+        if not self.is_current(bundle):
             self._schedule(now=True)  # stale: the design changed meanwhile
             return
         self.analysis = bundle
         self.analysisReady.emit(bundle)
+
+    def is_current(self, bundle: AnalysisBundle | None) -> bool:
+        """Whether ``bundle`` describes the design as it is now: the same scenario's design at the
+        same revision, with the chosen figures and direction. A stale result is never shown."""
+        topo = self.topology
+        return (
+            bundle is not None
+            and bundle.origin is topo
+            and bundle.revision == topo.revision
+            and bundle.figures == self.figures
+            and bundle.direction == self.direction
+        )
 
     def wait_for_analysis(self, timeout_ms: int = 5000) -> AnalysisBundle | None:
         """Block (processing events) until the current revision is analysed (tests, exports)."""
@@ -259,7 +331,7 @@ class Document(QObject):
         deadline = QDeadlineTimer(timeout_ms)
         while not deadline.hasExpired():
             a = self.analysis
-            if a is not None and a.revision == self.topology.revision and a.figures == self.figures and a.direction == self.direction and not self._timer.isActive() and not self._running:
+            if self.is_current(a) and not self._timer.isActive() and not self._running:
                 return a
             QCoreApplication.processEvents()
             self._pool.waitForDone(5)

@@ -10,7 +10,8 @@ def create_window(file: str | None = None, example: str | None = "p690-benchmark
     """Create the QApplication (if needed) and the main window, opened on FILE or an example."""
     from PySide6.QtWidgets import QApplication
 
-    from app.mainwindow import MainWindow, app_icon, apply_theme, settings
+    from app.mainwindow import MainWindow, settings
+    from app.theme import app_icon, apply_theme
     from catalogs.catalog import Catalog
 
     app = QApplication.instance() or QApplication(sys.argv[:1])

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QByteArray, QPointF, QSettings, QStandardPaths, Qt, QTimer
-from PySide6.QtGui import QAction, QActionGroup, QColor, QIcon, QKeySequence, QPalette
+from PySide6.QtGui import QAction, QActionGroup, QKeySequence, QPalette
 from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
@@ -28,9 +28,9 @@ from PySide6.QtWidgets import (
     QUndoView,
 )
 
+from app.controller import Controller
 from app.document import Document
-from planner import edit
-from planner.commands import Macro, SetMeta, SetPositions
+from app.theme import apply_theme
 from planner.examples import EXAMPLES, build_example
 from planner.figures import DIRECTIONS, FIGURE_SETS
 from planner.io import Project, ProjectError, save_project
@@ -42,7 +42,9 @@ MAX_RECENT = 8
 
 
 def data_dir() -> Path:
-    base = os.environ.get("SANPLAN_HOME") or QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation)
+    base = os.environ.get("SANPLAN_HOME") or QStandardPaths.writableLocation(
+        QStandardPaths.StandardLocation.AppDataLocation
+    )
     path = Path(base or Path.home() / ".local" / "share" / "sanplan")
     path.mkdir(parents=True, exist_ok=True)
     return path
@@ -66,22 +68,15 @@ class MainWindow(QMainWindow):
         self.view = DiagramView(self.scene, self)
         self.setCentralWidget(self.view)
         self.ask: Callable[..., Any] = self._ask_dialog
-        self._rebuild_timer = QTimer(self)
-        self._rebuild_timer.setSingleShot(True)
-        self._rebuild_timer.setInterval(0)
-        self._rebuild_timer.timeout.connect(self.scene.rebuild)
-        self._structural = False
         self.doc.modelEvent.connect(self._on_model_event)
         self.doc.fileStateChanged.connect(self._update_title)
         self.doc.analysisReady.connect(self._show_totals)
         self.doc.message.connect(self.show_message)
-        self.scene.boxesMoved.connect(self._on_boxes_moved)
-        self.scene.dropPart.connect(self.drop_part)
-        self.scene.cableRequested.connect(self.lay_cable)
-        self.scene.deleteRequested.connect(self.delete_ids)
-        self.scene.duplicateRequested.connect(self.duplicate_ids)
-        self.clipboard_ids: list[str] = []
+        self.controller = Controller(self.doc, catalog, self)
+        self.controller.connect_canvas(self.scene)
         self._build_docks()
+        self.controller.connect_inspector(self.inspector)
+        self.doc.scenariosChanged.connect(self._update_title)
         self._build_actions()
         self._build_status()
         self._autosave_timer = QTimer(self)
@@ -115,7 +110,9 @@ class MainWindow(QMainWindow):
         self.undo_view.setEmptyLabel("<opened>")
         self.docks = {
             "palette": self._dock("Parts", self.palette_panel, Qt.DockWidgetArea.LeftDockWidgetArea, "PartsDock"),
-            "inspector": self._dock("Properties", self.inspector, Qt.DockWidgetArea.RightDockWidgetArea, "InspectorDock"),
+            "inspector": self._dock(
+                "Properties", self.inspector, Qt.DockWidgetArea.RightDockWidgetArea, "InspectorDock"
+            ),
             "history": self._dock("Undo history", self.undo_view, Qt.DockWidgetArea.RightDockWidgetArea, "UndoDock"),
             "findings": self._dock("Findings", self.findings, Qt.DockWidgetArea.BottomDockWidgetArea, "FindingsDock"),
             "paths": self._dock("Paths", self.paths, Qt.DockWidgetArea.BottomDockWidgetArea, "PathsDock"),
@@ -126,7 +123,7 @@ class MainWindow(QMainWindow):
         self.tabifyDockWidget(self.docks["findings"], self.docks["paths"])
         self.tabifyDockWidget(self.docks["paths"], self.docks["charts"])
         self.docks["findings"].raise_()
-        self.palette_panel.partActivated.connect(lambda pid: self.drop_part(pid, "", QPointF()))
+        self.palette_panel.partActivated.connect(self.controller.drop_part)
         self.findings.focusRequested.connect(self.focus_components)
 
     def _action(self, text: str, slot, shortcut=None, icon=None, tip: str = "") -> QAction:
@@ -144,10 +141,16 @@ class MainWindow(QMainWindow):
     def _build_actions(self) -> None:
         S, SP = QKeySequence.StandardKey, QStyle.StandardPixmap
         self.act_new = self._action("&New", self.file_new, S.New, SP.SP_FileIcon, "Start a new design")
-        self.act_open = self._action("&Open...", self.file_open, S.Open, SP.SP_DialogOpenButton, "Open a .sanplan design or a JSON export")
-        self.act_save = self._action("&Save", self.file_save, S.Save, SP.SP_DialogSaveButton, "Save the design (a new revision)")
+        self.act_open = self._action(
+            "&Open...", self.file_open, S.Open, SP.SP_DialogOpenButton, "Open a .sanplan design or a JSON export"
+        )
+        self.act_save = self._action(
+            "&Save", self.file_save, S.Save, SP.SP_DialogSaveButton, "Save the design (a new revision)"
+        )
         self.act_save_as = self._action("Save &As...", self.file_save_as, S.SaveAs)
-        self.act_revert = self._action("Re&vert", self.file_revert, None, None, "Discard unsaved changes and reopen the saved file")
+        self.act_revert = self._action(
+            "Re&vert", self.file_revert, None, None, "Discard unsaved changes and reopen the saved file"
+        )
         self.act_revisions = self._action("Revision &history...", self.show_revisions)
         self.act_quit = self._action("&Quit", self.close, S.Quit)
         self.act_undo = self.doc.undo_stack.createUndoAction(self, "&Undo")
@@ -166,10 +169,15 @@ class MainWindow(QMainWindow):
         self.act_zoom_out = self._action("Zoom &out", lambda: self.view.zoom(0.8), S.ZoomOut)
         self.act_expand = self._action("&Expand all", lambda: self.scene.set_all_collapsed(False))
         self.act_collapse = self._action("&Collapse all", lambda: self.scene.set_all_collapsed(True))
-        self.act_relayout = self._action("Auto-&layout", self.auto_layout, None, None, "Forget moved boxes and lay the diagram out again")
+        self.act_relayout = self._action(
+            "Auto-&layout", self.auto_layout, None, None, "Forget moved boxes and lay the diagram out again"
+        )
         self.act_properties = self._action("Design &properties...", self.edit_properties)
         self.act_catalog = self._action("Parts &catalog...", self.show_catalog)
+        self._build_menus()
+        self._build_toolbar()
 
+    def _build_menus(self) -> None:
         mb = self.menuBar()
         m = mb.addMenu("&File")
         for a in (self.act_new, self.act_open):
@@ -224,6 +232,7 @@ class MainWindow(QMainWindow):
         m = mb.addMenu("&Help")
         m.addAction("&About SANplan", self.about)
 
+    def _build_toolbar(self) -> None:
         tb = self.addToolBar("Main")
         tb.setObjectName("MainToolbar")
         for a in (self.act_new, self.act_open, self.act_save, self.act_undo, self.act_redo, self.act_fit):
@@ -233,7 +242,9 @@ class MainWindow(QMainWindow):
         self.figures_box = QComboBox()
         self.figures_box.addItems(FIGURE_SETS)
         self.figures_box.setCurrentText(self.doc.figures)
-        self.figures_box.setToolTip("rated: vendor design figures; measured: the P690 paper's measurements; planning: its rules of thumb")
+        self.figures_box.setToolTip(
+            "rated: vendor design figures; measured: the P690 paper's measurements; planning: its rules of thumb"
+        )
         self.figures_box.currentTextChanged.connect(self.doc.set_figures)
         tb.addWidget(self.figures_box)
         tb.addWidget(QLabel(" Direction: "))
@@ -306,74 +317,38 @@ class MainWindow(QMainWindow):
         self.message_label.setToolTip(text)
         QTimer.singleShot(15000, lambda t=text: self.message_label.text() == t and self.message_label.setText(""))
 
-    # -- model changes -> canvas ----------------------------------------------------------------
+    # -- model changes (the canvas and panels observe the document themselves) ---------------
     def _on_model_event(self, event) -> None:
-        if event.type in ("added", "removed", "changed", "layout", "parts", "meta"):
-            self._rebuild_timer.start()
         if event.type == "meta":
             self._update_title()
 
-    # -- edits from the canvas and palette --------------------------------------------------------
-    def _on_boxes_moved(self, moved: dict) -> None:
-        self.doc.push(SetPositions(moved))
-
-    def lay_cable(self, a: str, b: str) -> None:
-        self.doc.run(edit.add_cable, a, b)
-
+    # -- edits: the controller turns them into commands ------------------------------------------
     def delete_ids(self, ids: list[str]) -> None:
-        topo = self.doc.topology
-        targets = []
-        for cid in ids:
-            comp = topo.get(cid)
-            if comp is None:
-                continue
-            if comp.kind == "slot":  # a slot box stands for the adapter in it
-                targets += [h.id for h in topo.children(cid, "hba")]
-            elif comp.kind in edit.STRUCTURAL:
-                self.show_message(f"{comp.label()} is part of its {topo.get(comp.parent).kind if comp.parent else 'design'}; delete the whole {topo.get(comp.parent).kind if comp.parent else 'part'} instead")
-            else:
-                targets.append(cid)
-        if targets:
-            self.doc.run(edit.delete, targets)
+        self.controller.delete(ids)
 
     def duplicate_ids(self, ids: list[str]) -> None:
-        if not ids:
-            self.show_message("select a drawer or a subsystem to duplicate")
-            return
-        self.doc.run(edit.duplicate, ids)
+        self.controller.duplicate(ids)
 
     def copy_selection(self) -> None:
-        self.clipboard_ids = self.scene.selected_ids()
-        QApplication.clipboard().setText(json.dumps({"sanplan-components": self.clipboard_ids}))
-        self.show_message(f"copied {len(self.clipboard_ids)} component(s)", error=False)
+        n = self.controller.copy(self.scene.selected_ids())
+        QApplication.clipboard().setText(json.dumps({"sanplan-components": self.controller.clipboard}))
+        self.show_message(f"copied {n} component(s)", error=False)
 
     def paste(self) -> None:
-        ids = [i for i in self.clipboard_ids if i in self.doc.topology]
-        if not ids:
-            self.show_message("nothing to paste: copy a drawer or a subsystem first")
-            return
-        self.doc.run(edit.duplicate, ids)
+        self.controller.paste()
 
     def _select_all(self) -> None:
-        for item in self.scene.items_by_id.values():
-            if item.parentItem() is None:
-                item.setSelected(True)
+        self.view.select.select_all()
 
-    def drop_part(self, part_id: str, target_id: str, pos: QPointF) -> None:
+    def drop_part(self, part_id: str, target_id: str = "", pos: QPointF | None = None) -> None:
         """A part dropped on the canvas (or activated in the palette): add it where it fits."""
-        part = self.catalog.get(part_id)
-        if part is None:
-            self.show_message(f"part {part_id} is not in the catalog")
-            return
-        self.doc.run(edit.place_part, part, target_id or None, self.doc.parts)
+        self.controller.drop_part(part_id, target_id)
 
     def focus_components(self, ids: list[str]) -> None:
         self.view.center_on_ids(ids)
 
     def auto_layout(self) -> None:
-        topo = self.doc.topology
-        if topo.positions:
-            self.doc.push(SetPositions({cid: None for cid in topo.positions}))
+        self.controller.auto_layout()
         self.view.zoom_to_fit()
 
     # -- files --------------------------------------------------------------------------------
@@ -447,7 +422,10 @@ class MainWindow(QMainWindow):
     def file_revert(self) -> None:
         if self.doc.path is None:
             return
-        if self.doc.is_clean() or self.ask("revert", f"Discard all changes since {self.doc.path.name} was saved?") == "yes":
+        if (
+            self.doc.is_clean()
+            or self.ask("revert", f"Discard all changes since {self.doc.path.name} was saved?") == "yes"
+        ):
             self.open_path_keep(self.doc.path)
 
     def open_path_keep(self, path: Path) -> None:
@@ -561,9 +539,7 @@ class MainWindow(QMainWindow):
         form.addRow(buttons)
         if dlg.exec() != QDialog.DialogCode.Accepted:
             return
-        cmds = [SetMeta(k, le.text()) for k, le in fields.items() if le.text() != topo.meta.get(k, "")]
-        if cmds:
-            self.doc.push(Macro("Design properties", cmds))
+        self.controller.set_meta({k: le.text() for k, le in fields.items()})
 
     def _fill_scenarios(self) -> None:
         m = self.scenario_menu
@@ -580,43 +556,20 @@ class MainWindow(QMainWindow):
         m.addAction("De&lete current", self.delete_scenario)
 
     def switch_scenario(self, name: str) -> None:
-        if name != self.doc.project.current:
-            self.doc.switch_scenario(name)
-            self.doc.undo_stack.resetClean()
+        self.controller.switch_scenario(name)
 
     def duplicate_scenario(self, name: str | None = None) -> None:
         name = name or self.ask("text", "Name of the new scenario", f"{self.doc.project.current} copy")
-        if not name:
-            return
-        try:
-            self.doc.project.add_scenario(name, self.doc.project.current)
-        except ProjectError as err:
-            self.show_message(str(err))
-            return
-        self.doc.switch_scenario(name)
-        self.doc.undo_stack.resetClean()
+        if name:
+            self.controller.add_scenario(name)
 
     def rename_scenario(self, name: str | None = None) -> None:
         name = name or self.ask("text", "New name of the scenario", self.doc.project.current)
-        if not name:
-            return
-        try:
-            self.doc.project.rename_scenario(self.doc.project.current, name)
-        except ProjectError as err:
-            self.show_message(str(err))
-            return
-        self.doc.undo_stack.resetClean()
-        self._update_title()
+        if name:
+            self.controller.rename_scenario(name)
 
     def delete_scenario(self) -> None:
-        current = self.doc.project.current
-        try:
-            self.doc.project.delete_scenario(current)
-        except ProjectError as err:
-            self.show_message(str(err))
-            return
-        self.doc.switch_scenario(self.doc.project.current)
-        self.doc.undo_stack.resetClean()
+        self.controller.delete_scenario()
 
     def show_catalog(self) -> None:
         from widgets.catalog_browser import CatalogDialog
@@ -630,8 +583,12 @@ class MainWindow(QMainWindow):
         self.palette_panel.refresh()
 
     def about(self) -> None:
-        QMessageBox.about(self, "About SANplan", "<b>SANplan</b><br>Server-to-storage topology planner.<br>"
-                          "Figures from the IBM p690 JFS2/DIO Redpaper (2004) and the SAS tuning papers; every figure shows its source.")
+        QMessageBox.about(
+            self,
+            "About SANplan",
+            "<b>SANplan</b><br>Server-to-storage topology planner.<br>"
+            "Figures from the IBM p690 JFS2/DIO Redpaper (2004) and the SAS tuning papers; every figure shows its source.",
+        )
 
     # -- theme ----------------------------------------------------------------------------------
     def set_theme(self, name: str) -> None:
@@ -655,8 +612,12 @@ class MainWindow(QMainWindow):
         except ProjectError as err:
             self.show_message(f"autosave failed: {err}")
             return None
-        note = {"original": str(self.doc.path) if self.doc.path else "", "time": time.time(), "pid": os.getpid(),
-                "title": self.doc.topology.meta.get("name", "")}
+        note = {
+            "original": str(self.doc.path) if self.doc.path else "",
+            "time": time.time(),
+            "pid": os.getpid(),
+            "title": self.doc.topology.meta.get("name", ""),
+        }
         path.with_suffix(".json").write_text(json.dumps(note), encoding="utf-8")
         return path
 
@@ -808,27 +769,3 @@ def _latest_revision(path: Path) -> str:
         return "unsaved"
     return str(revs[-1][0]) if revs else "unsaved"
 
-
-def apply_theme(name: str) -> None:
-    app = QApplication.instance()
-    if app is None:
-        return
-    app.setStyle("Fusion")
-    if name == "Dark":
-        p = QPalette()
-        base, window, text = QColor(35, 38, 43), QColor(48, 52, 58), QColor(225, 228, 232)
-        for role, color in ((QPalette.ColorRole.Window, window), (QPalette.ColorRole.Base, base),
-                            (QPalette.ColorRole.AlternateBase, window), (QPalette.ColorRole.Text, text),
-                            (QPalette.ColorRole.WindowText, text), (QPalette.ColorRole.Button, window),
-                            (QPalette.ColorRole.ButtonText, text), (QPalette.ColorRole.ToolTipBase, base),
-                            (QPalette.ColorRole.ToolTipText, text), (QPalette.ColorRole.Highlight, QColor(42, 110, 200)),
-                            (QPalette.ColorRole.HighlightedText, QColor(255, 255, 255))):
-            p.setColor(role, color)
-        app.setPalette(p)
-    else:
-        app.setPalette(app.style().standardPalette())
-
-
-def app_icon() -> QIcon:
-    path = Path(__file__).resolve().parents[1] / "resources" / "icons" / "sanplan.svg"
-    return QIcon(str(path)) if path.exists() else QIcon()

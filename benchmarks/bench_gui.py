@@ -90,8 +90,10 @@ def main() -> None:
         ticks.append(len(gaps))
         w.doc.analysisReady.disconnect()
         app.processEvents()
-    print(f"re-analysis after an edit: median {statistics.median(latencies) * 1000:.0f} ms (target 100 ms); "
-          f"longest event-loop block meanwhile: median {statistics.median(blocked):.0f} ms over {statistics.median(ticks):.0f} timer ticks")
+    print(
+        f"re-analysis after an edit: median {statistics.median(latencies) * 1000:.0f} ms (target 100 ms); "
+        f"longest event-loop block meanwhile: median {statistics.median(blocked):.0f} ms over {statistics.median(ticks):.0f} timer ticks"
+    )
 
     w.scene.set_all_collapsed(False)
     w.view.zoom_to_fit()
@@ -114,8 +116,10 @@ def main() -> None:
     for _ in range(20):
         vp.repaint()
     fps_all = 20 / (time.perf_counter() - t0)
-    print(f"pan and zoom, everything expanded ({items:,} items): {fps:.0f} frames/s at working zoom, "
-          f"{fps_all:.0f} frames/s with the whole design in view (target 60)")
+    print(
+        f"pan and zoom, everything expanded ({items:,} items): {fps:.0f} frames/s at working zoom, "
+        f"{fps_all:.0f} frames/s with the whole design in view (target 60)"
+    )
     w.doc.undo_stack.setClean()
     w.close()
 

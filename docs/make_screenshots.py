@@ -1,6 +1,6 @@
 """Regenerate the README screenshots from the real app (offscreen).
 
-    QT_QPA_PLATFORM=offscreen .venv/bin/python docs/make_screenshots.py
+QT_QPA_PLATFORM=offscreen .venv/bin/python docs/make_screenshots.py
 """
 
 from __future__ import annotations

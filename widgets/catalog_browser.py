@@ -40,13 +40,13 @@ from PySide6.QtWidgets import (
 from catalogs.catalog import Catalog, CatalogError, validate_part
 from planner.analysis import FIGURES_READ
 from planner.figures import FIGURE_SETS
-from planner.model import PART_KINDS
+from planner.schema import kind_name, part_kinds
 from widgets.inspector import error_label
 
 PART_ID_ROLE = Qt.ItemDataRole.UserRole
 ENTRY_ROLE = Qt.ItemDataRole.UserRole + 1
 
-#: figure names the bandwidth analysis reads for a part of each kind (planner.analysis._Capacities)
+#: display labels of part properties (per property, not per kind)
 PROPERTY_LABELS = {
     "cache_mb": "Cache (MB)",
     "raid_levels": "RAID levels",
@@ -60,7 +60,7 @@ PROPERTY_LABELS = {
     "host_ports_per_controller": "Host ports per controller",
     "multipath": "Multipath drivers",
 }
-KIND_ORDER = ("server", "drawer", "hba", "switch", "subsystem", "enclosure", "drive")
+KIND_ORDER = part_kinds()  # planner.schema: the kinds a catalog part attaches to
 _BASE_KEYS = ("id", "kind", "name", "vendor", "feature_code")
 _TABLE_KEYS = ("figures", "layouts", "slot_map")
 
@@ -204,8 +204,7 @@ class PartEditorDialog(QDialog):
         self.id_edit.setReadOnly(editing)
         self.kind_combo = QComboBox()
         for k in KIND_ORDER:
-            if k in PART_KINDS:
-                self.kind_combo.addItem(k, k)
+            self.kind_combo.addItem(kind_name(k), k)
         self.kind_combo.setToolTip("What kind of component the part is")
         kind = self.original.get("kind", "hba")
         self.kind_combo.setCurrentIndex(max(self.kind_combo.findData(kind), 0))
@@ -407,7 +406,7 @@ class CatalogDialog(QDialog):
         self.kind_filter = QComboBox()
         self.kind_filter.addItem("All kinds", "")
         for k in KIND_ORDER:
-            self.kind_filter.addItem(k, k)
+            self.kind_filter.addItem(kind_name(k), k)
         self.kind_filter.setToolTip("Show only parts of this kind")
         top.addWidget(self.search, 1)
         top.addWidget(self.kind_filter)

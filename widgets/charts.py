@@ -1,8 +1,8 @@
 """Charts panel: how busy each hop level is, and what each path gets (pyqtgraph).
 
 (a) The utilization of the busiest component of each hop level (HBA, PHB, RIO2 link, planar,
-drawer, server, switch port, ASIC, backplane, host port, subsystem, array), coloured green below
-70 %, amber below 95 %, red from 95 %, with a 100 % line. (b) MB/s per path, fastest first, or a
+drawer, server, switch port, ASIC, backplane, host port, subsystem, array: planner.schema's chart
+order), coloured by the bands of :mod:`planner.bands`, with a 100 % line. (b) MB/s per path, fastest first, or a
 histogram when there are more than :data:`HISTOGRAM_ABOVE` paths. Hovering shows the numbers.
 Both follow ``doc.analysisReady``; the background follows the application palette.
 """
@@ -18,35 +18,26 @@ from PySide6.QtCore import QEvent, QPointF, Qt
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QSplitter, QVBoxLayout, QWidget
 
+from planner import bands
+from planner.naming import label
+from planner.schema import chart_kinds, kind_name
+
 if TYPE_CHECKING:
     from app.document import AnalysisBundle, Document
     from planner.analysis import Analysis
 
-#: hop levels as charted: analysis component kind -> axis name, from the adapter outwards
-LEVELS: tuple[tuple[str, str], ...] = (
-    ("hba", "HBA"),
-    ("phb", "PHB"),
-    ("rio_link", "link"),
-    ("planar", "planar"),
-    ("drawer", "drawer"),
-    ("server", "server"),
-    ("switch_port", "switch\nport"),
-    ("asic", "ASIC"),
-    ("backplane", "back-\nplane"),
-    ("host_port", "host\nport"),
-    ("subsystem", "sub-\nsystem"),
-    ("array", "array"),
-)
+#: hop levels as charted (planner.schema's chart order, from the adapter outwards): kind -> axis
+#: name (two words on two lines)
+LEVELS: tuple[tuple[str, str], ...] = tuple((k, kind_name(k).replace(" ", "\n")) for k in chart_kinds())
 HISTOGRAM_ABOVE = 200
-GREEN, AMBER, RED = "#43a047", "#fb8c00", "#e53935"
 PATH_COLOUR = "#1e88e5"
 
 _configured = False
 
 
 def utilization_colour(pct: float) -> str:
-    """Bar colour for a utilization in percent: green < 70, amber < 95, red >= 95."""
-    return GREEN if pct < 70 else AMBER if pct < 95 else RED
+    """Bar colour for a utilization in percent (the bands of :mod:`planner.bands`)."""
+    return bands.colour(pct / 100)
 
 
 @dataclass
@@ -60,7 +51,7 @@ class LevelStat:
     capacity: float
     busiest: str  # component id
     components: int  # components of this level with a capacity
-    saturated: int  # of them at 95 % or more
+    saturated: int  # of them in the "over" band
 
 
 def level_stats(result: Analysis) -> list[LevelStat]:
@@ -71,7 +62,7 @@ def level_stats(result: Analysis) -> list[LevelStat]:
         if not loads:
             continue
         top = max(loads, key=lambda ld: (ld.load / ld.capacity, ld.load))
-        saturated = sum(1 for ld in loads if ld.load / ld.capacity >= 0.95)
+        saturated = sum(1 for ld in loads if bands.band(ld.load / ld.capacity) == "over")
         out.append(
             LevelStat(kind, name, top.load / top.capacity, top.load, top.capacity, top.id, len(loads), saturated)
         )
@@ -143,14 +134,14 @@ class ChartsPanel(QWidget):
             return ""
         s = self.stats[i]
         topo = self.doc.topology
-        busiest = topo[s.busiest].label() if s.busiest in topo else s.busiest
-        name = s.name.replace("-\n", "").replace("\n", " ")
+        busiest = label(topo, s.busiest)
+        name = s.name.replace("\n", " ")
         text = (
             f"{name}: max {s.utilization * 100:.0f} %\n{s.load:.0f} of {s.capacity:.0f} MB/s\n"
             f"busiest: {busiest} (of {s.components})"
         )
         if s.saturated:
-            text += f"\n{s.saturated} at 95 % or more"
+            text += f"\n{s.saturated} at {bands.OVER_FROM * 100:.0f} % or more"
         return text
 
     def hover_path(self, x: float) -> str:
@@ -205,7 +196,7 @@ class ChartsPanel(QWidget):
             pos=100,
             angle=0,
             movable=False,
-            pen=pg.mkPen(RED, width=1, style=Qt.PenStyle.DashLine),
+            pen=pg.mkPen(bands.STRONG["over"], width=1, style=Qt.PenStyle.DashLine),
         )  # no text on the line: it would collide with the value labels of saturated bars
         plot.addItem(line)
         plot.getAxis("bottom").setTicks([[(i, s.name) for i, s in enumerate(self.stats)]])
@@ -220,10 +211,7 @@ class ChartsPanel(QWidget):
         topo = self.doc.topology
         rated = [p for p in bundle.result.paths if p.mbps is not None]
         rated.sort(key=lambda p: (-p.mbps, p.id))
-        self.path_values = [
-            (p.id, float(p.mbps), topo[p.bottleneck].label() if p.bottleneck in topo else (p.bottleneck or ""))
-            for p in rated
-        ]
+        self.path_values = [(p.id, float(p.mbps), label(topo, p.bottleneck)) for p in rated]
         values = np.array([v for _, v, _ in self.path_values], dtype=float)
         bottom = plot.getAxis("bottom")
         if len(values) > HISTOGRAM_ABOVE:

@@ -27,6 +27,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from planner.naming import label
+
 if TYPE_CHECKING:
     from app.document import AnalysisBundle, Document
     from planner.rules import Finding
@@ -212,9 +214,8 @@ def finding_html(f: Finding, topo: Any) -> str:
     parts = [f"<h3>{esc(f.rule)} <small>({esc(f.severity)})</small></h3>", f"<p>{esc(f.message)}</p>"]
     links = []
     for cid in f.components[:MAX_LISTED]:
-        comp = topo.get(cid) if topo is not None else None
-        label = comp.label() if comp is not None else cid
-        links.append(f'<a href="{_LINK}{esc(quote(cid))}">{esc(label)}</a>')
+        text = label(topo, cid) if topo is not None else cid
+        links.append(f'<a href="{_LINK}{esc(quote(cid))}">{esc(text)}</a>')
     more = len(f.components) - MAX_LISTED
     listing = ", ".join(links) + (f" and {more} more" if more > 0 else "")
     parts.append(f"<p><b>Fix:</b> {esc(f.fix)}</p>")

@@ -14,17 +14,13 @@ from PySide6.QtCore import QMimeData, Qt, Signal
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QAbstractItemView, QLabel, QLineEdit, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
+from planner.schema import KINDS, kind_name, part_kinds
+
 PART_MIME = "application/x-sanplan-part"
 
-#: palette groups in the order a design is usually built from the adapter outwards
-GROUPS: tuple[tuple[str, str], ...] = (
-    ("drawer", "Drawers"),
-    ("hba", "HBAs"),
-    ("switch", "Switches"),
-    ("subsystem", "Subsystems"),
-    ("enclosure", "Enclosures"),
-    ("drive", "Drives"),
-    ("server", "Servers"),
+#: palette groups: the kinds a catalog part attaches to (planner.schema's order) and their headings
+GROUPS: tuple[tuple[str, str], ...] = tuple(
+    (k, KINDS[k].plural[:1].upper() + KINDS[k].plural[1:]) for k in part_kinds()
 )
 
 PART_ID_ROLE = Qt.ItemDataRole.UserRole
@@ -161,7 +157,7 @@ class PalettePanel(QWidget):
         self.tree.clear()
         known = {kind for kind, _ in GROUPS}
         other = sorted({str(p.get("kind", "")) for p, _ in self._parts} - known)
-        groups = list(GROUPS) + [(k, k.replace("_", " ").capitalize()) for k in other]
+        groups = list(GROUPS) + [(k, kind_name(k).capitalize()) for k in other]
         shown = 0
         for kind, title in groups:
             members = sorted(

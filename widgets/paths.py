@@ -23,7 +23,9 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QLineEdit, QTableView, QVBoxLayout, QWidget
 
-from widgets.inspector import context_label
+from planner import bands
+from planner.naming import label as component_label
+from planner.schema import kind_name
 
 if TYPE_CHECKING:
     from app.document import AnalysisBundle, Document
@@ -37,26 +39,6 @@ COLUMNS = ("HBA port", "Host port", "Logical drive", "MB/s", "Binding hop", "Hop
 COL_MBPS, COL_HOP, COL_UTIL = 3, 4, 5
 NUMERIC = (COL_MBPS, COL_UTIL)
 
-HOP_KIND_NAMES = {
-    "server": "server",
-    "drawer": "drawer",
-    "planar": "planar",
-    "rio_link": "RIO2 link",
-    "phb": "PHB",
-    "slot": "slot",
-    "hba": "HBA",
-    "hba_port": "HBA port",
-    "switch_port": "switch port",
-    "asic": "ASIC",
-    "backplane": "backplane",
-    "host_port": "host port",
-    "controller": "controller",
-    "subsystem": "subsystem",
-    "array": "array",
-    "logical_drive": "logical drive",
-    "cable": "cable",
-}
-
 
 def natural_key(text: str) -> str:
     """A sort key that orders "fcs2" before "fcs10" (digit runs zero-padded)."""
@@ -64,10 +46,8 @@ def natural_key(text: str) -> str:
 
 
 def utilization_colour(util: float | None) -> QColor | None:
-    """Green below 70 %, amber below 95 %, red from 95 % (mid tones: readable on light and dark)."""
-    if util is None:
-        return None
-    return QColor("#2e7d32") if util < 0.70 else QColor("#ef6c00") if util < 0.95 else QColor("#d32f2f")
+    """The band colour of a utilization (:mod:`planner.bands`); None without a figure."""
+    return None if util is None else QColor(bands.colour(util))
 
 
 @dataclass
@@ -116,48 +96,64 @@ class PathTableModel(QAbstractTableModel):
     def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid():
             return None
-        row = self.rows[index.row()]
-        col = index.column()
-        p = row.path
+        row, col = self.rows[index.row()], index.column()
         if role == Qt.ItemDataRole.DisplayRole:
-            if col < 3:
-                return row.cells[col]
-            if col == COL_MBPS:
-                return "unknown" if p.mbps is None else f"{p.mbps:.1f}"
-            if col == COL_HOP:
-                if not row.hop_label:
-                    return "-"
-                if row.hop_kind.lower() in row.hop_label.lower():
-                    return row.hop_label
-                return f"{row.hop_label} ({row.hop_kind})"
-            return "-" if row.hop_util is None else f"{row.hop_util * 100:.0f} %"
+            return _display(row, col)
         if role == SORT_ROLE:
-            if col < 3:
-                return natural_key(row.cells[col])
-            if col == COL_MBPS:
-                return -1.0 if p.mbps is None else float(p.mbps)
-            if col == COL_HOP:
-                return natural_key(f"{row.hop_kind} {row.hop_label}")
-            return -1.0 if row.hop_util is None else float(row.hop_util)
+            return _sort_key(row, col)
         if role == FILTER_ROLE:
-            if col < 3:
-                return f"{row.cells[col]} {row.ids[col]}"
-            if col == COL_HOP:
-                return f"{row.hop_label} {row.hop_kind} {p.bottleneck or ''}"
-            return self.data(index, Qt.ItemDataRole.DisplayRole)
+            return _filter_text(row, col)
         if role == Qt.ItemDataRole.TextAlignmentRole and col in NUMERIC:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == Qt.ItemDataRole.ForegroundRole and col == COL_UTIL:
             return utilization_colour(row.hop_util)
         if role == Qt.ItemDataRole.ToolTipRole:
-            if col < 3:
-                return row.ids[col]
-            if col == COL_HOP and row.hop_source:
-                return f"{p.bottleneck}: capacity from {row.hop_source}"
-            return p.id
+            return _tooltip(row, col)
         if role == PATH_ROLE:
-            return p
+            return row.path
         return None
+
+
+def _display(row: PathRow, col: int) -> str:
+    p = row.path
+    if col < 3:
+        return row.cells[col]
+    if col == COL_MBPS:
+        return "unknown" if p.mbps is None else f"{p.mbps:.1f}"
+    if col == COL_HOP:
+        if not row.hop_label:
+            return "-"
+        if row.hop_kind.lower() in row.hop_label.lower():
+            return row.hop_label
+        return f"{row.hop_label} ({row.hop_kind})"
+    return "-" if row.hop_util is None else f"{row.hop_util * 100:.0f} %"
+
+
+def _sort_key(row: PathRow, col: int) -> Any:
+    p = row.path
+    if col < 3:
+        return natural_key(row.cells[col])
+    if col == COL_MBPS:
+        return -1.0 if p.mbps is None else float(p.mbps)
+    if col == COL_HOP:
+        return natural_key(f"{row.hop_kind} {row.hop_label}")
+    return -1.0 if row.hop_util is None else float(row.hop_util)
+
+
+def _filter_text(row: PathRow, col: int) -> str:
+    if col < 3:
+        return f"{row.cells[col]} {row.ids[col]}"
+    if col == COL_HOP:
+        return f"{row.hop_label} {row.hop_kind} {row.path.bottleneck or ''}"
+    return _display(row, col)
+
+
+def _tooltip(row: PathRow, col: int) -> str:
+    if col < 3:
+        return row.ids[col]
+    if col == COL_HOP and row.hop_source:
+        return f"{row.path.bottleneck}: capacity from {row.hop_source}"
+    return row.path.id
 
 
 class PathsPanel(QWidget):
@@ -248,7 +244,7 @@ class PathsPanel(QWidget):
             got = labels.get(cid)
             if got is None:
                 comp = topo.get(cid)
-                got = labels[cid] = context_label(topo, comp) if comp is not None else cid
+                got = labels[cid] = component_label(topo, comp) if comp is not None else cid
             return got
 
         rows = []
@@ -261,7 +257,7 @@ class PathsPanel(QWidget):
                     (label(p.hba_port), label(p.host_port), label(p.logical_drive)),
                     (p.hba_port, p.host_port, p.logical_drive),
                     label(p.bottleneck),
-                    HOP_KIND_NAMES.get(kind, kind.replace("_", " ")),
+                    kind_name(kind),
                     load.utilization if load is not None else None,
                     (load.source + (" (estimate)" if load.estimate else "")) if load is not None else "",
                 )

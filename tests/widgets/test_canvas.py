@@ -7,6 +7,7 @@ from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt
 from PySide6.QtGui import QDropEvent
 from PySide6.QtWidgets import QApplication
 
+from app.controller import Controller
 from app.document import Document
 from planner import edit
 from planner.io import Project
@@ -29,12 +30,9 @@ def make_canvas(qtbot, parts, topo, width=1400, height=900):
 @pytest.fixture
 def canvas(qtbot, parts, one_drawer):
     doc, scene, view = make_canvas(qtbot, parts, one_drawer)
-    # the main window turns intent into commands; do the same here
-    scene.cableRequested.connect(lambda a, b: doc.run(edit.add_cable, a, b))
-    scene.deleteRequested.connect(lambda ids: doc.run(edit.delete, [h.id for i in ids for h in doc.topology.children(i, "hba")] or ids))
-    scene.dropPart.connect(lambda pid, target, pos: doc.run(edit.place_part, parts[pid], target or None, parts))
-    scene.boxesMoved.connect(lambda moved: doc.push(__import__("planner.commands", fromlist=["SetPositions"]).SetPositions(moved)))
-    doc.changed.connect(scene.rebuild)
+    # intent from the canvas goes to a controller, as in the main window
+    scene.controller = Controller(doc, parts)
+    scene.controller.connect_canvas(scene)
     return doc, scene, view
 
 
@@ -46,8 +44,14 @@ def drag(view, start: QPoint, end: QPoint, steps: int = 6) -> None:
     QTest.mousePress(view.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, start)
     for i in range(1, steps + 1):
         p = QPointF(start + (end - start) * (i / steps))
-        ev = QMouseEvent(QMouseEvent.Type.MouseMove, p, view.viewport().mapToGlobal(p), Qt.MouseButton.NoButton,
-                         Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
+        ev = QMouseEvent(
+            QMouseEvent.Type.MouseMove,
+            p,
+            view.viewport().mapToGlobal(p),
+            Qt.MouseButton.NoButton,
+            Qt.MouseButton.LeftButton,
+            Qt.KeyboardModifier.NoModifier,
+        )
         QApplication.sendEvent(view.viewport(), ev)
     QTest.mouseRelease(view.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, end)
 
@@ -77,7 +81,9 @@ def test_drop_an_hba_into_a_slot(canvas):
     mime = QMimeData()
     mime.setData(PART_MIME, b"FC6239")
     pos = view_point(view, "d1.s4")
-    event = QDropEvent(QPointF(pos), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
+    event = QDropEvent(
+        QPointF(pos), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
+    )
     view.dropEvent(event)
     assert doc.topology.children("d1.s4", "hba")
     doc.undo_stack.undo()
@@ -157,7 +163,13 @@ def test_path_highlight(canvas):
     path = doc.analysis.result.paths[0]
     doc.highlight_path(path)
     lit = {cid for cid, i in scene.items_by_id.items() if i.highlighted}
-    assert {"d1", path.hba_port.replace(".0", "").replace("hba.d1s", "d1.s"), "sw1.asic0", path.host_port, "fastt1"} <= lit
+    assert {
+        "d1",
+        path.hba_port.replace(".0", "").replace("hba.d1s", "d1.s"),
+        "sw1.asic0",
+        path.host_port,
+        "fastt1",
+    } <= lit
     assert "fastt8" not in lit
     doc.highlight_path(None)
     assert not any(i.highlighted for i in scene.items_by_id.values())
@@ -171,3 +183,56 @@ def test_wheel_zooms(canvas, qtbot):
     view.zoom_to_fit()
     rect = view.mapToScene(view.viewport().rect()).boundingRect()
     assert rect.contains(scene.itemsBoundingRect().center())
+
+
+def test_an_attribute_edit_relabels_and_a_structural_edit_relays_out(canvas):
+    doc, scene, view = canvas
+    before = dict(scene.items_by_id)
+    array = scene.items_by_id["fastt1.arr1"]
+    text = array.text.text()
+    doc.run(edit.set_attr, "fastt1.arr1", "segment_kb", 256)
+    assert scene.items_by_id == before and scene.items_by_id["fastt1.arr1"] is array  # no item made or dropped
+    assert "256 KB segment" in array.box.label and array.text.text() != text
+    doc.run(edit.set_attr, "sw1", "name", "core")
+    assert scene.items_by_id["sw1"] is before["sw1"] and scene.items_by_id["sw1"].text.text().startswith("core")
+    doc.run(edit.delete, ["hba.d1s2"])  # structural: laid out again
+    assert scene.items_by_id["d1.s2"] is not before["d1.s2"]
+    assert "(empty)" in scene.items_by_id["d1.s2"].box.label
+
+
+def test_a_stale_analysis_is_never_painted(canvas):
+    """An analysis started on an older revision arrives after an edit: nothing of it is shown."""
+    from app.document import compute_bundle
+
+    doc, scene, view = canvas
+    topo = doc.topology
+    stale = compute_bundle(topo.clone(), topo.revision, doc.figures, doc.direction)  # started now...
+    stale.origin = topo
+    for load in stale.result.components.values():  # ...and it says something the canvas would show
+        if load.capacity:
+            load.load = load.capacity * 2
+    doc.run(edit.set_attr, "fastt1.arr1", "segment_kb", 256)  # ...but the design moved on
+    assert doc.is_current(doc.analysis) and not doc.is_current(stale)
+    shown = {cid: (i.util, i.binds, i.toolTip()) for cid, i in scene.items_by_id.items()}
+    links = [li.util for li in scene.links]
+    revision = scene.painted_revision
+    assert revision == topo.revision
+    doc._done(stale)  # the late result reaches the document (the worker's done signal)...
+    doc.analysisReady.emit(stale)  # ...and even if it reached the canvas directly
+    assert doc.analysis is not stale
+    assert scene.painted_revision == revision
+    assert {cid: (i.util, i.binds, i.toolTip()) for cid, i in scene.items_by_id.items()} == shown
+    assert [li.util for li in scene.links] == links
+    assert not any(i.util is not None and i.util >= 2 for i in scene.items_by_id.values())
+
+
+def test_a_result_of_another_scenario_is_not_painted(canvas):
+    doc, scene, view = canvas
+    base_bundle = doc.analysis
+    Controller(doc, {}).add_scenario("B")  # another design object...
+    assert base_bundle.revision == doc.topology.revision  # ...at the same revision number
+    assert not doc.is_current(base_bundle)
+    painted = {cid: i.toolTip() for cid, i in scene.items_by_id.items()}
+    doc.analysisReady.emit(base_bundle)
+    assert {cid: i.toolTip() for cid, i in scene.items_by_id.items()} == painted
+    assert doc.analysis is not base_bundle

@@ -19,7 +19,16 @@ from widgets.palette import PART_MIME, PalettePanel, part_id_from_mime, part_mim
 from widgets.paths import COL_MBPS, PathsPanel
 
 ROOT = Path(__file__).resolve().parents[2]
-PANEL_MODULES = ("inspector", "palette", "findings", "paths", "charts", "catalog_browser")
+PANEL_MODULES = (
+    "inspector",
+    "inspector_fields",
+    "candidates",
+    "palette",
+    "findings",
+    "paths",
+    "charts",
+    "catalog_browser",
+)
 
 
 def shown(qtbot, widget):
@@ -27,6 +36,16 @@ def shown(qtbot, widget):
     widget.resize(420, 700)
     widget.show()
     return widget
+
+
+def inspector(qtbot, doc, parts):
+    """An inspector whose edits go through a controller, as in the main window."""
+    from app.controller import Controller
+
+    panel = shown(qtbot, InspectorPanel(doc))
+    controller = Controller(doc, parts, panel)
+    controller.connect_inspector(panel)
+    return panel
 
 
 def retype(qtbot, line, text):
@@ -74,8 +93,8 @@ def test_panels_do_not_import_app_at_runtime():
 # -- inspector ---------------------------------------------------------------------------------
 
 
-def test_inspector_shows_the_selected_arrays_raid_level_and_segment(qtbot, doc):
-    panel = shown(qtbot, InspectorPanel(doc))
+def test_inspector_shows_the_selected_arrays_raid_level_and_segment(qtbot, doc, parts):
+    panel = inspector(qtbot, doc, parts)
     assert panel.field("raid_level") is None  # nothing selected yet
     doc.select(["fastt1.arr1"])
     assert panel.shown_ids() == ["fastt1.arr1"]
@@ -102,8 +121,8 @@ def test_inspector_shows_the_selected_arrays_raid_level_and_segment(qtbot, doc):
     ("cid", "key", "typed", "reason"),
     [("fastt1.arr1", "segment_kb", "abc", "not a number"), ("hba.d1s1.0", "wwpn", "xyz", "not 8 bytes of hex")],
 )
-def test_inspector_refuses_an_invalid_value_keeps_the_text_and_the_model(qtbot, doc, cid, key, typed, reason):
-    panel = shown(qtbot, InspectorPanel(doc))
+def test_inspector_refuses_an_invalid_value_keeps_the_text_and_the_model(qtbot, doc, parts, cid, key, typed, reason):
+    panel = inspector(qtbot, doc, parts)
     doc.select([cid])
     before = doc.topology[cid][key]
     retype(qtbot, panel.field(key), typed)
@@ -119,8 +138,8 @@ def test_inspector_refuses_an_invalid_value_keeps_the_text_and_the_model(qtbot, 
     assert panel.field(key).text() == str(before) and panel.error_text(key) == ""
 
 
-def test_inspector_valid_value_changes_the_model_and_undo_restores_it(qtbot, doc):
-    panel = shown(qtbot, InspectorPanel(doc))
+def test_inspector_valid_value_changes_the_model_and_undo_restores_it(qtbot, doc, parts):
+    panel = inspector(qtbot, doc, parts)
     doc.select(["fastt1.arr1"])
     retype(qtbot, panel.field("segment_kb"), "256")
     assert panel.error_text("segment_kb") == ""
@@ -136,8 +155,8 @@ def test_inspector_valid_value_changes_the_model_and_undo_restores_it(qtbot, doc
     assert panel.field("wwpn").text() == "10:00:00:00:c9:aa:bb:01"
 
 
-def test_inspector_multi_selection_edit_is_one_undo_step(qtbot, doc):
-    panel = shown(qtbot, InspectorPanel(doc))
+def test_inspector_multi_selection_edit_is_one_undo_step(qtbot, doc, parts):
+    panel = inspector(qtbot, doc, parts)
     arrays = ["fastt1.arr1", "fastt1.arr2", "fastt2.arr1"]
     doc.select(arrays)
     assert panel.field("name") is None  # names are edited one at a time
@@ -160,8 +179,8 @@ def test_inspector_multi_selection_edit_is_one_undo_step(qtbot, doc):
     assert [doc.topology[a]["segment_kb"] for a in arrays] == [128, 128, 128]
 
 
-def test_inspector_mixed_values_and_mixed_kinds(qtbot, doc):
-    panel = shown(qtbot, InspectorPanel(doc))
+def test_inspector_mixed_values_and_mixed_kinds(qtbot, doc, parts):
+    panel = inspector(qtbot, doc, parts)
     doc.run(edit.set_attr, "fastt1.arr2", "segment_kb", 256)
     doc.select(["fastt1.arr1", "fastt1.arr2"])
     assert panel.field("segment_kb").text() == ""
@@ -171,8 +190,8 @@ def test_inspector_mixed_values_and_mixed_kinds(qtbot, doc):
     assert "different kinds" in panel.title.text()
 
 
-def test_owner_combo_lists_only_that_subsystems_controllers_and_moves_the_path(qtbot, doc):
-    panel = shown(qtbot, InspectorPanel(doc))
+def test_owner_combo_lists_only_that_subsystems_controllers_and_moves_the_path(qtbot, doc, parts):
+    panel = inspector(qtbot, doc, parts)
     doc.select(["fastt1.ld1"])
     combo = panel.field("owner")
     choices = [combo.itemData(i) for i in range(combo.count()) if combo.itemData(i)]
@@ -191,8 +210,8 @@ def test_owner_combo_lists_only_that_subsystems_controllers_and_moves_the_path(q
     assert panel.field("owner").currentData() == "fastt1.A"
 
 
-def test_zone_members_offer_the_ports_cabled_into_the_fabric(qtbot, doc):
-    panel = shown(qtbot, InspectorPanel(doc))
+def test_zone_members_offer_the_ports_cabled_into_the_fabric(qtbot, doc, parts):
+    panel = inspector(qtbot, doc, parts)
     zone = "z.Z_D1_FCS0_FASTT1_A"
     doc.select([zone])
     members = panel.field("members")

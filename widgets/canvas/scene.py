@@ -1,0 +1,347 @@
+"""The canvas scene: the layout of :func:`planner.layout.layout` drawn as :class:`BoxItem`s and
+:class:`LinkItem`s, coloured by the latest analysis.
+
+The scene observes the document per event: structural changes (a component added or removed,
+moved to another parent, a reference attribute that draws a link, a box moved) lay the diagram
+out again; an attribute or name edit only relabels the items whose text changed (no item is
+created, moved or removed). Model events are gathered until the command that sent them is
+complete (``Document.edited``), so one gesture refreshes the canvas once.
+
+An analysis result is painted only when it was computed on the design revision the scene shows
+(``Document.is_current``); a late result for an older revision is ignored.
+
+The scene never changes the model: intent goes out through its signals
+(``boxesMoved(dict id -> (x, y))``, ``dropPart(part_id, target_id or '', QPointF)``,
+``cableRequested(port_a, port_b)``, ``deleteRequested(list[str])``, ``duplicateRequested(list[str])``)
+and the controller (:mod:`app.controller`) turns it into commands.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QPointF, QRectF, QTimer, Signal
+from PySide6.QtGui import QPalette
+from PySide6.QtWidgets import QApplication, QGraphicsScene
+
+from planner.layout import COLLAPSIBLE, Diagram, default_collapsed, layout
+from planner.naming import label
+from planner.schema import KINDS, PORT_KINDS
+from widgets.canvas.items import BoxItem, LinkItem
+
+if TYPE_CHECKING:
+    from planner.analysis import Analysis
+    from planner.model import Event, Topology
+
+
+def is_structural(topo: Topology, event: Event) -> bool:
+    """Whether a model event changes the diagram's shape (boxes, links, positions), not only text."""
+    if event.type in ("added", "removed", "layout"):
+        return True
+    if event.type != "changed" or event.key in ("name", "part"):
+        return False
+    if event.key == "parent":
+        return True
+    comp = topo.get(event.id)
+    attr = KINDS[comp.kind].attrs.get(event.key) if comp is not None else None
+    return attr is None or bool(attr.ref)  # references draw links and order the storage column
+
+
+class DiagramScene(QGraphicsScene):
+    """Scene of one design (see the module docstring for its signals and events)."""
+
+    boxesMoved = Signal(dict)
+    dropPart = Signal(str, str, QPointF)
+    cableRequested = Signal(str, str)
+    deleteRequested = Signal(list)
+    duplicateRequested = Signal(list)
+    collapseChanged = Signal()
+
+    def __init__(self, doc, parent=None) -> None:
+        super().__init__(parent)
+        self.doc = doc
+        self.collapsed: set[str] | None = None  # None: the layout's default for the design
+        self.items_by_id: dict[str, BoxItem] = {}
+        self.links: list[LinkItem] = []
+        self.diagram: Diagram | None = None
+        self.shown_topology: Topology | None = None  # the design the items were built from
+        self.painted_revision: int | None = None  # the design revision of the analysis shown
+        self._ports: dict[str, list[str]] | None = None  # box id -> the ports it shows (cable ends)
+        self._syncing = False
+        self._pending = ""  # "", "relabel" or "relayout": what the events since the last refresh need
+        self._flush_timer = QTimer(self)
+        self._flush_timer.setSingleShot(True)
+        self._flush_timer.setInterval(0)
+        self._flush_timer.timeout.connect(self.flush)
+        self.setBackgroundBrush(QApplication.palette().color(QPalette.ColorRole.Base))
+        self.selectionChanged.connect(self._selection_to_doc)
+        doc.selectionChanged.connect(self.show_selection)
+        doc.analysisReady.connect(self.apply_analysis)
+        doc.pathHighlighted.connect(self.highlight_path)
+        doc.projectReplaced.connect(self._reset_collapse)
+        doc.modelEvent.connect(self._on_model_event)
+        if hasattr(doc, "edited"):
+            doc.edited.connect(self.flush)
+
+    # -- model events ---------------------------------------------------------------------------
+    def _on_model_event(self, event: Event) -> None:
+        if event.type in ("meta", "parts"):
+            return  # the diagram shows neither the design's metadata nor part figures
+        if self._pending != "relayout":
+            self._pending = "relayout" if is_structural(self.doc.topology, event) else "relabel"
+        self._flush_timer.start()  # changes outside a command (fixtures) are shown on the next loop
+
+    def flush(self) -> None:
+        """Show the changes gathered since the last refresh: relayout or relabel, or nothing."""
+        self._flush_timer.stop()
+        pending, self._pending = self._pending, ""
+        if pending == "relayout":
+            self.rebuild()
+        elif pending == "relabel":
+            self.relabel()
+
+    # -- building ---------------------------------------------------------------------------
+    def _reset_collapse(self) -> None:
+        self.collapsed = None
+        self._pending = ""
+        self.rebuild(force=True)
+
+    def _layout(self) -> Diagram:
+        topo = self.doc.topology
+        if self.collapsed is None:
+            self.collapsed = default_collapsed(topo)
+        self.collapsed = {c for c in self.collapsed if c in topo}
+        return layout(topo, self.collapsed)
+
+    def rebuild(self, force: bool = False) -> None:
+        """Lay the design out again; recreate the items when anything moved (or ``force``)."""
+        d = self._layout()
+        if not force and self._same_geometry(d):
+            self._relabel(d)  # nothing moved: keep the items, refresh the labels
+            return
+        self._syncing = True
+        self.clear()
+        self.items_by_id.clear()
+        self.links.clear()
+        self.painted_revision = None
+        self._ports = None
+        self.diagram = d
+        self.shown_topology = self.doc.topology
+        for box in sorted(d.boxes.values(), key=lambda b: _depth(d, b)):  # containers first
+            parent = self.items_by_id.get(box.container) if box.container else None
+            item = BoxItem(box, parent)
+            if parent is None:
+                item.setPos(box.x, box.y)
+                self.addItem(item)
+            else:
+                item.setPos(box.x - parent.box.x, box.y - parent.box.y)
+            self.items_by_id[box.id] = item
+        for link in d.links:
+            a, b = self.items_by_id.get(link.a), self.items_by_id.get(link.b)
+            if a is not None and b is not None:
+                li = LinkItem(link, a, b)
+                self.addItem(li)
+                self.links.append(li)
+        self.setSceneRect(QRectF(0, 0, d.width + 200, d.height + 200))
+        self._syncing = False
+        self.show_selection(self.doc.selection)
+        if self.doc.analysis is not None:
+            self.apply_analysis(self.doc.analysis)
+
+    def relabel(self) -> None:
+        """After a field edit: refresh the text of the items whose label changed. Falls back to a
+        relayout if the edit did change the diagram's shape."""
+        d = self._layout()
+        if self._same_geometry(d):
+            self._relabel(d)
+        else:
+            self.rebuild()
+
+    def _same_geometry(self, d: Diagram) -> bool:
+        old = self.diagram
+        if old is None or old.boxes.keys() != d.boxes.keys() or len(old.links) != len(d.links):
+            return False
+        for cid, b in d.boxes.items():
+            o = old.boxes[cid]
+            if (o.x, o.y, o.w, o.h, o.container, o.collapsed) != (b.x, b.y, b.w, b.h, b.container, b.collapsed):
+                return False
+        return all((a.a, a.b, a.kind, a.via) == (b.a, b.b, b.kind, b.via) for a, b in zip(old.links, d.links))
+
+    def _relabel(self, d: Diagram) -> None:
+        self.diagram = d
+        for cid, box in d.boxes.items():
+            self.items_by_id[cid].set_label(box)
+
+    def toggle_collapsed(self, cid: str) -> None:
+        if self.collapsed is None:
+            self.collapsed = set()
+        self.collapsed ^= {cid}
+        self.rebuild()
+        self.collapseChanged.emit()
+
+    def set_all_collapsed(self, collapsed: bool) -> None:
+        topo = self.doc.topology
+        self.collapsed = {c.id for k in COLLAPSIBLE for c in topo.of_kind(k)} if collapsed else set()
+        self.rebuild()
+        self.collapseChanged.emit()
+
+    # -- analysis -----------------------------------------------------------------------------
+    def apply_analysis(self, bundle: Any) -> None:
+        """Paint an analysis result; ignored unless computed on the revision shown now."""
+        if self.diagram is None or bundle.origin is not self.shown_topology or not self.doc.is_current(bundle):
+            return
+        result: Analysis = bundle.result
+        best = self._busiest_per_box(result)
+        group_load = {cid: v for g in COLLAPSIBLE for cid, v in result.by_group.get(g, {}).items()}
+        for cid, item in self.items_by_id.items():
+            if item.box.collapsed and cid in group_load:
+                first = item.box.label.split("\n")[1] if "\n" in item.box.label else ""
+                item.set_subtext(f"{first + ', ' if first else ''}{group_load[cid]:,.0f} MB/s")
+            u, nb, lines = best.get(cid, (None, 0, []))
+            tip = [item.box.label.replace("\n", " - ")]
+            if lines:
+                tip += lines[:6] + ([f"... {len(lines) - 6} more"] if len(lines) > 6 else [])
+            if nb:
+                tip.append(f"binds {nb} path{'s' if nb != 1 else ''}")
+            item.set_analysis(u, nb, "\n".join(tip))
+        for li in self.links:
+            li.util = self._link_util(li, result)
+            li.restyle()
+        self.painted_revision = bundle.revision
+
+    def _busiest_per_box(self, result: Analysis) -> dict[str, tuple[float | None, int, list[str]]]:
+        """Per visible box: the highest utilization it shows, the paths it binds, tooltip lines."""
+        d = self.diagram
+        assert d is not None
+        binds = result.binding_hops()
+        best: dict[str, tuple[float | None, int, list[str]]] = {}
+        topo = self.doc.topology
+        for cid, load in result.components.items():
+            vis = d.visible(cid)
+            if vis is None:
+                continue
+            u = load.utilization
+            cur = best.get(vis)
+            lines = cur[2] if cur else []
+            if load.capacity:
+                pct = (u or 0) * 100
+                lines.append(f"{label(topo, cid)}: {load.load:,.0f} of {load.capacity:,.0f} MB/s ({pct:.0f}%)")
+            nb = binds.get(cid, 0)
+            if cur is None:
+                best[vis] = (u, nb, lines)
+            else:
+                cu = cur[0]
+                top = max(cu, u) if cu is not None and u is not None else (u if cu is None else cu)
+                best[vis] = (top, cur[1] + nb, lines)
+        return best
+
+    def _link_util(self, li: LinkItem, result: Analysis) -> float | None:
+        topo = self.doc.topology
+        if li.link.kind == "tree":
+            load = result.components.get(li.b.cid)
+            return load.utilization if load else None
+        if li.link.kind != "cable":
+            return None
+        cab = topo.get(li.cid)
+        if cab is None:
+            return None
+        ends = (cab["a"], cab["b"])
+        us = [u for p in ends if p in result.components and (u := result.components[p].utilization) is not None]
+        if us:
+            return max(us)
+        for p in ends:  # a port without a figure of its own (an HBA port): colour by its adapter
+            comp = topo.get(p)
+            if comp is not None and comp.parent in result.components:
+                return result.components[comp.parent].utilization
+        return None
+
+    def highlight_path(self, path: Any) -> None:
+        d = self.diagram
+        for item in self.items_by_id.values():
+            item.set_highlight(False)
+        on: set[str] = set()
+        if path is not None and d is not None:
+            on = {v for h in path.hops if (v := d.visible(h))}
+        for cid in on:
+            if cid in self.items_by_id:
+                self.items_by_id[cid].set_highlight(True)
+        hop_set = set(path.hops) if path is not None else set()
+        for li in self.links:
+            tree = li.link.kind == "tree" and li.a.cid in on and li.b.cid in on
+            li.highlighted = path is not None and (li.cid in hop_set or tree)
+            li.restyle()
+
+    # -- selection ----------------------------------------------------------------------------
+    def _selection_to_doc(self) -> None:
+        if self._syncing:
+            return
+        self.doc.select(self.selected_ids())
+
+    def show_selection(self, ids: list[str]) -> None:
+        self._syncing = True
+        try:
+            d = self.diagram
+            want = {v for i in ids if d is not None and (v := d.visible(i))}
+            for cid, item in self.items_by_id.items():
+                item.setSelected(cid in want)
+        finally:
+            self._syncing = False
+
+    def selected_ids(self) -> list[str]:
+        return [i.cid for i in self.selectedItems() if isinstance(i, BoxItem)]
+
+    # -- lookups for the tools ------------------------------------------------------------------
+    def top_selected(self) -> list[BoxItem]:
+        return [i for i in self.selectedItems() if isinstance(i, BoxItem) and i.parentItem() is None]
+
+    def refresh_links(self, items: list[BoxItem]) -> None:
+        moved = set(items)
+        for li in self.links:
+            if li.a.topLevelItem() in moved or li.b.topLevelItem() in moved:
+                li.update_path()
+
+    def port_of(self, box_id: str) -> str | None:
+        """The port a cable drawn from this box attaches to: the box's own port, or the first port
+        it shows (a slot shows its HBA's ports); None for a collapsed group or a box without one."""
+        if self._ports is None:
+            self._ports = {}
+            d, topo = self.diagram, self.doc.topology
+            for kind in PORT_KINDS:
+                for port in topo.of_kind(kind) if d is not None else ():
+                    box = d.boxes.get(d.visible(port.id) or "")
+                    if box is not None and not box.collapsed:
+                        self._ports.setdefault(box.id, []).append(port.id)
+        ports = self._ports.get(box_id)
+        return ports[0] if ports else None
+
+    def port_at(self, pos: QPointF) -> BoxItem | None:
+        """The box under ``pos`` that a cable can start or end at."""
+        for it in self.items(pos):
+            if isinstance(it, BoxItem) and self.port_of(it.cid) is not None:
+                return it
+        return None
+
+    def box_at(self, pos: QPointF) -> BoxItem | None:
+        for it in self.items(pos):
+            if isinstance(it, BoxItem):
+                return it
+        return None
+
+    def focus_items(self, ids: Iterable[str]) -> QRectF:
+        rect = QRectF()
+        d = self.diagram
+        for cid in ids:
+            v = d.visible(cid) if d else None
+            item = self.items_by_id.get(v or "")
+            if item is not None:
+                rect = rect.united(item.sceneBoundingRect())
+        return rect
+
+
+def _depth(d: Diagram, box) -> int:
+    n = 0
+    while box.container and box.container in d.boxes:
+        box = d.boxes[box.container]
+        n += 1
+    return n

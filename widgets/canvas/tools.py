@@ -1,0 +1,263 @@
+"""Canvas gestures, one class per gesture. The view hands every mouse, key and drop event to its
+tools in order; the first tool whose hook returns True has handled it.
+
+Tools only emit intent through the scene's signals (``cableRequested``, ``boxesMoved``,
+``dropPart``...) or change what the view shows (collapse, selection, scrolling); they never
+change the model. A new gesture is a new :class:`Tool` subclass added to ``DiagramView.tools``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QPointF, Qt
+from PySide6.QtWidgets import QGraphicsView
+
+from planner.edit import cable_problem
+from widgets.canvas.items import BoxItem, RubberCableItem
+from widgets.palette import PART_MIME
+
+if TYPE_CHECKING:
+    from widgets.canvas.scene import DiagramScene
+    from widgets.canvas.view import DiagramView
+
+GRID = 10.0
+
+
+class Tool:
+    """One gesture. Hooks get the Qt event (and its scene position) and return True when handled."""
+
+    def __init__(self, view: DiagramView) -> None:
+        self.view = view
+
+    @property
+    def scene(self) -> DiagramScene:
+        return self.view.dscene
+
+    def press(self, event, pos: QPointF) -> bool:
+        return False
+
+    def move(self, event, pos: QPointF) -> bool:
+        return False
+
+    def release(self, event, pos: QPointF) -> bool:
+        return False
+
+    def double_click(self, event, pos: QPointF) -> bool:
+        return False
+
+    def key_press(self, event) -> bool:
+        return False
+
+    def key_release(self, event) -> bool:
+        return False
+
+    def after_press(self, event) -> None:
+        """Called after the view's default handling of a press no tool took (selection, moves)."""
+
+    def after_move(self, event) -> None:
+        """Called after the view's default handling of a mouse move."""
+
+    def after_release(self, event) -> None:
+        """Called after the view's default handling of a release."""
+
+
+class PanTool(Tool):
+    """Pan with the middle button, or with Space held and a left drag."""
+
+    def __init__(self, view: DiagramView) -> None:
+        super().__init__(view)
+        self.dragging = False
+        self.space = False
+        self._last = QPointF()
+
+    def press(self, event, pos: QPointF) -> bool:
+        if event.button() != Qt.MouseButton.MiddleButton:
+            return False
+        self.dragging = True
+        self._last = event.position()
+        self.view.viewport().setCursor(Qt.CursorShape.ClosedHandCursor)
+        return True
+
+    def move(self, event, pos: QPointF) -> bool:
+        if not self.dragging:
+            return False
+        delta = event.position() - self._last
+        self._last = event.position()
+        for bar, d in ((self.view.horizontalScrollBar(), delta.x()), (self.view.verticalScrollBar(), delta.y())):
+            bar.setValue(bar.value() - int(d))
+        return True
+
+    def release(self, event, pos: QPointF) -> bool:
+        if not (self.dragging and event.button() == Qt.MouseButton.MiddleButton):
+            return False
+        self.dragging = False
+        self.view.viewport().unsetCursor()
+        return True
+
+    def key_press(self, event) -> bool:
+        if event.key() != Qt.Key.Key_Space or event.isAutoRepeat():
+            return False
+        self.space = True
+        self.view.setDragMode(QGraphicsView.DragMode.ScrollHandDrag)
+        return True
+
+    def key_release(self, event) -> bool:
+        if event.key() != Qt.Key.Key_Space or event.isAutoRepeat():
+            return False
+        self.space = False
+        self.view.setDragMode(QGraphicsView.DragMode.RubberBandDrag)
+        return True
+
+
+class CableTool(Tool):
+    """Draw a cable: press on a free port (a slot stands for its HBA's port), drag to another.
+
+    While drawing, compatible free ports light up; releasing on one emits ``cableRequested``.
+    Esc cancels.
+    """
+
+    def __init__(self, view: DiagramView) -> None:
+        super().__init__(view)
+        self.source: BoxItem | None = None
+        self.line: RubberCableItem | None = None
+
+    @property
+    def active(self) -> bool:
+        return self.source is not None
+
+    def press(self, event, pos: QPointF) -> bool:
+        if event.button() != Qt.MouseButton.LeftButton or self.view.pan.space:
+            return False
+        port = self.scene.port_at(pos)
+        pid = self.scene.port_of(port.cid) if port is not None else None
+        if port is None or pid is None or self.scene.doc.topology.cable_at(pid) is not None:
+            return False
+        self.start(port, pos)
+        return True
+
+    def start(self, port: BoxItem, pos: QPointF) -> None:
+        self.source = port
+        self.line = RubberCableItem()
+        self.scene.addItem(self.line)
+        topo = self.scene.doc.topology
+        start = self.scene.port_of(port.cid)
+        for item in self.scene.items_by_id.values():
+            other = self.scene.port_of(item.cid) if item is not port else None
+            if other is not None:
+                item.set_port_state("ok" if cable_problem(topo, start, other) is None else "")
+        self.move(None, pos)
+
+    def move(self, event, pos: QPointF) -> bool:
+        if self.source is None or self.line is None:
+            return False
+        self.line.stretch(self.source.sceneBoundingRect().center(), pos)
+        return True
+
+    def release(self, event, pos: QPointF) -> bool:
+        if self.source is None or event.button() != Qt.MouseButton.LeftButton:
+            return False
+        src, target = self.source, self.scene.port_at(pos)
+        self.cancel()
+        if target is None or target is src:
+            return True
+        a, b = self.scene.port_of(src.cid), self.scene.port_of(target.cid)
+        if a and b:
+            self.scene.cableRequested.emit(a, b)
+        return True
+
+    def key_press(self, event) -> bool:
+        if event.key() != Qt.Key.Key_Escape or self.source is None:
+            return False
+        self.cancel()
+        return True
+
+    def cancel(self) -> None:
+        if self.line is not None:
+            self.scene.removeItem(self.line)
+        self.line = None
+        self.source = None
+        for item in self.scene.items_by_id.values():
+            item.set_port_state("")
+
+
+class MoveTool(Tool):
+    """Move the selected top-level boxes (Qt moves them); on release the new positions, snapped to
+    the grid, are emitted as one ``boxesMoved`` (one drag of several boxes is one command).
+
+    Positions are read at press and release: no ``itemChange`` override (PySide6 mis-counts
+    references when it is overridden on thousands of items).
+    """
+
+    def __init__(self, view: DiagramView) -> None:
+        super().__init__(view)
+        self.start: dict[BoxItem, QPointF] = {}
+
+    def after_press(self, event) -> None:
+        if event.button() == Qt.MouseButton.LeftButton:
+            self.start = {i: i.pos() for i in self.scene.top_selected()}
+
+    def after_move(self, event) -> None:
+        if self.start:
+            self.scene.refresh_links(list(self.start))
+
+    def after_release(self, event) -> None:
+        pressed, self.start = self.start, {}
+        moved = {}
+        for item, start in pressed.items():
+            p = item.pos()
+            if p != start:
+                moved[item.cid] = (round(p.x() / GRID) * GRID, round(p.y() / GRID) * GRID)
+        if moved:
+            self.scene.boxesMoved.emit(moved)
+
+
+class RubberBandTool(Tool):
+    """Select by clicking or by dragging a rubber band over empty canvas; Esc clears the selection."""
+
+    def __init__(self, view: DiagramView) -> None:
+        super().__init__(view)
+        view.setDragMode(QGraphicsView.DragMode.RubberBandDrag)
+
+    def key_press(self, event) -> bool:
+        if event.key() != Qt.Key.Key_Escape:
+            return False
+        self.scene.clearSelection()
+        return True
+
+    def select_all(self) -> None:
+        for item in self.scene.items_by_id.values():
+            if item.parentItem() is None:
+                item.setSelected(True)
+
+
+class CollapseTool(Tool):
+    """Double-click a group (drawer, switch, subsystem...) or anything inside it to collapse or
+    expand it. Collapsing changes only what the canvas shows, never the design."""
+
+    def double_click(self, event, pos: QPointF) -> bool:
+        item = self.scene.box_at(pos)
+        while item is not None and not item.collapsible:
+            item = item.parentItem() if isinstance(item.parentItem(), BoxItem) else None
+        if item is None:
+            return False
+        self.scene.toggle_collapsed(item.cid)
+        return True
+
+
+class DropTool(Tool):
+    """Drop a part from the palette: emits ``dropPart(part id, target box id or '', position)``."""
+
+    @staticmethod
+    def accepts(event) -> bool:
+        return event.mimeData().hasFormat(PART_MIME)
+
+    def drop(self, event) -> bool:
+        if not self.accepts(event):
+            return False
+        part_id = bytes(event.mimeData().data(PART_MIME)).decode("utf-8")
+        pos = self.view.mapToScene(event.position().toPoint())
+        target = self.scene.box_at(pos)
+        self.scene.dropPart.emit(part_id, target.cid if target else "", pos)
+        event.acceptProposedAction()
+        return True
