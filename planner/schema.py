@@ -238,6 +238,7 @@ class KindSpec:
     structural: bool = False  # made together with its parent; not added or deleted alone
     on_path: bool = False  # lies on a data path (path highlighting, the inspector's path view)
     port: bool = False  # a Fibre Channel port a cable ends at
+    counted: bool = False  # counted in a design's size summary ("7 drawers, 112 HBAs, ...")
     fill: str | None = None  # canvas box fill
     context: tuple[str, tuple[str, ...]] | None = None  # (joiner, ancestor kinds) for labels
 
@@ -311,6 +312,7 @@ KINDS: dict[str, KindSpec] = {
             figures_read=("drawer", "planar", "rio_link0", "rio_link1", "phb"),
             on_path=True,
             fill="#e8eefa",
+            counted=True,
         ),
         _k(
             "planar",
@@ -382,6 +384,7 @@ KINDS: dict[str, KindSpec] = {
             figures_read=("hba",),
             on_path=True,
             context=(" in ", ("slot", "drawer")),
+            counted=True,
         ),
         _k(
             "hba_port",
@@ -409,6 +412,7 @@ KINDS: dict[str, KindSpec] = {
             figures_read=("switch_port", "asic", "backplane"),
             fill="#ecf6ee",
             plural="switches",
+            counted=True,
         ),
         _k(
             "asic",
@@ -460,6 +464,7 @@ KINDS: dict[str, KindSpec] = {
             figures_read=("subsystem", "host_port"),
             on_path=True,
             fill="#faf2e6",
+            counted=True,
         ),
         _k(
             "controller",
@@ -517,6 +522,7 @@ KINDS: dict[str, KindSpec] = {
             on_path=True,
             fill="#f6eefa",
             context=(" on ", ("subsystem",)),
+            counted=True,
         ),
         _k(
             "logical_drive",
@@ -606,6 +612,7 @@ KINDS: dict[str, KindSpec] = {
                 "media": Attr(_choice(*CABLE_MEDIA), "LC-LC OM2", label="Media"),
             },
             on_path=True,
+            counted=True,
         ),
         _k(
             "zone",
@@ -613,6 +620,7 @@ KINDS: dict[str, KindSpec] = {
             ("fabric",),
             {"members": _refs("hba_port", "host_port", label="Members")},
             context=(" in ", ("fabric",)),
+            counted=True,
         ),
     )
 }
@@ -701,6 +709,11 @@ def structural_kinds() -> frozenset[str]:
 
 def on_path_kinds() -> frozenset[str]:
     return _ON_PATH
+
+
+def counted_kinds() -> tuple[str, ...]:
+    """Kinds a design's size summary counts ("7 drawers, 112 HBAs, ...")."""
+    return _where("counted")
 
 
 _HOPS = _ordered("hop")

@@ -21,7 +21,7 @@ from planner.exports.buildsheet.sheet import (
 from planner.exports.cabling import cabling_rows, format_length
 from planner.naming import label
 from planner.rules import SEVERITIES
-from planner.schema import count_label, kind_name, part_kinds
+from planner.schema import count_label, counted_kinds, kind_name, part_kinds
 
 
 def cover(sheet: Sheet, paper: str) -> list[Any]:
@@ -59,8 +59,7 @@ def summary(sheet: Sheet) -> list[Any]:
     read, write = sheet.read, sheet.write
     counts = {s: sum(1 for f in sheet.findings if f.severity == s) for s in SEVERITIES}
     topo = sheet.topo
-    counted = ("drawer", "hba", "switch", "subsystem", "array", "cable", "zone")
-    size = ", ".join(count_label(len(topo.of_kind(k)), k) for k in counted)
+    size = ", ".join(count_label(len(topo.of_kind(k)), k) for k in counted_kinds())
     rows = [
         ("Aggregate read", f"{read.aggregate:,.0f} MB/s over {plural(len(read.paths), 'path')}"),
         ("Aggregate write", f"{write.aggregate:,.0f} MB/s over {plural(len(write.paths), 'path')}"),
