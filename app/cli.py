@@ -58,8 +58,13 @@ def _parser() -> argparse.ArgumentParser:
     def figure_opts(sp: argparse.ArgumentParser) -> None:
         sp.add_argument("--figures", choices=FIGURE_SETS, default="planning", help="figure set (default planning)")
         sp.add_argument("--direction", choices=DIRECTIONS, default="read", help="read or write (default read)")
-        sp.add_argument("--from", dest="source", choices=SOURCES, default="disk",
-                        help="disk: arrays and subsystems limit (default); cache: controller-cache hits, as in the paper's profiling")
+        sp.add_argument(
+            "--from",
+            dest="source",
+            choices=SOURCES,
+            default="disk",
+            help="disk: arrays and subsystems limit (default); cache: controller-cache hits, as in the paper's profiling",
+        )
         sp.add_argument("--scenario", help="scenario to use (default: the file's current one)")
         sp.add_argument("--json", action="store_true", help="machine-readable output")
 
@@ -101,16 +106,26 @@ def _export_parser(sub) -> None:
     what = x.add_mutually_exclusive_group(required=True)
     for flag, _ in registry.cli_flags():
         if flag.choice_metavar:
-            what.add_argument(flag.flag, dest=_dest(flag.flag), nargs=2, metavar=(flag.choice_metavar, "OUT"), help=flag.help)
+            what.add_argument(
+                flag.flag, dest=_dest(flag.flag), nargs=2, metavar=(flag.choice_metavar, "OUT"), help=flag.help
+            )
         else:
             what.add_argument(flag.flag, dest=_dest(flag.flag), metavar="OUT", help=flag.help)
     for opt in registry.cli_options():
         if opt.switch:
             x.add_argument(opt.flag, dest=_dest(opt.flag, "option"), action="store_true", help=opt.help)
         else:
-            x.add_argument(opt.flag, dest=_dest(opt.flag, "option"), choices=opt.choices, type=opt.parse,
-                           metavar=None if opt.choices else opt.flag.lstrip("-").upper(), help=opt.help)
-    x.add_argument("--scenario", help="scenario to export (default: the file's current one; not with --json, which holds them all)")
+            x.add_argument(
+                opt.flag,
+                dest=_dest(opt.flag, "option"),
+                choices=opt.choices,
+                type=opt.parse,
+                metavar=None if opt.choices else opt.flag.lstrip("-").upper(),
+                help=opt.help,
+            )
+    x.add_argument(
+        "--scenario", help="scenario to export (default: the file's current one; not with --json, which holds them all)"
+    )
 
 
 def _dest(flag: str, prefix: str = "export") -> str:
@@ -218,16 +233,35 @@ def format_analysis(topo, result: Analysis, max_rows: int | None = None) -> str:
         kinds: dict[str, int] = {}
         for cid, n in binding:
             kinds[topo[cid].kind] = kinds.get(topo[cid].kind, 0) + n
-        out.append("Binding hops: " + ", ".join(f"{kind_name(k)} ({count_label(n, 'path')})" for k, n in sorted(kinds.items(), key=lambda kv: -kv[1])))
+        out.append(
+            "Binding hops: "
+            + ", ".join(
+                f"{kind_name(k)} ({count_label(n, 'path')})" for k, n in sorted(kinds.items(), key=lambda kv: -kv[1])
+            )
+        )
     for group in ("drawer", "switch", "subsystem"):
         vals = result.by_group.get(group) or {}
         if vals and len(vals) <= 16:
-            out.append(f"Per {group}: " + ", ".join(f"{topo[c].label()} {v:,.0f}" for c, v in vals.items()))
+            out.append(
+                f"Per {group}: "
+                + ", ".join(f"{naming.qualified_name(topo, topo[c])} {v:,.0f}" for c, v in vals.items())
+            )
         elif vals:
-            out.append(f"Per {group}: {len(vals)} {group}s, {min(vals.values()):,.0f} to {max(vals.values()):,.0f} MB/s each")
+            out.append(
+                f"Per {group}: {len(vals)} {group}s, {min(vals.values()):,.0f} to {max(vals.values()):,.0f} MB/s each"
+            )
     out.append("")
     shown = result.paths if max_rows is None else sorted(result.paths, key=lambda p: p.mbps or 0)[:max_rows]
-    rows = [(p.hba_port, p.host_port, p.logical_drive, f"{p.mbps:,.1f}" if p.mbps is not None else "?", _label(topo, p.bottleneck)) for p in shown]
+    rows = [
+        (
+            p.hba_port,
+            p.host_port,
+            p.logical_drive,
+            f"{p.mbps:,.1f}" if p.mbps is not None else "?",
+            _label(topo, p.bottleneck),
+        )
+        for p in shown
+    ]
     out.append(_table(rows, ("HBA port", "host port", "logical drive", "MB/s", "binding hop"), right=(3,)))
     if len(shown) < len(result.paths):
         out.append(f"... the {len(shown)} slowest of {len(result.paths)} paths; 'sanplan analyze FILE' lists them all")
@@ -239,7 +273,9 @@ def format_analysis(topo, result: Analysis, max_rows: int | None = None) -> str:
     lrows = []
     for kind, lds in levels.items():
         top = max(lds, key=lambda x: x.utilization or 0)
-        lrows.append((kind, len(lds), f"{top.load:,.0f}", f"{top.capacity:,.0f}", f"{(top.utilization or 0) * 100:.0f}%", top.id))
+        lrows.append(
+            (kind, len(lds), f"{top.load:,.0f}", f"{top.capacity:,.0f}", f"{(top.utilization or 0) * 100:.0f}%", top.id)
+        )
     out.append(_table(lrows, ("hop level", "count", "max load", "capacity", "util", "busiest"), right=(1, 2, 3, 4)))
     if result.unreachable:
         out.append(f"\nHBA ports with no complete path: {', '.join(result.unreachable)}")
@@ -252,12 +288,15 @@ def format_findings(topo, findings) -> str:
     if not findings:
         return "No findings: the design passes every rule."
     counts = {s: sum(1 for f in findings if f.severity == s) for s in ("error", "warning", "advice")}
+
     def n(count: int, word: str) -> str:
         return f"{count} {word}{'' if count == 1 or word == 'advice' else 's'}"
 
     out = [f"{n(counts['error'], 'error')}, {n(counts['warning'], 'warning')}, {n(counts['advice'], 'advice')}"]
     for f in findings:
-        names = ", ".join(_short(topo, c) for c in f.components[:6]) + (f" and {len(f.components) - 6} more" if len(f.components) > 6 else "")
+        names = ", ".join(_short(topo, c) for c in f.components[:6]) + (
+            f" and {len(f.components) - 6} more" if len(f.components) > 6 else ""
+        )
         out.append(f"\n{f.severity.upper():8} {f.rule}: {f.message}")
         if names:
             out.append(f"         components: {names}")
@@ -281,7 +320,11 @@ def cmd_example(args) -> int:
     if args.name == "list" or args.out is None:
         for name, (desc, _) in EXAMPLES.items():
             print(f"{name:20} {desc}")
-        return EXIT_OK if args.name == "list" else _fail("sanplan example: give an output file, e.g. sanplan example p690-benchmark bench.sanplan")
+        return (
+            EXIT_OK
+            if args.name == "list"
+            else _fail("sanplan example: give an output file, e.g. sanplan example p690-benchmark bench.sanplan")
+        )
     if args.name not in EXAMPLES:
         return _fail(f"sanplan example: no example {args.name!r}; choose one of {', '.join(EXAMPLES)}")
     topo = build_example(args.name, _parts())
@@ -316,8 +359,17 @@ def cmd_check(args) -> int:
     topo = project.topology
     findings = check(topo, figures=args.figures, direction=args.direction)
     if args.json:
-        print(json.dumps({"design": topo.meta.get("name", ""), "figures": args.figures, "direction": args.direction,
-                          "findings": [f.to_dict() for f in findings]}, indent=1))
+        print(
+            json.dumps(
+                {
+                    "design": topo.meta.get("name", ""),
+                    "figures": args.figures,
+                    "direction": args.direction,
+                    "findings": [f.to_dict() for f in findings],
+                },
+                indent=1,
+            )
+        )
     else:
         print(format_findings(topo, findings))
     return EXIT_FINDINGS if any(f.severity == "error" for f in findings) else EXIT_OK
@@ -332,7 +384,9 @@ def cmd_export(args) -> int:
     flag, group, choice, out = _chosen_export(args)
     fmt = next((f for f in group if f.cli_choice == choice.lower()), None)
     takes = {o.flag for o in fmt.options} if fmt is not None else set()
-    misplaced = [o.flag for o in registry.cli_options() if _given(getattr(args, _dest(o.flag, "option"))) and o.flag not in takes]
+    misplaced = [
+        o.flag for o in registry.cli_options() if _given(getattr(args, _dest(o.flag, "option"))) and o.flag not in takes
+    ]
     if args.scenario and fmt is not None and fmt.whole_project:
         misplaced.append("--scenario")
     if misplaced:
@@ -343,7 +397,9 @@ def cmd_export(args) -> int:
         return _fail(f"sanplan export: {out} is the design file itself; choose another output file")
     project = _open(args.file, args.scenario)
     if fmt is None:
-        return _fail(f"sanplan export: {flag.flag} takes {registry.choices_text([f.cli_choice for f in group])}, not {choice!r}")
+        return _fail(
+            f"sanplan export: {flag.flag} takes {registry.choices_text([f.cli_choice for f in group])}, not {choice!r}"
+        )
     options = _export_options(args, fmt)
     if isinstance(options, str):
         return _fail(options)
@@ -382,7 +438,9 @@ def _export_options(args, fmt) -> dict[str, Any] | str:
         if env and opt.choices:
             env = env.lower()
             if env not in opt.choices:
-                return f"sanplan export: {opt.env} is {env!r}; set it to {choices_text(opt.choices)}, or give {opt.flag}"
+                return (
+                    f"sanplan export: {opt.env} is {env!r}; set it to {choices_text(opt.choices)}, or give {opt.flag}"
+                )
         if env:
             options[opt.name] = env if opt.parse is None else opt.parse(env)
         elif opt.default_note:
@@ -483,7 +541,9 @@ def cmd_default(args) -> int:
     print()
     m = analyze(topo, "measured", "read", "cache", cross_check=False)
     w = analyze(topo, "measured", "write", "cache", cross_check=False)
-    print(f"Hardware profile (measured figures, data from controller cache): read {m.aggregate:,.0f} MB/s, write {w.aggregate:,.0f} MB/s\n")
+    print(
+        f"Hardware profile (measured figures, data from controller cache): read {m.aggregate:,.0f} MB/s, write {w.aggregate:,.0f} MB/s\n"
+    )
     print(format_findings(topo, check(topo, analysis=read)))  # the checks reuse the planning read analysis
     return EXIT_OK
 
@@ -515,8 +575,11 @@ def _gui_available():
     if done.returncode != 0:
         lines = [ln for ln in done.stderr.splitlines() if "plugin" in ln or "library" in ln or "Error" in ln]
         why = lines[-1].strip() if lines else f"Qt exited with {done.returncode}"
-        print(f"sanplan: Qt cannot open a window on this display ({why}); running headless. "
-              "Run ./run.sh as root once to install the Qt system libraries.", file=sys.stderr)
+        print(
+            f"sanplan: Qt cannot open a window on this display ({why}); running headless. "
+            "Run ./run.sh as root once to install the Qt system libraries.",
+            file=sys.stderr,
+        )
         return None
     return run_gui
 
@@ -527,9 +590,16 @@ def _fail(message: str) -> int:
 
 
 COMMANDS = {
-    "example": cmd_example, "analyze": cmd_analyze, "check": cmd_check, "export": cmd_export,
-    "import": cmd_import, "revisions": cmd_revisions, "restore": cmd_restore, "parts": cmd_parts,
-    "gui": cmd_default, None: cmd_default,
+    "example": cmd_example,
+    "analyze": cmd_analyze,
+    "check": cmd_check,
+    "export": cmd_export,
+    "import": cmd_import,
+    "revisions": cmd_revisions,
+    "restore": cmd_restore,
+    "parts": cmd_parts,
+    "gui": cmd_default,
+    None: cmd_default,
 }
 
 
@@ -551,7 +621,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError as err:
         return _fail(f"sanplan: {getattr(err, 'filename', '') or ''}: {err.strerror or err}")
     except Exception as err:  # a bug: say so in one line, never a traceback for the user
-        return _fail(f"sanplan: internal error ({type(err).__name__}: {err}); please report it with the file that caused it")
+        return _fail(
+            f"sanplan: internal error ({type(err).__name__}: {err}); please report it with the file that caused it"
+        )
 
 
 if __name__ == "__main__":

@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from planner import naming
 from planner.commands import (
     AddComponent,
     Builder,
@@ -179,7 +180,7 @@ def add_hba(
                 "hba_port",
                 f"{h.id}.{i}",
                 h.id,
-                f"{h.label()} port {i}",
+                f"port {i}",
                 index=i,
                 wwpn=wwpns[i] if i < len(wwpns) else "",
                 speed_gbps=part.get("speed_gbps", 2),
@@ -221,12 +222,12 @@ def add_switch(topo: Topology, part: dict[str, Any], fabric: str, name: str, dom
                     "switch_port",
                     f"{sw.id}.p{p}",
                     a.id,
-                    f"{name} port {p}",
+                    f"port {p}",
                     index=p,
                     speed_gbps=part.get("speed_gbps", 2),
                 )
         if len(asics) > 1:
-            _new(b, "backplane", f"{sw.id}.bp", sw.id, f"{name} backplane")
+            _new(b, "backplane", f"{sw.id}.bp", sw.id, "backplane")
     return b
 
 
@@ -252,13 +253,13 @@ def cable_problem(topo: Topology, a: str | None, b: str | None) -> str | None:
         if p is None:
             return f"there is no component {cid!r} in this design"
         if p.kind not in PORT_KINDS:
-            return f"{p.label()} is a {kind_name(p.kind)}; a cable ends at an HBA, switch or host port"
+            return f"{naming.qualified_name(topo, p)} is a {kind_name(p.kind)}; a cable ends at an HBA, switch or host port"
     if a == b:
         return f"a cable needs two different ports, both ends are {a}"
     for p in (pa, pb):
         cab = topo.cable_at(p.id)
         if cab is not None:
-            return f"port {p.id} is taken by cable {cab.label()}; remove that cable first or choose a free port"
+            return f"port {p.id} is taken by cable {naming.qualified_name(topo, cab)}; remove that cable first or choose a free port"
     kinds = {pa.kind, pb.kind}
     if kinds == {"hba_port"} or kinds == {"host_port"}:
         return f"cannot cable a {kind_name(pa.kind)} to a {kind_name(pb.kind)}; connect through a switch port"
@@ -325,15 +326,15 @@ def add_subsystem(
         sub = _new(b, "subsystem", name, None, name, pid, cache_mb=part.get("cache_mb", 0))
         n = 0
         for c in ctrls:
-            ctl = _new(b, "controller", f"{sub.id}.{c}", sub.id, f"{name} controller {c}", slot_name=c)
+            ctl = _new(b, "controller", f"{sub.id}.{c}", sub.id, f"controller {c}", slot_name=c)
             for i in range(1, per + 1):
                 wwpn = ""
                 if wwpn_base:
                     wwpn = _wwpn_plus(wwpn_base, n)
                 n += 1
-                _new(b, "host_port", f"{sub.id}.{c}{i}", ctl.id, f"{name} {c}{i}", index=i, wwpn=wwpn)
+                _new(b, "host_port", f"{sub.id}.{c}{i}", ctl.id, f"{c}{i}", index=i, wwpn=wwpn)
         if bays:
-            enc = _new(b, "enclosure", f"{sub.id}.e0", sub.id, f"{name} controller drawer", index=0)
+            enc = _new(b, "enclosure", f"{sub.id}.e0", sub.id, "controller drawer", index=0)
             _fill(b, enc, drive_part, drives)
     return b
 
@@ -521,7 +522,7 @@ def set_attr(topo: Topology, cid: str, key: str, value: Any) -> Builder:
             raise ModelError("both ends of a cable cannot be the same port")
         taken = topo.cable_at(port.id)
         if taken is not None and taken.id != cid:
-            raise ModelError(f"port {port.id} is taken by cable {taken.label()}")
+            raise ModelError(f"port {port.id} is taken by cable {naming.qualified_name(topo, taken)}")
     if comp.kind == "logical_drive" and key == "owner":
         ctl = _expect(topo, value, "controller")
         if ctl.parent != topo.ancestor(cid, "subsystem").id:
@@ -531,7 +532,7 @@ def set_attr(topo: Topology, cid: str, key: str, value: Any) -> Builder:
         for target in (value if spec.many else (value,)) or ():
             if target:
                 _expect(topo, target, *spec.ref)
-    with _building(topo, f"Set {key} of {comp.label()}") as b:
+    with _building(topo, f"Set {key} of {naming.qualified_name(topo, comp)}") as b:
         b.run(SetAttr(cid, key, value))
     return b
 
@@ -662,7 +663,7 @@ def _place_drive(topo: Topology, part: dict[str, Any], tgt: Component | None, pa
         used = {d["bay"] for d in topo.children(e.id, "drive")}
         free = [i for i in range(1, bays + 1) if i not in used]
         if free:
-            with _building(topo, f"Add drive to {e.label()}") as b:
+            with _building(topo, f"Add drive to {naming.qualified_name(topo, e)}") as b:
                 pid = _use_part(b, part, "drive")
                 _new(b, "drive", f"{e.id}.d{free[0]}", e.id, f"Bay {free[0]}", pid, bay=free[0])
             return b
@@ -692,7 +693,7 @@ def _free_slot(topo: Topology, tgt: Component | None) -> Component:
     if tgt is not None and tgt.kind == "slot":
         if topo.children(tgt.id, "hba"):
             raise ModelError(
-                f"{tgt.label()} of {topo.ancestor(tgt.id, 'drawer').label()} is taken; drop the HBA onto a free slot"
+                f"{naming.qualified_name(topo, tgt)} of {naming.qualified_name(topo, topo.ancestor(tgt.id, 'drawer'))} is taken; drop the HBA onto a free slot"
             )
         return tgt
     holds_slots = tgt is not None and any(c.kind == "slot" for c in topo.descendants(tgt.id))
@@ -740,7 +741,7 @@ def _duplicate_subsystem(topo: Topology, sub: Component) -> Builder:
     encs = topo.children(sub.id, "enclosure")
     first_drives = topo.children(encs[0].id, "drive") if encs else []
     drive_part = topo.parts.get(first_drives[0].part) if first_drives else None
-    with _building(topo, f"Duplicate {sub.label()}") as b:
+    with _building(topo, f"Duplicate {naming.qualified_name(topo, sub)}") as b:
         b.commands.append(add_subsystem(topo, part, name, drive_part=drive_part, drives=len(first_drives)))
         for enc in encs[1:]:
             drives = topo.children(enc.id, "drive")

@@ -20,6 +20,21 @@ def short_label(comp: Component) -> str:
     return comp.name or comp.id
 
 
+def qualified_name(topo: Topology, comp: Component) -> str:
+    """The component's name as a device knows it: its own name, after the name of the device it
+    belongs to where the schema says so (``KindSpec.prefix``): a switch port named 'port 3' is
+    'sw1 port 3'. Derived when shown, so it follows a rename of the switch."""
+    text = short_label(comp)
+    spec = KINDS.get(comp.kind)
+    if spec is None or spec.prefix is None or comp.parent is None:
+        return text
+    owner = topo.ancestor(comp.parent, spec.prefix)
+    if owner is None:
+        return text
+    owner_name = short_label(owner)
+    return text if _mentions(text, owner_name) else f"{owner_name} {text}"
+
+
 def label(topo: Topology, comp: Component | str | None) -> str:
     """The component's name with enough context to find it: 'PHB1 of drawer 1'.
 
@@ -34,7 +49,7 @@ def label(topo: Topology, comp: Component | str | None) -> str:
         if found is None:
             return comp
         comp = found
-    text = short_label(comp)
+    text = qualified_name(topo, comp)
     spec = KINDS.get(comp.kind)
     if spec is None or spec.context is None or comp.parent is None:
         return text
@@ -56,14 +71,15 @@ def _mentions(text: str, name: str) -> bool:
 
 
 def label_list(topo: Topology, ids, limit: int = 4, short: bool = True) -> str:
-    """'a, b, c and 5 more': labels (own names when ``short``) of the first ``limit`` ids."""
+    """'a, b, c and 5 more': labels (qualified names, see :func:`qualified_name`, when ``short``) of the first
+    ``limit`` ids."""
     ids = list(dict.fromkeys(ids))
 
     def one(cid: str) -> str:
         comp = topo.get(cid)
         if comp is None:
             return cid
-        return short_label(comp) if short else label(topo, comp)
+        return qualified_name(topo, comp) if short else label(topo, comp)
 
     shown = [one(c) for c in ids[:limit]]
     if len(ids) > limit:

@@ -241,6 +241,7 @@ class KindSpec:
     counted: bool = False  # counted in a design's size summary ("7 drawers, 112 HBAs, ...")
     fill: str | None = None  # canvas box fill
     context: tuple[str, tuple[str, ...]] | None = None  # (joiner, ancestor kinds) for labels
+    prefix: str | None = None  # the ancestor kind whose name is shown before its own: "sw1 port 3"
 
     @property
     def root(self) -> bool:
@@ -395,6 +396,7 @@ KINDS: dict[str, KindSpec] = {
             on_path=True,
             port=True,
             context=(" in ", ("slot", "drawer")),
+            prefix="hba",
         ),
         _k("fabric", "fabric", (None,), {}),
         _k(
@@ -436,6 +438,7 @@ KINDS: dict[str, KindSpec] = {
             structural=True,
             on_path=True,
             context=(" of ", ("switch",)),
+            prefix="switch",
         ),
         _k(
             "switch_port",
@@ -449,6 +452,7 @@ KINDS: dict[str, KindSpec] = {
             port=True,
             fill="#fcfffc",
             context=(" of ", ("switch",)),
+            prefix="switch",
         ),
         _k(
             "subsystem",
@@ -476,6 +480,7 @@ KINDS: dict[str, KindSpec] = {
             on_path=True,
             fill="#fcf7ee",
             context=(" of ", ("subsystem",)),
+            prefix="subsystem",
         ),
         _k(
             "host_port",
@@ -489,6 +494,7 @@ KINDS: dict[str, KindSpec] = {
             port=True,
             fill="#fffcf6",
             context=(" of ", ("subsystem",)),
+            prefix="subsystem",
         ),
         _k(
             "enclosure",
@@ -497,6 +503,7 @@ KINDS: dict[str, KindSpec] = {
             {"index": Attr(_number(0, 64, integer=True), 0, label=_INDEX)},
             part_kind=True,
             context=(" of ", ("subsystem",)),
+            prefix="subsystem",
         ),
         _k(
             "drive",

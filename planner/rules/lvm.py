@@ -3,6 +3,7 @@ volumes, and hdisks whose logical drive reaches their partition."""
 
 from __future__ import annotations
 
+from planner import naming
 from planner.model import Topology
 from planner.rules.context import Context
 from planner.rules.registry import RULES, Finding, rule
@@ -34,7 +35,7 @@ def pv_per_vg(topo: Topology, ctx: Context) -> list[Finding]:
         if npv > max_pv:
             bigger = next((t for t, lim in _VG_LIMITS.items() if lim[0] >= npv), None)
             fix = (
-                f"Recreate {vg.label()} as a {bigger} VG (mkvg {_VG_LIMITS[bigger][2]})"
+                f"Recreate {naming.qualified_name(topo, vg)} as a {bigger} VG (mkvg {_VG_LIMITS[bigger][2]})"
                 + (" on AIX 5.3 or later" if bigger == "scalable" else "")
                 if bigger
                 else "Split the PVs over several volume groups"
@@ -63,8 +64,8 @@ def pv_per_vg(topo: Topology, ctx: Context) -> list[Finding]:
                     (vg.id, lpar.id),
                     f"Volume group {ctx.label(vg.id)} is a {vg['vg_type']} VG "
                     f"(mkvg {flag}), which needs AIX {'.'.join(map(str, needs))}; "
-                    f"{lpar.label()} runs AIX {level}.",
-                    f"Upgrade {lpar.label()} to AIX {'.'.join(map(str, needs))} or use a big VG "
+                    f"{naming.qualified_name(topo, lpar)} runs AIX {level}.",
+                    f"Upgrade {naming.qualified_name(topo, lpar)} to AIX {'.'.join(map(str, needs))} or use a big VG "
                     "(mkvg -B, up to 128 PVs).",
                 )
             )
@@ -95,7 +96,7 @@ def ltg_max_transfer(topo: Topology, ctx: Context) -> list[Finding]:
                     f"Volume group {ctx.label(vg.id)} has a {kb(ltg)} logical track group, but "
                     f"{ctx.names(d.id for d in small)} {verb(len(small), 'transfers', 'transfer')} at most "
                     f"{kb(lowest)}; AIX refuses an LTG above the smallest max_transfer of the VG's disks.",
-                    f"Raise max_transfer before mkvg/chvg: chdev -l {small[0].label()} -a max_transfer={hexval}"
+                    f"Raise max_transfer before mkvg/chvg: chdev -l {naming.qualified_name(topo, small[0])} -a max_transfer={hexval}"
                     f"{' (and the same on each listed hdisk)' if len(small) > 1 else ''}, or lower the LTG to "
                     f"{kb(lowest)}.",
                 )
@@ -105,9 +106,9 @@ def ltg_max_transfer(topo: Topology, ctx: Context) -> list[Finding]:
             out.append(
                 me.finding(
                     (vg.id, lpar.id),
-                    f"Volume group {ctx.label(vg.id)} has a {kb(ltg)} LTG; AIX {lpar['aix_level']} on {lpar.label()} "
+                    f"Volume group {ctx.label(vg.id)} has a {kb(ltg)} LTG; AIX {lpar['aix_level']} on {naming.qualified_name(topo, lpar)} "
                     "allows at most 1 MB (AIX 5.3 raises the limit).",
-                    f"Set the LTG to 1 MB (chvg -L 1024 {vg.label()}) or upgrade {lpar.label()} to AIX 5.3.",
+                    f"Set the LTG to 1 MB (chvg -L 1024 {naming.qualified_name(topo, vg)}) or upgrade {naming.qualified_name(topo, lpar)} to AIX 5.3.",
                 )
             )
     return out
@@ -132,7 +133,7 @@ def lv_stripe(topo: Topology, ctx: Context) -> list[Finding]:
                     (lv.id, lpar.id),
                     f"Logical volume {ctx.label(lv.id)} uses {kb(lv['stripe_kb'])} "
                     f"stripes; AIX {lpar['aix_level']} allows 4 KB to 1 MB.",
-                    f"Use a 1 MB stripe size or upgrade {lpar.label()} to AIX 5.3.",
+                    f"Use a 1 MB stripe size or upgrade {naming.qualified_name(topo, lpar)} to AIX 5.3.",
                 )
             )
         if vg is not None and lv["width"] > len(vg["pvs"]):
@@ -140,8 +141,8 @@ def lv_stripe(topo: Topology, ctx: Context) -> list[Finding]:
                 me.finding(
                     (lv.id, vg.id),
                     f"Logical volume {ctx.label(lv.id)} is striped over {lv['width']} "
-                    f"PVs but {vg.label()} has only {len(vg['pvs'])}.",
-                    f"Set the stripe width to at most {len(vg['pvs'])} or add PVs to {vg.label()}.",
+                    f"PVs but {naming.qualified_name(topo, vg)} has only {len(vg['pvs'])}.",
+                    f"Set the stripe width to at most {len(vg['pvs'])} or add PVs to {naming.qualified_name(topo, vg)}.",
                 )
             )
     return out
@@ -169,7 +170,7 @@ def hdisk_not_mapped(topo: Topology, ctx: Context) -> list[Finding]:
             me.finding(
                 (lpar, *disks),
                 f"{plural(len(disks), 'hdisk')} on "
-                f"{topo[lpar].label() if lpar in topo else 'no LPAR'} ({ctx.names(disks)}) "
+                f"{naming.qualified_name(topo, topo[lpar]) if lpar in topo else 'no LPAR'} ({ctx.names(disks)}) "
                 f"{'has' if len(disks) == 1 else 'have'} no logical drive mapped to the LPAR's HBAs; "
                 "AIX will not find them.",
                 "Map each hdisk's logical drive to the LPAR's HBA WWPNs (host mapping), or remove the "

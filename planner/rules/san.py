@@ -3,6 +3,7 @@ redundancy of the logical drives over the zoned fabric."""
 
 from __future__ import annotations
 
+from planner import naming
 from planner.model import Component, Topology
 from planner.rules.context import Context
 from planner.rules.registry import RULES, Finding, Rule, rule
@@ -98,7 +99,7 @@ def _zone_members(me: Rule, z: Component, topo: Topology, ctx: Context) -> list[
             me.finding(
                 (z.id,),
                 f"Zone {name} names {', '.join(gone)}, which {'is' if len(gone) == 1 else 'are'} not in the design.",
-                f"Remove the missing members from {z.label()}.",
+                f"Remove the missing members from {naming.qualified_name(topo, z)}.",
                 "error",
             )
         )
@@ -107,7 +108,7 @@ def _zone_members(me: Rule, z: Component, topo: Topology, ctx: Context) -> list[
             me.finding(
                 (z.id, *[c.id for c in present]),
                 f"Zone {name} has {plural(len(present), 'member')}; a zone joins an HBA port and a storage port.",
-                f"Add the HBA port and the storage port that should talk to each other to {z.label()}, or delete it.",
+                f"Add the HBA port and the storage port that should talk to each other to {naming.qualified_name(topo, z)}, or delete it.",
             )
         )
         return out
@@ -119,7 +120,7 @@ def _zone_members(me: Rule, z: Component, topo: Topology, ctx: Context) -> list[
             me.finding(
                 (z.id, *[c.id for c in present]),
                 f"Zone {name} has no {' and no '.join(lack)}, so it allows no I/O.",
-                f"Add {' and '.join(lack)} to {z.label()}.",
+                f"Add {' and '.join(lack)} to {naming.qualified_name(topo, z)}.",
             )
         )
     return out
@@ -145,11 +146,11 @@ def _zone_cabling(me: Rule, z: Component, topo: Topology, ctx: Context) -> list[
                 f"Zone {name} includes {ctx.names(uncabled, short=False)}, "
                 f"which {'is' if len(uncabled) == 1 else 'are'} not cabled.",
                 f"Cable {'it' if len(uncabled) == 1 else 'them'} to a switch of "
-                f"{topo[z.parent].label() if z.parent in topo else 'the fabric'}.",
+                f"{naming.qualified_name(topo, topo[z.parent]) if z.parent in topo else 'the fabric'}.",
             )
         )
     if foreign:
-        fab = topo[z.parent].label() if z.parent in topo else z.parent
+        fab = naming.qualified_name(topo, topo[z.parent]) if z.parent in topo else z.parent
         out.append(
             me.finding(
                 (z.id, *foreign),
@@ -216,7 +217,7 @@ def _backplane_load(ctx: Context, bp: Component | None, bound: int) -> str:
 def _asic_fix(topo: Topology, ctx: Context, sw_id: str, first: _Crossing) -> str:
     """Re-cable each HBA next to its storage port, with a concrete move for the first pair."""
     asics = "; ".join(
-        f"{x.label()}: ports {ranges(p['index'] for p in topo.children(x.id, 'switch_port'))}"
+        f"{naming.qualified_name(topo, x)}: ports {ranges(p['index'] for p in topo.children(x.id, 'switch_port'))}"
         for x in topo.children(sw_id, "asic")
     )
     fix = (
@@ -226,7 +227,7 @@ def _asic_fix(topo: Topology, ctx: Context, sw_id: str, first: _Crossing) -> str
     _, _, t, si, st = first
     free = [p for p in topo.children(si.parent, "switch_port") if p.id not in ctx.cable_of]
     if free:
-        fix += f"; e.g. move {topo[t].label()} from {st.label()} to {free[0].label()}"
+        fix += f"; e.g. move {naming.qualified_name(topo, topo[t])} from {naming.qualified_name(topo, st)} to {naming.qualified_name(topo, free[0])}"
     return fix + "."
 
 
@@ -251,11 +252,11 @@ def asic_crossing(topo: Topology, ctx: Context) -> list[Finding]:
         ports = list(dict.fromkeys(x for p in pairs for x in (p[1], p[2])))
         _, i, t, si, st = pairs[0]
         example = (
-            f"{topo[i].label()} on {si.label()} ({topo[si.parent].label()}) with {topo[t].label()} on "
-            f"{st.label()} ({topo[st.parent].label()})"
+            f"{naming.qualified_name(topo, topo[i])} on {naming.qualified_name(topo, si)} ({naming.qualified_name(topo, topo[si.parent])}) with {naming.qualified_name(topo, topo[t])} on "
+            f"{naming.qualified_name(topo, st)} ({naming.qualified_name(topo, topo[st.parent])})"
         )
         message = (
-            f"On {topo[sw_id].label()}, {plural(len(zones), 'zone')} pair an HBA port and a storage port on "
+            f"On {naming.qualified_name(topo, topo[sw_id])}, {plural(len(zones), 'zone')} pair an HBA port and a storage port on "
             f"different ASICs (e.g. {example}); that traffic crosses the backplane."
         ) + _backplane_load(ctx, bp, bound)
         out.append(
@@ -443,7 +444,7 @@ def single_point_of_failure(topo: Topology, ctx: Context) -> list[Finding]:
                 points[cid] = None
                 lds[ld_id] = None
     for (lpar, kind), (points, lds) in groups.items():
-        host = topo[lpar].label() if lpar in topo else "an unassigned adapter"
+        host = naming.qualified_name(topo, topo[lpar]) if lpar in topo else "an unassigned adapter"
         out.append(
             me.finding(
                 ((lpar,) if lpar else ()) + (*points, *lds),

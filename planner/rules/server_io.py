@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from planner import naming
 from planner.model import Component, Topology
 from planner.rules.context import Context
 from planner.rules.registry import RULES, Finding, Rule, rule
@@ -75,7 +76,7 @@ def _move_fix(ctx: Context, comp: Component, room: Room) -> str:
     mover = ctx.label(hbas[-1]) if hbas else "an adapter"
     phb = ctx.topo.get(slot.parent)
     return (
-        f"Move {mover} to {ctx.label(slot.id)} (under {phb.label() if phb else 'another PHB'}, about "
+        f"Move {mover} to {ctx.label(slot.id)} (under {naming.qualified_name(ctx.topo, phb) if phb else 'another PHB'}, about "
         f"{spare:.0f} MB/s spare), or to another less loaded {kind_name(comp.kind)}."
     )
 
@@ -227,8 +228,8 @@ def slot_invalid(topo: Topology, ctx: Context) -> list[Finding]:
             out.append(
                 me.finding(
                     (hba.id,),
-                    f"Adapter {hba.label()} is not in a PCI slot "
-                    f"({'it sits in ' + parent.kind + ' ' + parent.label() if parent else 'no parent'}).",
+                    f"Adapter {naming.qualified_name(topo, hba)} is not in a PCI slot "
+                    f"({'it sits in ' + parent.kind + ' ' + naming.qualified_name(topo, parent) if parent else 'no parent'}).",
                     "Move the adapter into a free PCI slot of an I/O drawer.",
                 )
             )
@@ -303,7 +304,7 @@ def hba_no_lpar(topo: Topology, ctx: Context) -> list[Finding]:
             me.finding(
                 (hid, topo[hid]["lpar"]),
                 f"Adapter {ctx.label(hid)} is assigned to "
-                f"{topo[topo[hid]['lpar']].label()}, a partition of another server.",
+                f"{naming.qualified_name(topo, topo[topo[hid]['lpar']])}, a partition of another server.",
                 "Assign it to a partition of the server it is installed in.",
                 "error",
             )

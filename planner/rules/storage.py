@@ -3,6 +3,7 @@ and host mappings."""
 
 from __future__ import annotations
 
+from planner import naming
 from planner.model import Component, Topology
 from planner.rules.context import Context
 from planner.rules.registry import RULES, Finding, Rule, rule
@@ -135,19 +136,19 @@ def lun_ownership_balance(topo: Topology, ctx: Context) -> list[Finding]:
             top = max(count, key=lambda c: count[c])
             big = max(size, key=lambda c: size[c])
             if owned >= 3 and count[top] * 3 > owned * 2:
-                problems.append(f"{topo[top].label()} owns {count[top]} of {owned} logical drives")
+                problems.append(f"{naming.qualified_name(topo, topo[top])} owns {count[top]} of {owned} logical drives")
             elif total_gb > 0 and size[big] * 3 > total_gb * 2:
-                problems.append(f"{topo[big].label()} owns {size[big]:.0f} of {total_gb:.0f} GB")
+                problems.append(f"{naming.qualified_name(topo, topo[big])} owns {size[big]:.0f} of {total_gb:.0f} GB")
         if orphans:
             problems.append(f"{ctx.names(orphans)} {'has' if len(orphans) == 1 else 'have'} no preferred owner")
         if not problems:
             continue
-        by = ", ".join(f"{topo[c].label()}: {count[c]}" for c in count)
+        by = ", ".join(f"{naming.qualified_name(topo, topo[c])}: {count[c]}" for c in count)
         out.append(
             me.finding(
                 (sub.id, *idle, *orphans),
-                f"On {sub.label()} ({by} logical drives) " + "; ".join(problems) + ".",
-                f"Set the preferred owner so {sub.label()}'s logical drives (and their expected load) "
+                f"On {naming.qualified_name(topo, sub)} ({by} logical drives) " + "; ".join(problems) + ".",
+                f"Set the preferred owner so {naming.qualified_name(topo, sub)}'s logical drives (and their expected load) "
                 "split evenly between the controllers, e.g. one array's LUN on A and the other's on B.",
             )
         )
@@ -204,16 +205,22 @@ def _dac_findings(
     """RDAC findings for one partition (or one unmapped HBA port): per controller, more than
     one path (error) or, with logical drives mapped, none (warning)."""
     topo, conns, out = ctx.topo, ctx.connections, []
-    who = f"partition {mapping.label()} ({ctx.names(members)})" if mapping is not None else ctx.label(members[0])
+    who = (
+        f"partition {naming.qualified_name(topo, mapping)} ({ctx.names(members)})"
+        if mapping is not None
+        else ctx.label(members[0])
+    )
     for ctl in topo.children(sub.id, "controller"):
         seen = [(p, hp) for p in members for hp in reach.get(p, ()) if topo[hp].parent == ctl.id]
         if len(seen) > 1:
             zones = list(dict.fromkeys(z for p, hp in seen for z in conns[p][hp] if z))
-            lines = ", ".join(f"{topo[p].label()} -> {topo[hp].label()}" for p, hp in seen)
+            lines = ", ".join(
+                f"{naming.qualified_name(topo, topo[p])} -> {naming.qualified_name(topo, topo[hp])}" for p, hp in seen
+            )
             out.append(
                 me.finding(
                     (lpar.id, ctl.id, *dict.fromkeys(x for pair in seen for x in pair), *zones),
-                    f"{lpar.label()} uses RDAC, and {who} sees {ctl.label()} through {len(seen)} paths "
+                    f"{naming.qualified_name(topo, lpar)} uses RDAC, and {who} sees {naming.qualified_name(topo, ctl)} through {len(seen)} paths "
                     f"({lines}); the AIX RDAC driver allows exactly one path to each controller (dac).",
                     "Zone so that each controller is reached once per partition: HBA1 to controller A, "
                     "HBA2 to controller B (remove one of these connections from zone(s) "
@@ -225,10 +232,10 @@ def _dac_findings(
             out.append(
                 me.finding(
                     (lpar.id, ctl.id, mapping.id),
-                    f"{who} on {sub.label()} reaches {ctl.label()} through no "
+                    f"{who} on {naming.qualified_name(topo, sub)} reaches {naming.qualified_name(topo, ctl)} through no "
                     "HBA: RDAC needs both controllers (dacs) discovered for failover, and the logical "
-                    f"drives {ctl.label()} owns are not reachable.",
-                    f"Cable and zone one HBA of partition {mapping.label()} to a {ctl.label()} port.",
+                    f"drives {naming.qualified_name(topo, ctl)} owns are not reachable.",
+                    f"Cable and zone one HBA of partition {naming.qualified_name(topo, mapping)} to a {naming.qualified_name(topo, ctl)} port.",
                     "warning",
                 )
             )
@@ -283,7 +290,7 @@ def mapping_empty(topo: Topology, ctx: Context) -> list[Finding]:
                     (m.id,),
                     f"Host mapping {ctx.label(m.id)} has no {' and no '.join(lack)}; it gives "
                     "no host access to anything.",
-                    f"Add the HBA WWPNs and the logical drives to {m.label()}, or delete it.",
+                    f"Add the HBA WWPNs and the logical drives to {naming.qualified_name(topo, m)}, or delete it.",
                 )
             )
     return out

@@ -3,6 +3,7 @@ Windows SGIO buffers) and full-stripe alignment of the volume groups the workloa
 
 from __future__ import annotations
 
+from planner import naming
 from planner.figures import data_drives
 from planner.model import Component, Topology
 from planner.rules.context import Context
@@ -143,7 +144,7 @@ def dio_request_size(topo: Topology, ctx: Context) -> list[Finding]:
             small.append(f"a {kb(page)} SAS page size")
         if small:
             why = (
-                f"below the {kb(stripe)} stripe size of {lv.label()}"
+                f"below the {kb(stripe)} stripe size of {naming.qualified_name(topo, lv)}"
                 if stripe > 256 and req < stripe
                 else "below 256 KB"
             )

@@ -78,7 +78,14 @@ def test_label_adds_the_context_and_follows_a_rename(one_drawer):
     assert naming.label(t, "nope") == "nope" and naming.label(t, None) == ""
     port = t.of_kind("switch_port")[0]
     sw = t.ancestor(port.id, "switch")
-    assert naming.label(t, port).count(sw.name) == 1  # 'sw1 port 0' names its switch already
+    assert port.name == "port 0"  # the stored name does not embed the switch's name...
+    assert naming.label(t, port) == naming.qualified_name(t, port) == f"{sw.name} port 0"  # ...the shown one does
+    edit.set_attr(t, sw.id, "name", "core-A")
+    assert naming.label(t, port) == "core-A port 0"
+    host = t.of_kind("host_port")[0]
+    assert naming.label(t, host) == f"{t.ancestor(host.id, 'subsystem').name} {host.name}"
+    old_style = fixtures.set_raw(t, port.id, "name", "core-A port 0")  # a file from before: not doubled
+    assert old_style == "port 0" and naming.label(t, port) == "core-A port 0"
 
 
 def test_label_list():
