@@ -27,43 +27,33 @@ from planner.rules import Finding, check
 
 
 class PlannerUndoCommand(QUndoCommand):
-    """One planner command as one Qt undo step. The command is already applied when pushed."""
+    """One planner command as one Qt undo step. The command is already applied when pushed.
 
-    def __init__(self, doc: Document, cmd: Command, applied: bool = True) -> None:
-        super().__init__(cmd.text)
-        self.doc, self.cmd = doc, cmd
-        self._skip_first_redo = applied
-
-    def redo(self) -> None:
-        if self._skip_first_redo:
-            self._skip_first_redo = False
-            return
-        self.cmd.do(self.doc.topology)
-
-    def undo(self) -> None:
-        self.cmd.undo(self.doc.topology)
-
-
-class ProjectUndoCommand(QUndoCommand):
-    """One change to the project's scenarios (``do(project)``/``undo(project)``) as one undo step.
-
-    Scenario changes share the undo history with design edits: the history is linear, so each
-    design command is undone while the scenario it was made in is current again.
+    A design command acts on the current design (``do(topology)``); a scenario command
+    (``on_project=True``) acts on the project (``do(project)``). Scenario changes share the undo
+    history with design edits: the history is linear, so each design command is undone while the
+    scenario it was made in is current again.
     """
 
-    def __init__(self, doc: Document, cmd: Any, applied: bool = True) -> None:
+    def __init__(self, doc: Document, cmd: Any, applied: bool = True, on_project: bool = False) -> None:
         super().__init__(cmd.text)
-        self.doc, self.cmd = doc, cmd
+        self.doc, self.cmd, self.on_project = doc, cmd, on_project
         self._skip_first_redo = applied
+
+    def _run(self, step: Callable[[Any], None]) -> None:
+        if self.on_project:
+            self.doc._rescope(lambda: step(self.doc.project))
+        else:
+            step(self.doc.topology)
 
     def redo(self) -> None:
         if self._skip_first_redo:
             self._skip_first_redo = False
             return
-        self.doc._rescope(lambda: self.cmd.do(self.doc.project))
+        self._run(self.cmd.do)
 
     def undo(self) -> None:
-        self.doc._rescope(lambda: self.cmd.undo(self.doc.project))
+        self._run(self.cmd.undo)
 
 
 @dataclass
@@ -243,7 +233,7 @@ class Document(QObject):
             self.last_refusal = _reason(err)
             self.message.emit(self.last_refusal)
             return False
-        self.undo_stack.push(ProjectUndoCommand(self, cmd, applied=True))
+        self.undo_stack.push(PlannerUndoCommand(self, cmd, applied=True, on_project=True))
         return True
 
     def push(self, cmd: Command) -> bool:

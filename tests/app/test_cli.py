@@ -58,7 +58,9 @@ def test_analyze_json_keys_and_values(one, capsys):
 
 
 def test_analyze_only_profiles_link1(tmp_path, capsys, one):
-    code, out, _ = run(capsys, "analyze", str(one), "--figures", "measured", "--from", "cache", "--only", "d1.p0.link1", "--json")
+    code, out, _ = run(
+        capsys, "analyze", str(one), "--figures", "measured", "--from", "cache", "--only", "d1.p0.link1", "--json"
+    )
     data = json.loads(out)
     assert data["aggregate_mbps"] == pytest.approx(814)
     assert {p["bottleneck"]["id"] for p in data["paths"]} == {"d1.p0.link1"}

@@ -2,30 +2,7 @@
 
 from __future__ import annotations
 
-import pytest
-
-from app.mainwindow import MainWindow
-from catalogs.catalog import Catalog
 from planner.exports import CliFlag, ExportFormat, ExportOption, Written, formats, register, unregister, write_text
-
-
-@pytest.fixture
-def window(qtbot, tmp_path, monkeypatch):
-    monkeypatch.setenv("SANPLAN_HOME", str(tmp_path / "home"))
-    w = MainWindow(Catalog(":memory:"))
-    w.doc.synchronous = True
-    answers: dict[str, object] = {}
-    asked: list[tuple] = []
-
-    def ask(what, text, detail=""):
-        asked.append((what, text, detail))
-        return answers.get(what)
-
-    w.ask = ask
-    w.answers, w.asked = answers, asked
-    qtbot.addWidget(w)
-    w.open_example("p690-one-drawer")
-    return w
 
 
 def format_actions(window) -> list[tuple[str, str]]:

@@ -8,7 +8,6 @@ import sys
 import textwrap
 from pathlib import Path
 
-import pytest
 from PySide6.QtCore import QPointF, Qt
 
 from app.mainwindow import MainWindow, pending_recovery
@@ -17,33 +16,6 @@ from planner import edit
 from planner.io import open_project
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture
-def home(tmp_path, monkeypatch):
-    monkeypatch.setenv("SANPLAN_HOME", str(tmp_path / "home"))
-    return tmp_path
-
-
-@pytest.fixture
-def window(qtbot, home):
-    w = MainWindow(Catalog(":memory:"))
-    w.doc.synchronous = True
-    answers: dict[str, object] = {}
-    asked: list[tuple] = []
-
-    def ask(what, text, detail=""):
-        asked.append((what, text, detail))
-        return answers.get(what)
-
-    w.ask = ask
-    w.answers, w.asked = answers, asked
-    qtbot.addWidget(w)
-    w.resize(1400, 900)
-    w.open_example("p690-one-drawer")
-    w.show()
-    qtbot.waitExposed(w)
-    return w
 
 
 def test_title_shows_unsaved_changes_and_undo_redo(window):
