@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from planner import naming
 from planner.model import Component, Topology
 from planner.schema import KINDS, collapsible_kinds, diagram_columns
 
@@ -200,7 +201,7 @@ def _switches(topo: Topology, d: Diagram, x_of: dict[str, float], collapsed: set
                 what = ""
                 if peer_c is not None:
                     owner = topo.get(peer_c.parent)
-                    what = f" - {owner.label() if owner else peer}"
+                    what = f" - {naming.qualified_name(topo, owner) if owner else peer}"
                 _add(d, port, "switch", x + 16, y, w - 20, ROW - 3, f"{port['index']}{what}", container=asic.id)
                 y += ROW - 2
             _add(d, asic, "switch", x + 8, ay, w - 12, y - ay + 2, asic.label(), container=sw.id)
