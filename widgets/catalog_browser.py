@@ -68,8 +68,17 @@ _TABLE_KEYS = ("figures", "layouts", "slot_map")
 def part_html(part: dict[str, Any], user: bool) -> str:
     """A part as escaped HTML: properties, every figure in every set with source and notes,
     the layout table and slot map when present."""
+    out = [f"<h3>{html.escape(str(part.get('name') or part.get('id')))}</h3>"]
+    out += _properties_html(part, user)
+    out += _figures_html(part.get("figures") or {})
+    out += _layouts_html(part.get("layouts") or [])
+    out += _slot_map_html(part.get("slot_map") or [])
+    return "".join(out)
+
+
+def _properties_html(part: dict[str, Any], user: bool) -> list[str]:
+    """The table of a part's base keys, origin and other properties (empty values left out)."""
     esc = html.escape
-    out = [f"<h3>{esc(str(part.get('name') or part.get('id')))}</h3>"]
     origin = "your part (editable)" if user else "built-in (read-only; duplicate it to change figures)"
     rows = [
         ("Id", part.get("id")),
@@ -83,71 +92,89 @@ def part_html(part: dict[str, Any], user: bool) -> str:
         for k, v in part.items()
         if k not in _BASE_KEYS and k not in _TABLE_KEYS
     ]
-    out.append("<table cellspacing='0' cellpadding='2'>")
+    out = ["<table cellspacing='0' cellpadding='2'>"]
     for k, v in rows:
         if v in (None, ""):
             continue
         out.append(f"<tr><td><b>{esc(k)}</b></td><td>{esc(_property_text(v))}</td></tr>")
     out.append("</table>")
-    figures = part.get("figures") or {}
-    if figures:
+    return out
+
+
+def _figures_html(figures: dict[str, Any]) -> list[str]:
+    """The figures table (known sets first, in FIGURE_SETS order), or a note that there are none."""
+    if not figures:
+        return ["<p><i>No figures: the analysis does not limit bandwidth at this part.</i></p>"]
+    out = [
+        "<h4>Figures (MB/s)</h4><table border='1' cellspacing='0' cellpadding='3'>"
+        "<tr><th>Figure</th><th>Set</th><th>Read</th><th>Write</th><th>Source</th><th>Notes</th></tr>"
+    ]
+    for fname, sets in figures.items():
+        for set_name in [s for s in FIGURE_SETS if s in sets] + [s for s in sets if s not in FIGURE_SETS]:
+            out.append(_figure_row_html(fname, set_name, sets[set_name]))
+    out.append("</table>")
+    return out
+
+
+def _figure_row_html(fname: str, set_name: str, entry: dict[str, Any]) -> str:
+    """One figure-set row: read, write, source and notes (estimate, reuse, note, same both ways)."""
+    esc = html.escape
+    read = entry.get("read", entry.get("value", ""))
+    write = entry.get("write", entry.get("value", ""))
+    notes = []
+    if entry.get("estimate"):
+        notes.append("<b>estimate</b>")
+    if entry.get("reuses"):
+        notes.append(f"reuses the {esc(str(entry['reuses']))} figure")
+    if entry.get("note"):
+        notes.append(esc(str(entry["note"])))
+    if "value" in entry:
+        notes.append("same both ways")
+    return (
+        f"<tr><td>{esc(str(fname))}</td><td>{esc(str(set_name))}</td>"
+        f"<td align='right'>{esc(str(read))}</td><td align='right'>{esc(str(write))}</td>"
+        f"<td>{esc(str(entry.get('source', '')))}</td><td>{'; '.join(notes)}</td></tr>"
+    )
+
+
+def _layouts_html(layouts: list[dict[str, Any]]) -> list[str]:
+    """The throughput-by-array-layout table, or nothing when the part has no layouts."""
+    if not layouts:
+        return []
+    out = [
+        "<h4>Throughput by array layout (whole subsystem)</h4><table border='1' cellspacing='0' cellpadding='3'>"
+        "<tr><th>RAID</th><th>Data drives</th><th>Segment KB</th><th>Read</th><th>Write</th><th>Source</th></tr>"
+    ]
+    for r in layouts:
         out.append(
-            "<h4>Figures (MB/s)</h4><table border='1' cellspacing='0' cellpadding='3'>"
-            "<tr><th>Figure</th><th>Set</th><th>Read</th><th>Write</th><th>Source</th><th>Notes</th></tr>"
-        )
-        for fname, sets in figures.items():
-            for set_name in [s for s in FIGURE_SETS if s in sets] + [s for s in sets if s not in FIGURE_SETS]:
-                e = sets[set_name]
-                both = "value" in e
-                read = e.get("read", e.get("value", ""))
-                write = e.get("write", e.get("value", ""))
-                notes = []
-                if e.get("estimate"):
-                    notes.append("<b>estimate</b>")
-                if e.get("reuses"):
-                    notes.append(f"reuses the {esc(str(e['reuses']))} figure")
-                if e.get("note"):
-                    notes.append(esc(str(e["note"])))
-                if both:
-                    notes.append("same both ways")
-                out.append(
-                    f"<tr><td>{esc(str(fname))}</td><td>{esc(str(set_name))}</td>"
-                    f"<td align='right'>{esc(str(read))}</td><td align='right'>{esc(str(write))}</td>"
-                    f"<td>{esc(str(e.get('source', '')))}</td><td>{'; '.join(notes)}</td></tr>"
-                )
-        out.append("</table>")
-    else:
-        out.append("<p><i>No figures: the analysis does not limit bandwidth at this part.</i></p>")
-    layouts = part.get("layouts") or []
-    if layouts:
-        out.append(
-            "<h4>Throughput by array layout (whole subsystem)</h4><table border='1' cellspacing='0' cellpadding='3'>"
-            "<tr><th>RAID</th><th>Data drives</th><th>Segment KB</th><th>Read</th><th>Write</th><th>Source</th></tr>"
-        )
-        for r in layouts:
-            out.append(
-                "<tr>"
-                + "".join(
-                    f"<td>{esc(str(r.get(k, '')))}</td>"
-                    for k in ("raid_level", "data_drives", "segment_kb", "read", "write", "source")
-                )
-                + "</tr>"
+            "<tr>"
+            + "".join(
+                f"<td>{html.escape(str(r.get(k, '')))}</td>"
+                for k in ("raid_level", "data_drives", "segment_kb", "read", "write", "source")
             )
-        out.append("</table>")
-    slot_map = part.get("slot_map") or []
-    if slot_map:
-        out.append(
-            "<h4>Slot map</h4><table border='1' cellspacing='0' cellpadding='3'>"
-            "<tr><th>Planar</th><th>Link</th><th>PHB</th><th>Drawer PHB</th><th>Slots</th></tr>"
+            + "</tr>"
         )
-        for r in slot_map:
-            out.append(
-                f"<tr><td>{esc(str(r.get('planar')))}</td><td>link{esc(str(r.get('link')))}</td>"
-                f"<td>PHB{esc(str(r.get('phb')))}</td><td>PHB{esc(str(r.get('drawer_phb')))}</td>"
-                f"<td>{esc(', '.join(str(s) for s in r.get('slots', [])))}</td></tr>"
-            )
-        out.append("</table>")
-    return "".join(out)
+    out.append("</table>")
+    return out
+
+
+def _slot_map_html(slot_map: list[dict[str, Any]]) -> list[str]:
+    """The slot map table (planar, link, PHB, drawer PHB, slots), or nothing when there is none."""
+    if not slot_map:
+        return []
+    esc = html.escape
+    out = [
+        "<h4>Slot map</h4><table border='1' cellspacing='0' cellpadding='3'>"
+        "<tr><th>Planar</th><th>Link</th><th>PHB</th><th>Drawer PHB</th><th>Slots</th></tr>"
+    ]
+    for r in slot_map:
+        out.append(
+            f"<tr><td>{esc(str(r.get('planar')))}</td><td>link{esc(str(r.get('link')))}</td>"
+            f"<td>PHB{esc(str(r.get('phb')))}</td><td>PHB{esc(str(r.get('drawer_phb')))}</td>"
+            f"<td>{esc(', '.join(str(s) for s in r.get('slots', [])))}</td></tr>"
+        )
+    out.append("</table>")
+    return out
 
 
 def _property_text(value: Any) -> str:
@@ -195,6 +222,15 @@ class PartEditorDialog(QDialog):
         self.saved: dict[str, Any] | None = None
 
         lay = QVBoxLayout(self)
+        lay.addLayout(self._build_form(editing))
+        self._build_figure_table(lay)
+        lay.addLayout(self._build_figure_buttons())
+        self._build_notes(lay)
+        self._build_footer(lay)
+        self.resize(760, 480)
+
+    def _build_form(self, editing: bool) -> QFormLayout:
+        """The id, kind, name, vendor and feature code fields, filled from the original part."""
         form = QFormLayout()
         self.id_edit = QLineEdit(str(self.original.get("id", "")))
         self.id_edit.setToolTip(
@@ -219,8 +255,10 @@ class PartEditorDialog(QDialog):
         form.addRow("&Name:", self.name_edit)
         form.addRow("&Vendor:", self.vendor_edit)
         form.addRow("&Feature code:", self.fc_edit)
-        lay.addLayout(form)
+        return form
 
+    def _build_figure_table(self, lay: QVBoxLayout) -> None:
+        """The figures table with its column tips, one row per figure and set of the original."""
         lay.addWidget(QLabel("Figures (MB/s): one row per figure and set; every figure needs a source."))
         self.table = QTableWidget(0, len(self.COLUMNS))
         self.table.setHorizontalHeaderLabels(list(self.COLUMNS))
@@ -243,6 +281,8 @@ class PartEditorDialog(QDialog):
         if self.table.rowCount() == 0:
             self.add_figure_row(self._first_figure_name(), "planning", {})
 
+    def _build_figure_buttons(self) -> QHBoxLayout:
+        """The "Add figure" and "Remove figure" buttons."""
         row = QHBoxLayout()
         add = QPushButton("Add figure")
         add.setToolTip("Add a row for another figure or figure set")
@@ -253,7 +293,10 @@ class PartEditorDialog(QDialog):
         row.addWidget(add)
         row.addWidget(remove)
         row.addStretch(1)
-        lay.addLayout(row)
+        return row
+
+    def _build_notes(self, lay: QVBoxLayout) -> None:
+        """The hint naming the figures the analysis reads, and the note on keys kept unchanged."""
         self.hint = QLabel()
         self.hint.setWordWrap(True)
         self.hint.setEnabled(False)
@@ -268,13 +311,14 @@ class PartEditorDialog(QDialog):
             note.setToolTip("These properties are not edited here; they are saved with the part as they are")
             lay.addWidget(note)
 
+    def _build_footer(self, lay: QVBoxLayout) -> None:
+        """The error label (hidden until a refusal) and the Save / Cancel buttons."""
         self.error = error_label()
         lay.addWidget(self.error)
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)
         self.buttons.accepted.connect(self.try_save)
         self.buttons.rejected.connect(self.reject)
         lay.addWidget(self.buttons)
-        self.resize(760, 480)
 
     @property
     def save_button(self) -> QPushButton:
@@ -398,6 +442,15 @@ class CatalogDialog(QDialog):
         self.editor: PartEditorDialog | None = None
 
         lay = QVBoxLayout(self)
+        lay.addLayout(self._build_filters())
+        lay.addWidget(self._build_split(), 1)
+        lay.addLayout(self._build_buttons())
+        self._connect_signals()
+        self.resize(1000, 600)
+        self.reload()
+
+    def _build_filters(self) -> QHBoxLayout:
+        """The search field and the kind filter."""
         top = QHBoxLayout()
         self.search = QLineEdit()
         self.search.setPlaceholderText("Search: name, id, vendor, feature code")
@@ -410,8 +463,10 @@ class CatalogDialog(QDialog):
         self.kind_filter.setToolTip("Show only parts of this kind")
         top.addWidget(self.search, 1)
         top.addWidget(self.kind_filter)
-        lay.addLayout(top)
+        return top
 
+    def _build_split(self) -> QSplitter:
+        """The sortable part list beside the detail view of the selected part."""
         split = QSplitter(Qt.Orientation.Horizontal)
         self.list = QTreeWidget()
         self.list.setColumnCount(4)
@@ -434,8 +489,10 @@ class CatalogDialog(QDialog):
         split.setStretchFactor(0, 1)
         split.setStretchFactor(1, 1)
         split.setSizes([520, 580])  # part names are long ("IBM TotalStorage FAStT600 Turbo")
-        lay.addWidget(split, 1)
+        return split
 
+    def _build_buttons(self) -> QHBoxLayout:
+        """Add, Edit, Duplicate and Delete, then Close at the right."""
         buttons = QHBoxLayout()
         self.add_button = QPushButton("Add user part...")
         self.add_button.setToolTip("Define a part of your own with its figures and their sources")
@@ -453,8 +510,10 @@ class CatalogDialog(QDialog):
         close = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         close.rejected.connect(self.reject)
         buttons.addWidget(close)
-        lay.addLayout(buttons)
+        return buttons
 
+    def _connect_signals(self) -> None:
+        """Buttons, list selection and double click, search and kind filter."""
         self.add_button.clicked.connect(self.add_part)
         self.edit_button.clicked.connect(self.edit_selected)
         self.duplicate_button.clicked.connect(self.duplicate_selected)
@@ -463,8 +522,6 @@ class CatalogDialog(QDialog):
         self.list.itemDoubleClicked.connect(lambda *_: self.edit_selected() if self._selected()[1] else None)
         self.search.textChanged.connect(lambda _t: self.reload())
         self.kind_filter.currentIndexChanged.connect(lambda _i: self.reload())
-        self.resize(1000, 600)
-        self.reload()
 
     # -- listing --------------------------------------------------------------------------
     def reload(self, select: str | None = None) -> None:

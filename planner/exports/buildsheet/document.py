@@ -169,44 +169,49 @@ def _canvas_class(canvas: type, string_width: Callable[..., float]) -> type:
             total, sections = len(self.sheet_pages), list(self.sheet_sections)
             for state in self.sheet_pages:
                 self.__dict__.update(state)
-                self._decorate(total, sections)
+                _decorate_page(self, total, sections, string_width)
                 canvas.showPage(self)
             canvas.save(self)
 
-        def _decorate(self, total: int, sections: list[tuple[str, int]]) -> None:
-            w, h = self._pagesize
-            self.saveState()
-            self.setStrokeColorRGB(0.6, 0.6, 0.6)
-            self.setLineWidth(0.5)
-            self.line(MARGIN, h - TOP + 12, w - MARGIN, h - TOP + 12)
-            self.line(MARGIN, BOTTOM - 12, w - MARGIN, BOTTOM - 12)
-            self.setFillColorRGB(0.3, 0.3, 0.3)
-            section = self.sheet_section if self.getPageNumber() > 1 else ""
-            room = w - 2 * MARGIN - string_width(section, FONT, 8) - 20
-            self.setFont(BOLD, 8)
-            self.drawString(MARGIN, h - TOP + 17, fit_text(self.sheet_header, room, 8, BOLD, string_width)[0])
-            self.setFont(FONT, 8)
-            self.drawRightString(w - MARGIN, h - TOP + 17, section)
-            self.drawString(MARGIN, BOTTOM - 24, self.sheet_footer)
-            self.drawRightString(w - MARGIN, BOTTOM - 24, f"Page {self.getPageNumber()} of {total}")
-            if self.getPageNumber() == 1 and self.sheet_contents:
-                self._contents(sections)
-            self.restoreState()
-
-        def _contents(self, sections: list[tuple[str, int]]) -> None:
-            x, y, w, h = self.sheet_contents  # type: ignore[misc]
-            self.setFillColorRGB(0, 0, 0)
-            self.setFont(BOLD, 11)
-            self.drawString(x, y + h - 12, "Contents")
-            self.setFont(FONT, 9)
-            for i, (title, page) in enumerate(sections):
-                yy = y + h - 30 - 13 * i
-                if yy < y:
-                    break
-                self.drawString(x + 6, yy, title)
-                self.drawRightString(x + min(w, 320), yy, str(page))
-
     return SheetCanvas
+
+
+def _decorate_page(canv: Any, total: int, sections: list[tuple[str, int]], string_width: Callable[..., float]) -> None:
+    """Draw the header rule and title, the current section, the footer "Page X of Y" and, on the
+    cover, the contents onto the SheetCanvas ``canv``."""
+    w, h = canv._pagesize
+    canv.saveState()
+    canv.setStrokeColorRGB(0.6, 0.6, 0.6)
+    canv.setLineWidth(0.5)
+    canv.line(MARGIN, h - TOP + 12, w - MARGIN, h - TOP + 12)
+    canv.line(MARGIN, BOTTOM - 12, w - MARGIN, BOTTOM - 12)
+    canv.setFillColorRGB(0.3, 0.3, 0.3)
+    section = canv.sheet_section if canv.getPageNumber() > 1 else ""
+    room = w - 2 * MARGIN - string_width(section, FONT, 8) - 20
+    canv.setFont(BOLD, 8)
+    canv.drawString(MARGIN, h - TOP + 17, fit_text(canv.sheet_header, room, 8, BOLD, string_width)[0])
+    canv.setFont(FONT, 8)
+    canv.drawRightString(w - MARGIN, h - TOP + 17, section)
+    canv.drawString(MARGIN, BOTTOM - 24, canv.sheet_footer)
+    canv.drawRightString(w - MARGIN, BOTTOM - 24, f"Page {canv.getPageNumber()} of {total}")
+    if canv.getPageNumber() == 1 and canv.sheet_contents:
+        _draw_contents(canv, sections)
+    canv.restoreState()
+
+
+def _draw_contents(canv: Any, sections: list[tuple[str, int]]) -> None:
+    """Draw the contents (section titles and their pages) into the box the cover kept for them."""
+    x, y, w, h = canv.sheet_contents
+    canv.setFillColorRGB(0, 0, 0)
+    canv.setFont(BOLD, 11)
+    canv.drawString(x, y + h - 12, "Contents")
+    canv.setFont(FONT, 9)
+    for i, (title, page) in enumerate(sections):
+        yy = y + h - 30 - 13 * i
+        if yy < y:
+            break
+        canv.drawString(x + 6, yy, title)
+        canv.drawRightString(x + min(w, 320), yy, str(page))
 
 
 def _doc_class(base: type, heading: type) -> type:

@@ -112,31 +112,20 @@ def _mappings(sheet: Sheet) -> Any:
 
 
 def storage(sheet: Sheet) -> list[Any]:
+    """The storage layout section: arrays with their logical drives, volume groups, logical volumes."""
+    out = [*new_section(sheet, "Storage layout"), *sheet.sub("Arrays and logical drives"), _arrays_table(sheet)]
+    out += [*sheet.sub("Volume groups"), _volume_groups_table(sheet)]
+    out += [*sheet.sub("Logical volumes"), _logical_volumes_table(sheet)]
+    return out
+
+
+def _arrays_table(sheet: Sheet) -> Any:
+    """One row per logical drive of each array (an array without any gets a "(none)" row)."""
     topo = sheet.topo
     rows = []
     for sub in topo.of_kind("subsystem"):
         for arr in topo.children(sub.id, "array"):
-            n = len(arr["drives"])
-            stripe = arr["segment_kb"] * data_drives(arr["raid_level"], n)
-            base = [
-                short_label(sub),
-                short_label(arr),
-                f"RAID {arr['raid_level']}",
-                n,
-                kb_text(arr["segment_kb"]),
-                kb_text(stripe),
-            ]
-            lds = topo.children(arr.id, "logical_drive")
-            for ld in lds or [None]:
-                owner = topo.get(ld["owner"]) if ld is not None and ld["owner"] else None
-                rows.append(
-                    base
-                    + (
-                        [short_label(ld), ld["lun"], f"{ld['size_gb']:,.0f}", short_label(owner) if owner else "-"]
-                        if ld is not None
-                        else ["(none)", "", "", ""]
-                    )
-                )
+            rows += _array_rows(sheet, sub, arr)
     head = (
         "Subsystem",
         "Array",
@@ -150,10 +139,37 @@ def storage(sheet: Sheet) -> list[Any]:
         "Owner",
     )
     widths = (0.1, 0.2, 0.07, 0.06, 0.08, 0.09, 0.1, 0.05, 0.08, 0.17)
-    out = [*new_section(sheet, "Storage layout"), *sheet.sub("Arrays and logical drives")]
-    out.append(
-        data_table(sheet, head, rows, widths, numeric=(3, 4, 5, 7, 8)) if rows else sheet.p("The design has no arrays.")
-    )
+    if not rows:
+        return sheet.p("The design has no arrays.")
+    return data_table(sheet, head, rows, widths, numeric=(3, 4, 5, 7, 8))
+
+
+def _array_rows(sheet: Sheet, sub: Any, arr: Any) -> list[list[Any]]:
+    """The rows of one array: its RAID, drives, segment and full stripe, then each logical drive."""
+    topo = sheet.topo
+    n = len(arr["drives"])
+    stripe = arr["segment_kb"] * data_drives(arr["raid_level"], n)
+    base = [
+        short_label(sub),
+        short_label(arr),
+        f"RAID {arr['raid_level']}",
+        n,
+        kb_text(arr["segment_kb"]),
+        kb_text(stripe),
+    ]
+    rows = []
+    for ld in topo.children(arr.id, "logical_drive") or [None]:
+        if ld is None:
+            rows.append(base + ["(none)", "", "", ""])
+            continue
+        owner = topo.get(ld["owner"]) if ld["owner"] else None
+        rows.append(base + [short_label(ld), ld["lun"], f"{ld['size_gb']:,.0f}", short_label(owner) if owner else "-"])
+    return rows
+
+
+def _volume_groups_table(sheet: Sheet) -> Any:
+    """One row per volume group: its LPAR, type, LTG, PP size and number of PVs."""
+    topo = sheet.topo
     vgs = [
         [
             short_label(topo[vg.parent]),
@@ -165,18 +181,20 @@ def storage(sheet: Sheet) -> list[Any]:
         ]
         for vg in topo.of_kind("volume_group")
     ]
-    out += sheet.sub("Volume groups")
-    out.append(
-        data_table(
-            sheet,
-            ("LPAR", "Volume group", "Type", "LTG", "PP size", "PVs"),
-            vgs,
-            (0.16, 0.24, 0.14, 0.14, 0.16, 0.1),
-            numeric=(3, 4, 5),
-        )
-        if vgs
-        else sheet.p("The design has no volume groups.")
+    if not vgs:
+        return sheet.p("The design has no volume groups.")
+    return data_table(
+        sheet,
+        ("LPAR", "Volume group", "Type", "LTG", "PP size", "PVs"),
+        vgs,
+        (0.16, 0.24, 0.14, 0.14, 0.16, 0.1),
+        numeric=(3, 4, 5),
     )
+
+
+def _logical_volumes_table(sheet: Sheet) -> Any:
+    """One row per logical volume: stripe size, width, size and the workloads on it."""
+    topo = sheet.topo
     lvs = []
     for lv in topo.of_kind("logical_volume"):
         wl = topo.children(lv.id, "workload")
@@ -191,16 +209,12 @@ def storage(sheet: Sheet) -> list[Any]:
                 work,
             ]
         )
-    out += sheet.sub("Logical volumes")
-    out.append(
-        data_table(
-            sheet,
-            ("Volume group", "Logical volume", "Stripe size", "Width", "Size (GB)", "Workload"),
-            lvs,
-            (0.14, 0.16, 0.12, 0.08, 0.1, 0.4),
-            numeric=(2, 3, 4),
-        )
-        if lvs
-        else sheet.p("The design has no logical volumes.")
+    if not lvs:
+        return sheet.p("The design has no logical volumes.")
+    return data_table(
+        sheet,
+        ("Volume group", "Logical volume", "Stripe size", "Width", "Size (GB)", "Workload"),
+        lvs,
+        (0.14, 0.16, 0.12, 0.08, 0.1, 0.4),
+        numeric=(2, 3, 4),
     )
-    return out
