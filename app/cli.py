@@ -221,35 +221,34 @@ def _label(topo, cid: str | None) -> str:
     return f"{naming.label(topo, c)} [{kind_name(c.kind)}]" if c else cid
 
 
-def format_analysis(topo, result: Analysis, max_rows: int | None = None) -> str:
+def _analysis_summary(topo, result: Analysis) -> list[str]:
+    """The head of the analysis text: design, figures, aggregate, binding hops, per-group loads."""
     out = [
         f"Design: {topo.meta.get('name', '')}",
         f"Figures: {result.figures}   direction: {result.direction}   data from: {result.source}",
         f"Aggregate: {result.aggregate:,.1f} MB/s over {len(result.paths)} paths"
         + (f"   (max-flow cross-check {result.max_flow:,.1f} MB/s)" if result.max_flow is not None else ""),
     ]
-    binding = sorted(result.binding_hops().items(), key=lambda kv: -kv[1])
-    if binding:
-        kinds: dict[str, int] = {}
-        for cid, n in binding:
-            kinds[topo[cid].kind] = kinds.get(topo[cid].kind, 0) + n
-        out.append(
-            "Binding hops: "
-            + ", ".join(
-                f"{kind_name(k)} ({count_label(n, 'path')})" for k, n in sorted(kinds.items(), key=lambda kv: -kv[1])
-            )
-        )
+    kinds: dict[str, int] = {}
+    for cid, n in result.binding_hops().items():
+        kinds[topo[cid].kind] = kinds.get(topo[cid].kind, 0) + n
+    if kinds:
+        ranked = sorted(kinds.items(), key=lambda kv: -kv[1])
+        out.append("Binding hops: " + ", ".join(f"{kind_name(k)} ({count_label(n, 'path')})" for k, n in ranked))
     for group in ("drawer", "switch", "subsystem"):
         vals = result.by_group.get(group) or {}
         if vals and len(vals) <= 16:
-            out.append(
-                f"Per {group}: "
-                + ", ".join(f"{naming.qualified_name(topo, topo[c])} {v:,.0f}" for c, v in vals.items())
-            )
+            shown = ", ".join(f"{naming.qualified_name(topo, topo[c])} {v:,.0f}" for c, v in vals.items())
+            out.append(f"Per {group}: {shown}")
         elif vals:
             out.append(
                 f"Per {group}: {len(vals)} {group}s, {min(vals.values()):,.0f} to {max(vals.values()):,.0f} MB/s each"
             )
+    return out
+
+
+def format_analysis(topo, result: Analysis, max_rows: int | None = None) -> str:
+    out = _analysis_summary(topo, result)
     out.append("")
     shown = result.paths if max_rows is None else sorted(result.paths, key=lambda p: p.mbps or 0)[:max_rows]
     rows = [
@@ -274,7 +273,14 @@ def format_analysis(topo, result: Analysis, max_rows: int | None = None) -> str:
     for kind, lds in levels.items():
         top = max(lds, key=lambda x: x.utilization or 0)
         lrows.append(
-            (kind, len(lds), f"{top.load:,.0f}", f"{top.capacity:,.0f}", f"{(top.utilization or 0) * 100:.0f}%", top.id)
+            (
+                kind_name(kind),
+                len(lds),
+                f"{top.load:,.0f}",
+                f"{top.capacity:,.0f}",
+                f"{(top.utilization or 0) * 100:.0f}%",
+                top.id,
+            )
         )
     out.append(_table(lrows, ("hop level", "count", "max load", "capacity", "util", "busiest"), right=(1, 2, 3, 4)))
     if result.unreachable:
