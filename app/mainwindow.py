@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QMainWindow,
+    QMenu,
     QMessageBox,
     QStyle,
     QUndoView,
@@ -74,6 +75,7 @@ class MainWindow(QMainWindow):
         self.doc.message.connect(self.show_message)
         self.controller = Controller(self.doc, catalog, self)
         self.controller.connect_canvas(self.scene)
+        self.view.extra_menu = self.fill_component_menu
         self._build_docks()
         self.controller.connect_inspector(self.inspector)
         self.doc.scenariosChanged.connect(self._update_title)
@@ -223,14 +225,56 @@ class MainWindow(QMainWindow):
             group.addAction(a)
 
         m = mb.addMenu("&Design")
+        self.design_menu = m
         m.addAction(self.act_properties)
         self.scenario_menu = m.addMenu("&Scenarios")
         self.scenario_menu.aboutToShow.connect(self._fill_scenarios)
+        m.addSeparator()
+        self._fill_design_actions(m)
         m.addSeparator()
         m.addAction(self.act_catalog)
 
         m = mb.addMenu("&Help")
         m.addAction("&About SANplan", self.about)
+
+    def _fill_design_actions(self, menu: QMenu) -> None:
+        """The Design menu's registered actions (:mod:`app.actions`), submenus by ``menu``."""
+        from app.actions import design_actions
+
+        subs: dict[str, QMenu] = {}
+        last_group = None
+        for a in design_actions():
+            target = menu if not a.menu else subs.setdefault(a.menu, menu.addMenu(a.menu))
+            group = (a.menu, a.order // 100)
+            if last_group is not None and group != last_group and group[0] == last_group[0]:
+                target.addSeparator()
+            last_group = group
+            act = target.addAction(a.title, lambda a=a: a.run(self))
+            act.setObjectName(f"action-{a.id}")
+            if a.tip:
+                act.setToolTip(a.tip)
+                act.setStatusTip(a.tip)
+            if a.shortcut:
+                act.setShortcut(QKeySequence(a.shortcut))
+        menu.setToolTipsVisible(True)
+
+    def fill_component_menu(self, menu: QMenu, ids: list[str]) -> None:
+        """Add the registered actions (:mod:`app.actions`) for the components ``ids`` to ``menu``."""
+        from app.actions import component_actions
+
+        actions = component_actions(self.doc.topology, ids)
+        last = None
+        for a in actions:
+            if last is not None and a.order // 100 != last:
+                menu.addSeparator()
+            last = a.order // 100
+            act = menu.addAction(a.title, lambda a=a: a.run(self, list(ids)))
+            act.setObjectName(f"action-{a.id}")
+            if a.tip:
+                act.setToolTip(a.tip)
+        if actions:
+            menu.addSeparator()
+        menu.setToolTipsVisible(True)
 
     def _build_toolbar(self) -> None:
         tb = self.addToolBar("Main")
@@ -287,7 +331,9 @@ class MainWindow(QMainWindow):
         sub = m.addMenu(opt.setting_title)
         group = QActionGroup(sub)
         for key in opt.choices or ():
-            a = sub.addAction(opt.choice_titles.get(key, key), lambda k=key, s=opt.setting: self.settings.setValue(s, k))
+            a = sub.addAction(
+                opt.choice_titles.get(key, key), lambda k=key, s=opt.setting: self.settings.setValue(s, k)
+            )
             a.setCheckable(True)
             a.setChecked(current == key)
             group.addAction(a)
@@ -479,10 +525,15 @@ class MainWindow(QMainWindow):
         if options is None:
             return
         doc = self.doc
-        source = ExportSource(doc.project, lambda: "unsaved" if not doc.is_clean() or doc.path is None else _latest_revision(doc.path))
+        source = ExportSource(
+            doc.project, lambda: "unsaved" if not doc.is_clean() or doc.path is None else _latest_revision(doc.path)
+        )
         try:
-            written = run_with_progress(self, fmt.busy_text or f"Exporting {fmt.name}...",
-                                        lambda progress: fmt.export(source, path, options, progress))
+            written = run_with_progress(
+                self,
+                fmt.busy_text or f"Exporting {fmt.name}...",
+                lambda progress: fmt.export(source, path, options, progress),
+            )
         except Exception as err:  # the export names its problem; never a traceback
             self.ask("error", "Export failed", str(err))
             return
@@ -768,4 +819,3 @@ def _latest_revision(path: Path) -> str:
     except ProjectError:
         return "unsaved"
     return str(revs[-1][0]) if revs else "unsaved"
-

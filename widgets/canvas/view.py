@@ -5,7 +5,7 @@ scene's signals; the view never changes the model.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QKeySequence, QPainter, QPalette, QPen
@@ -26,6 +26,9 @@ class DiagramView(QGraphicsView):
     def __init__(self, scene: DiagramScene, parent=None) -> None:
         super().__init__(scene, parent)
         self.dscene = scene
+        #: fills the context menu of selected components with the application's actions
+        #: (``extra_menu(menu, ids)``; the main window sets it from :mod:`app.actions`)
+        self.extra_menu: Callable[[QMenu, list[str]], None] | None = None
         self.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
         self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.SmartViewportUpdate)
         self.setOptimizationFlags(
@@ -160,6 +163,8 @@ class DiagramView(QGraphicsView):
             if item.collapsible:
                 text = "Expand" if item.box.collapsed else "Collapse"
                 menu.addAction(text, lambda: scene.toggle_collapsed(item.cid))
+            if self.extra_menu is not None:
+                self.extra_menu(menu, ids)  # the application's actions on these components
             menu.addAction("Duplicate", lambda: scene.duplicateRequested.emit(ids))
             menu.addAction("Delete", lambda: scene.deleteRequested.emit(ids))
             menu.addSeparator()
