@@ -49,8 +49,11 @@ def compare_summary(old: Project, new: Project) -> str:
                 slot[1] += 1
             elif (x.name, x.parent, x.part, x.attrs) != (y.name, y.parent, y.part, y.attrs):
                 slot[2] += 1
-        changes = [f"{kind}: " + ", ".join(f"{n} {w}" for n, w in zip(v, ("added", "removed", "changed")) if n)
-                   for kind, v in sorted(per.items()) if any(v)]
+        changes = [
+            f"{kind}: " + ", ".join(f"{n} {w}" for n, w in zip(v, ("added", "removed", "changed")) if n)
+            for kind, v in sorted(per.items())
+            if any(v)
+        ]
         lines.append(f"scenario {name}: " + ("; ".join(changes) if changes else "no change"))
     return "\n".join(lines)
 

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QByteArray, QPointF, QSettings, QStandardPaths, Qt, QTimer
+from PySide6.QtCore import QByteArray, QPointF, Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence, QPalette
 from PySide6.QtWidgets import (
     QApplication,
@@ -29,8 +29,10 @@ from PySide6.QtWidgets import (
     QUndoView,
 )
 
+from app.actions.menus import fill_component_menu, fill_design_menu
 from app.controller import Controller
 from app.document import Document
+from app.session import APP_NAME, _latest_revision, _remove_autosave, data_dir, pending_recovery, settings  # noqa: F401
 from app.theme import apply_theme
 from planner.examples import EXAMPLES, build_example
 from planner.figures import DIRECTIONS, FIGURE_SETS
@@ -38,23 +40,7 @@ from planner.io import Project, ProjectError, save_project
 from planner.model import Topology
 from widgets.canvas import DiagramScene, DiagramView
 
-APP_NAME = "SANplan"
 MAX_RECENT = 8
-
-
-def data_dir() -> Path:
-    base = os.environ.get("SANPLAN_HOME") or QStandardPaths.writableLocation(
-        QStandardPaths.StandardLocation.AppDataLocation
-    )
-    path = Path(base or Path.home() / ".local" / "share" / "sanplan")
-    path.mkdir(parents=True, exist_ok=True)
-    return path
-
-
-def settings() -> QSettings:
-    if os.environ.get("SANPLAN_HOME"):
-        return QSettings(str(Path(os.environ["SANPLAN_HOME"]) / "settings.ini"), QSettings.Format.IniFormat)
-    return QSettings(APP_NAME, APP_NAME)
 
 
 class MainWindow(QMainWindow):
@@ -238,43 +224,11 @@ class MainWindow(QMainWindow):
         m.addAction("&About SANplan", self.about)
 
     def _fill_design_actions(self, menu: QMenu) -> None:
-        """The Design menu's registered actions (:mod:`app.actions`), submenus by ``menu``."""
-        from app.actions import design_actions
-
-        subs: dict[str, QMenu] = {}
-        last_group = None
-        for a in design_actions():
-            target = menu if not a.menu else subs.setdefault(a.menu, menu.addMenu(a.menu))
-            group = (a.menu, a.order // 100)
-            if last_group is not None and group != last_group and group[0] == last_group[0]:
-                target.addSeparator()
-            last_group = group
-            act = target.addAction(a.title, lambda a=a: a.run(self))
-            act.setObjectName(f"action-{a.id}")
-            if a.tip:
-                act.setToolTip(a.tip)
-                act.setStatusTip(a.tip)
-            if a.shortcut:
-                act.setShortcut(QKeySequence(a.shortcut))
-        menu.setToolTipsVisible(True)
+        fill_design_menu(self, menu)
 
     def fill_component_menu(self, menu: QMenu, ids: list[str]) -> None:
         """Add the registered actions (:mod:`app.actions`) for the components ``ids`` to ``menu``."""
-        from app.actions import component_actions
-
-        actions = component_actions(self.doc.topology, ids)
-        last = None
-        for a in actions:
-            if last is not None and a.order // 100 != last:
-                menu.addSeparator()
-            last = a.order // 100
-            act = menu.addAction(a.title, lambda a=a: a.run(self, list(ids)))
-            act.setObjectName(f"action-{a.id}")
-            if a.tip:
-                act.setToolTip(a.tip)
-        if actions:
-            menu.addSeparator()
-        menu.setToolTipsVisible(True)
+        fill_component_menu(self, menu, ids)
 
     def _build_toolbar(self) -> None:
         tb = self.addToolBar("Main")
@@ -770,52 +724,3 @@ class MainWindow(QMainWindow):
             value, ok = QInputDialog.getText(self, APP_NAME, text, text=detail)
             return value if ok else None
         return None
-
-
-def pending_recovery(exclude_pid: int | None = None) -> list[tuple[Path, dict]]:
-    """Autosaved designs of sessions that did not end cleanly, newest first."""
-    folder = data_dir() / "autosave"
-    out = []
-    for note_path in folder.glob("session-*.json") if folder.exists() else ():
-        try:
-            note = json.loads(note_path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            continue
-        if exclude_pid is not None and note.get("pid") == exclude_pid:
-            continue
-        if note.get("pid") and _alive(int(note["pid"])) and note.get("pid") != os.getpid():
-            continue  # another SANplan still runs with it
-        design = note_path.with_suffix(".sanplan")
-        if design.exists():
-            out.append((design, note))
-    return sorted(out, key=lambda x: -x[1].get("time", 0))
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    except OSError:
-        return False
-    return True
-
-
-def _remove_autosave(design: Path) -> None:
-    for p in (design, design.with_suffix(".json")):
-        try:
-            p.unlink()
-        except FileNotFoundError:
-            pass
-
-
-def _latest_revision(path: Path) -> str:
-    from planner.io import list_revisions
-
-    try:
-        revs = list_revisions(path)
-    except ProjectError:
-        return "unsaved"
-    return str(revs[-1][0]) if revs else "unsaved"
