@@ -26,6 +26,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from app.terminal import escape_controls, safe_output
 from planner import naming
 from planner.analysis import SOURCES, Analysis, AnalysisError, analyze
 from planner.figures import DIRECTIONS, FIGURE_SETS
@@ -591,7 +592,7 @@ def _gui_available():
 
 
 def _fail(message: str) -> int:
-    print(message, file=sys.stderr)
+    print(escape_controls(message), file=sys.stderr)
     return EXIT_UNUSABLE
 
 
@@ -614,8 +615,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     from planner.io import ProjectError
 
     try:
-        args = _parser().parse_args(argv)
-        return COMMANDS[args.command](args)
+        with safe_output():  # nothing a file or a path holds can drive the terminal
+            args = _parser().parse_args(argv)
+            return COMMANDS[args.command](args)
     except UsageError as err:
         return _fail(str(err))
     except (ProjectError, ModelError, CatalogError, AnalysisError) as err:

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from planner.model import KINDS, Component, Event, ModelError, Topology, check_attr
-from planner.schema import name_problem
+from planner.schema import name_problem, text_problem
 
 
 class Command:
@@ -123,8 +123,9 @@ class SetMeta(Command):
     def __init__(self, key: str, value: str) -> None:
         if key not in ("name", "customer", "author"):
             raise ModelError(f"design metadata has no field {key!r}")
-        if not isinstance(value, str) or len(value) > 200:
-            raise ModelError(f"design {key} must be text of at most 200 characters")
+        problem = text_problem(value, 200)
+        if problem:
+            raise ModelError(f"design {key}: {problem}")
         self.key, self.value, self.old = key, value, None
         self.text = f"Set design {key}"
 

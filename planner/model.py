@@ -30,8 +30,11 @@ from planner.schema import (  # noqa: F401  (re-exported: the model's public nam
     name_problem,
     normalize_wwpn,
     part_kinds,
+    text_problem,
     wwpn_problem,
 )
+
+MAX_ID = 200  # characters of a component id
 
 #: kinds a catalog part attaches to (from :mod:`planner.schema`)
 PART_KINDS = frozenset(part_kinds())
@@ -307,8 +310,8 @@ def load_component(topo: Topology, data: dict[str, Any], strict_refs: bool = Fal
         kind = data["kind"]
     except (KeyError, TypeError):
         raise ModelError("a component has no 'id' or 'kind'") from None
-    if not isinstance(cid, str) or not cid:
-        raise ModelError(f"component id {cid!r} is not text")
+    if not isinstance(cid, str) or not cid or len(cid) > MAX_ID or text_problem(cid, MAX_ID):
+        raise ModelError(f"component id {cid!r} is not text of 1-{MAX_ID} characters without control characters")
     if kind not in KINDS:
         raise ModelError(f"component {cid}: unknown kind {kind!r}")
     if cid in topo:

@@ -24,7 +24,15 @@ from typing import Any
 
 
 class ModelError(ValueError):
-    """An edit the model refuses: the message names the thing and the fix."""
+    """An edit the model refuses: the message names the thing and the fix. A message never echoes
+    more than :data:`MAX_MESSAGE` characters (a value quoted in it is cut)."""
+
+    def __init__(self, message: object = "") -> None:
+        text = str(message)
+        super().__init__(text if len(text) <= MAX_MESSAGE else text[: MAX_MESSAGE - 1] + "\u2026")
+
+
+MAX_MESSAGE = 400
 
 
 # ---------------------------------------------------------------------------------------------
@@ -199,6 +207,8 @@ def text_problem(value: Any, max_len: int = 200) -> str | None:
     if len(value) > max_len:
         return f"text may have at most {max_len} characters, this one has {len(value)}"
     for c in value:
+        if unicodedata.category(c) == "Cs":
+            return f"text contains a lone surrogate (U+{ord(c):04X}), which is not a character; retype it"
         if c in _INVISIBLE or unicodedata.category(c) == "Cc":
             return (
                 f"text contains control characters (U+{ord(c):04X}): new lines, tabs, escapes and "

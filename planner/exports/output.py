@@ -45,3 +45,43 @@ def write_text(path: str | os.PathLike[str], text: str) -> None:
             f.write(data)
 
     atomic_write(path, write)
+
+
+def write_texts(files: dict[str, str]) -> None:
+    """Write several UTF-8 files all or none: each is written whole beside its target first; only
+    when every one is written are they renamed into place. A failure (a full disk) removes the
+    temporary files, leaves every target as it was, and raises ExportError."""
+    import contextlib
+    import tempfile
+
+    temps: list[tuple[str, str]] = []
+    try:
+        for path, text in files.items():
+            target = Path(os.path.realpath(path))
+            if target.is_dir():
+                raise ExportError(f"{path}: is a folder; choose a file name")
+            try:
+                fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+            except OSError as err:
+                raise ExportError(
+                    f"{path}: cannot be written ({err.strerror or err}); check that the folder exists and you may "
+                    "write to it"
+                ) from None
+            temps.append((tmp, str(target)))
+            try:
+                with os.fdopen(fd, "wb") as f:
+                    f.write(text.encode("utf-8"))
+                    f.flush()
+                    os.fsync(f.fileno())
+            except OSError as err:
+                raise ExportError(
+                    f"{path}: not written ({err.strerror or err}); no file of this export was written, check the "
+                    "disk space"
+                ) from None
+        for tmp, target in temps:
+            os.replace(tmp, target)
+        temps = []
+    finally:
+        for tmp, _ in temps:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)

@@ -18,7 +18,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
-from planner.exports.output import ExportError, write_text
+from planner.exports.output import ExportError, write_texts
 from planner.exports.registry import CliFlag, ExportFormat, ExportOption, ExportSource, Progress, Written, register
 from planner.model import Component, Topology, wwpn_problem
 from planner.naming import short_label
@@ -281,12 +281,9 @@ def write_zoning(
     if not scripts:
         raise ExportError(f"{topo.meta.get('name', 'the design')} has no zones; nothing to write")
     plans = {p.name: p for p in zoning_plan(topo)}
-    written = []
-    for fabric, text in scripts.items():
-        path = os.fspath(out) if len(scripts) == 1 else fabric_file_name(out, fabric)
-        write_text(path, text)
-        written.append((path, plans[fabric]))
-    return written
+    paths = {fabric: os.fspath(out) if len(scripts) == 1 else fabric_file_name(out, fabric) for fabric in scripts}
+    write_texts({paths[fabric]: text for fabric, text in scripts.items()})  # all fabrics or none
+    return [(paths[fabric], plans[fabric]) for fabric in scripts]
 
 
 # -- the export formats --------------------------------------------------------------------------------

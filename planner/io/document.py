@@ -12,6 +12,7 @@ import copy
 import json
 import math
 import os
+import re
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -26,12 +27,15 @@ from planner.io.errors import (
     Newer,
     ProjectError,
     read_head,
+    short,
     show,
 )
 from planner.io.parts import part_problem
 from planner.io.project import DEFAULT_SCENARIO, Project, as_project, scenario_name_problem
 from planner.model import ModelError, Topology, check_references, load_component
-from planner.schema import KINDS, collection
+from planner.schema import KINDS, collection, text_problem
+
+MAX_META_TEXT = 200  # characters of the design's name, customer and author (as the editor allows)
 
 FORMAT = "sanplan-design"
 SCHEMA_VERSION = 1  # the JSON design document
@@ -168,6 +172,10 @@ def design_from_dict(body: Any, allowed: Iterable[str] = ()) -> Topology:
     meta = body.get("meta", {})
     if not isinstance(meta, dict) or not all(isinstance(v, str) for v in meta.values()):
         raise Invalid("meta must be an object of text fields (name, customer, author)")
+    for key, value in meta.items():
+        problem = text_problem(value, MAX_META_TEXT)
+        if problem:
+            raise Invalid(f"meta {short(str(key), 40)!r}: {problem}")
     topo.meta.update(meta)
     parts = body.get("parts", {})
     if not isinstance(parts, dict):
@@ -332,16 +340,35 @@ def _finite_float(text: str) -> float:
     return value
 
 
+MAX_INT_DIGITS = 18  # whole numbers beyond +-10**18 are no figure, position or count SANplan uses
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+
+
+def _bounded_int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_INT_DIGITS:
+        raise ValueError(f"number {text[:20]}... has {len(text)} digits; at most {MAX_INT_DIGITS} are allowed")
+    return int(text)
+
+
 def parse_json(text: str | bytes) -> Any:
-    """Strict JSON: no NaN or Infinity, finite numbers; raises Invalid."""
+    """Strict JSON: no NaN or Infinity, finite numbers, whole numbers of at most 18 digits, text
+    that is valid Unicode (no lone surrogates); raises Invalid."""
     try:
         if isinstance(text, bytes):
             text = text.decode("utf-8")
-        return json.loads(text, parse_constant=_reject_constant, parse_float=_finite_float)
+        value = json.loads(text, parse_constant=_reject_constant, parse_float=_finite_float, parse_int=_bounded_int)
     except RecursionError:
         raise Invalid("is not valid JSON (nested too deeply)") from None
     except ValueError as err:  # JSONDecodeError, UnicodeDecodeError, too many digits, out of range
-        raise Invalid(f"is not valid JSON ({err})") from None
+        raise Invalid(f"is not valid JSON ({short(str(err))})") from None
+    if _SURROGATE_ESCAPE.search(text):
+        try:
+            json.dumps(value, ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError:
+            raise Invalid(
+                "holds text with a lone surrogate escape (\\ud800-\\udfff), which is not a character"
+            ) from None
+    return value
 
 
 def dumps(value: Any, indent: int | None = None) -> str:

@@ -14,6 +14,14 @@ FIX_NEWER = "upgrade SANplan to open it"
 FIX_TAKEN = "choose another name (the file was left as it is)"
 
 
+MAX_MESSAGE = 400  # characters of a problem text; a refusal never echoes a whole value
+
+
+def short(text: str, limit: int = 120) -> str:
+    """``text`` cut to ``limit`` characters with an ellipsis (quoted values in messages)."""
+    return text if len(text) <= limit else text[: limit - 1] + "\u2026"
+
+
 class ProjectError(ValueError):
     """A design file or document SANplan cannot use, as one line: the file, the problem, the fix.
 
@@ -22,15 +30,18 @@ class ProjectError(ValueError):
     """
 
     def __init__(self, where: str, problem: str = "", fix: str = "") -> None:
-        self.where, self.problem, self.fix = str(where), problem, fix
-        text = ": ".join(p for p in (self.where, problem) if p)
-        if fix:
-            text += f"; {fix}"
+        self.where, self.problem, self.fix = short(str(where), 300), short(problem, MAX_MESSAGE), short(fix, 300)
+        text = ": ".join(p for p in (self.where, self.problem) if p)
+        if self.fix:
+            text += f"; {self.fix}"
         super().__init__(" ".join(text.split("\n")))
 
 
 class Invalid(Exception):
-    """A problem inside a document; the caller names the file and the fix."""
+    """A problem inside a document; the caller names the file and the fix (cut to MAX_MESSAGE)."""
+
+    def __init__(self, message: object = "") -> None:
+        super().__init__(short(str(message), MAX_MESSAGE))
 
 
 class Newer(Invalid):

@@ -58,6 +58,9 @@ class Project:
         self.current = scenario
         self.path: Path | None = Path(path) if path is not None else None
         self.next_message = ""
+        #: the newest revision of ``path`` when it was opened or last saved: a save refuses to
+        #: overwrite a file someone else saved since (planner.io.sanfile.ChangedOnDisk)
+        self.base_revision: int | None = None
 
     @classmethod
     def single(cls, topology: Topology, scenario: str = DEFAULT_SCENARIO) -> Project:

@@ -13,8 +13,10 @@ Every problem a user can cause (missing, truncated, damaged, foreign or newer fi
 
 from __future__ import annotations
 
+import hashlib
 import os
 import sqlite3
+import time
 import zlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -44,14 +46,40 @@ from planner.io.errors import (
     Newer,
     ProjectError,
     read_head,
+    short,
     show,
 )
+from planner.io.lock import save_lock
 from planner.io.project import DEFAULT_SCENARIO, Project, as_project, scenario_name_problem
 from planner.model import Topology
 
 APPLICATION_ID = 0x53504C4E  # "SPLN"
 FILE_VERSION = 2  # the .sanplan SQLite layout
 MAX_REVISIONS = 100
+
+# Limits of what a .sanplan file may hold (docs/file-format.md, "Limits"): a file beyond them is
+# refused in one line, never read for ever.
+MAX_FILE_BYTES = 1 << 30  # 1 GiB
+MAX_SCENARIOS = 100
+MAX_META_ROWS = 200
+MAX_TEXT_BYTES = 64 << 20  # one scenario body, one value
+MAX_DECOMPRESSED_BYTES = 64 << 20  # one revision body, decompressed
+READ_SECONDS = 20.0  # SQLite work allowed for reading one file
+
+#: the tables of each file version and their columns (views, triggers and other tables are refused)
+TABLES = {
+    1: {"meta": ("key", "value"), "design": ("body",)},
+    2: {
+        "meta": ("key", "value"),
+        "scenarios": ("name", "position", "is_current", "body"),
+        "revisions": ("id", "created", "message", "scenario_names", "body"),
+        "sqlite_sequence": ("name", "seq"),
+    },
+}
+
+
+class ChangedOnDisk(ProjectError):
+    """The file was saved by someone else since the project was opened from it."""
 
 
 @dataclass
@@ -131,29 +159,27 @@ def open_project(path: str | os.PathLike[str]) -> Project:
             raise ProjectError(where, f"is damaged (scenario {name!r}: {err})", FIX_DAMAGED) from None
     project = Project.from_scenarios(scenarios, contents.current)
     project.path = Path(path)
+    project.base_revision = contents.revisions[-1].id if contents.revisions else None
     return project
 
 
 def _read_sanplan(path: str | os.PathLike[str], where: str) -> _Contents:
-    """Check and read a .sanplan file (read-only), migrating an older version in memory."""
+    """Check and read a .sanplan file (read-only, leaving no file beside it), migrating an older
+    version in memory. Every read is bounded (:data:`TABLES`, the ``MAX_*`` limits, :data:`READ_SECONDS`)."""
+    _check_size(path, where)
     try:
-        uri = Path(path).absolute().as_uri() + "?mode=ro"
+        uri = Path(path).absolute().as_uri() + "?mode=ro&immutable=1"  # no -wal/-shm files, no locks
         con = sqlite3.connect(uri, uri=True)
     except (sqlite3.Error, ValueError, OSError) as err:
         raise ProjectError(where, f"cannot be opened ({err})", "check the file and its permissions") from None
+    deadline = time.monotonic() + READ_SECONDS
+    con.set_progress_handler(lambda: int(time.monotonic() > deadline), 10_000)
+    con.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, MAX_TEXT_BYTES)
     mem: sqlite3.Connection | None = None
     try:
-        app_id = con.execute("PRAGMA application_id").fetchone()[0]
-        version = con.execute("PRAGMA user_version").fetchone()[0]
-        if app_id != APPLICATION_ID:
-            raise ProjectError(
-                where, "is not a SANplan design (it is a SQLite database of another application)", FIX_NOT_OURS
-            )
-        if version > FILE_VERSION:
-            raise ProjectError(where, f"was written by a newer SANplan (file version {version})", FIX_NEWER)
-        if version < 1:
-            raise Invalid(f"it has no valid file version ({version})")
-        report = [row[0] for row in con.execute("PRAGMA integrity_check").fetchall()]
+        version = _check_header(con, where)
+        _check_schema(con, version)
+        report = [row[0] for row in con.execute("PRAGMA integrity_check(5)").fetchall()]
         if report != ["ok"]:
             raise Invalid(f"integrity check: {report[0] if report else 'no answer'}")
         db = con
@@ -163,9 +189,21 @@ def _read_sanplan(path: str | os.PathLike[str], where: str) -> _Contents:
             for v in range(version, FILE_VERSION):
                 MIGRATIONS[v](mem)
             db = mem
-        return _read_tables(db, version)
+        contents = _read_tables(db, version)
+        _check_digests(contents, where)
+        return contents
     except sqlite3.Error as err:
-        raise ProjectError(where, f"is damaged or not a complete SANplan file ({err})", FIX_DAMAGED) from None
+        if time.monotonic() > deadline:
+            raise ProjectError(
+                where,
+                f"takes too long to read (over {READ_SECONDS:.0f} s): it is damaged or not a SANplan file",
+                FIX_DAMAGED,
+            ) from None
+        raise ProjectError(
+            where, f"is damaged or not a complete SANplan file ({short(str(err))})", FIX_DAMAGED
+        ) from None
+    except UnicodeError:
+        raise ProjectError(where, "is damaged (it holds text that is not UTF-8)", FIX_DAMAGED) from None
     except Invalid as err:
         raise ProjectError(where, f"is damaged ({err})", FIX_DAMAGED) from None
     finally:
@@ -174,15 +212,79 @@ def _read_sanplan(path: str | os.PathLike[str], where: str) -> _Contents:
             mem.close()
 
 
+def _check_size(path: str | os.PathLike[str], where: str) -> None:
+    """Refuse a file over :data:`MAX_FILE_BYTES`, or shorter than its own header says (truncated)."""
+    try:
+        size = os.path.getsize(path)
+        with open(path, "rb") as f:
+            head = f.read(100)
+    except OSError as err:
+        raise ProjectError(where, f"cannot be read ({err.strerror or err})", "check the file and the disk") from None
+    if size > MAX_FILE_BYTES:
+        raise ProjectError(
+            where, f"is {size / (1 << 20):,.0f} MiB, more than a design file may be (1 GiB)", FIX_DAMAGED
+        )
+    if len(head) < 100:
+        raise ProjectError(where, f"is truncated (only {size} bytes)", FIX_DAMAGED)
+    page = int.from_bytes(head[16:18], "big")
+    page = 65536 if page == 1 else page
+    if page < 512 or page & (page - 1):
+        raise ProjectError(where, f"is damaged (its header gives a page size of {page} bytes)", FIX_DAMAGED)
+    pages = int.from_bytes(head[28:32], "big")
+    valid = head[24:28] == head[92:96]  # the in-header size is valid only then (SQLite file format 1.3.7)
+    if valid and pages and size < pages * page:
+        raise ProjectError(
+            where, f"is truncated ({size:,} of {pages * page:,} bytes)", FIX_DAMAGED + ", or restore a revision"
+        )
+
+
+def _check_header(con: sqlite3.Connection, where: str) -> int:
+    app_id = con.execute("PRAGMA application_id").fetchone()[0]
+    version = con.execute("PRAGMA user_version").fetchone()[0]
+    if app_id != APPLICATION_ID:
+        raise ProjectError(
+            where, "is not a SANplan design (it is a SQLite database of another application)", FIX_NOT_OURS
+        )
+    if version > FILE_VERSION:
+        raise ProjectError(where, f"was written by a newer SANplan (file version {version})", FIX_NEWER)
+    if version < 1:
+        raise Invalid(f"it has no valid file version ({version})")
+    return version
+
+
+def _check_schema(con: sqlite3.Connection, version: int) -> None:
+    """The file holds exactly the tables of its version with their columns: no view, no trigger."""
+    rows = con.execute("SELECT type, name, tbl_name FROM sqlite_master LIMIT 50").fetchall()
+    expected = TABLES[version]
+    tables = set()
+    for kind, name, table in rows:
+        if kind == "table" and name in expected:
+            tables.add(name)
+        elif kind == "index" and str(name).startswith("sqlite_autoindex_") and table in expected:
+            continue
+        else:
+            raise Invalid(
+                f"it holds a {short(str(kind), 20)} {short(str(name), 40)!r} that is not part of a SANplan file"
+            )
+    missing = [t for t in expected if t not in tables and t != "sqlite_sequence"]
+    if missing:
+        raise Invalid(f"its table {missing[0]!r} is missing")
+    for name in tables:
+        columns = tuple(r[1] for r in con.execute(f'PRAGMA table_info("{name}")').fetchall())
+        if columns != expected[name]:
+            raise Invalid(f"its table {name!r} has the columns {', '.join(columns)}, not {', '.join(expected[name])}")
+
+
 def _read_tables(db: sqlite3.Connection, version: int) -> _Contents:
     meta = {}
-    for key, value in db.execute("SELECT key, value FROM meta"):
+    for key, value in _bounded(db, "SELECT key, value FROM meta", MAX_META_ROWS, "meta rows"):
         if not isinstance(key, str) or not isinstance(value, str):
             raise Invalid("its meta table holds something other than text")
         meta[key] = value
     scenarios: list[tuple[str, str]] = []
     current = ""
-    for name, is_current, body in db.execute("SELECT name, is_current, body FROM scenarios ORDER BY position, rowid"):
+    query = "SELECT name, is_current, body FROM scenarios ORDER BY position, rowid"
+    for name, is_current, body in _bounded(db, query, MAX_SCENARIOS, "scenarios"):
         problem = scenario_name_problem(name, [n for n, _ in scenarios])
         if problem:
             raise Invalid(f"a scenario name {problem}")
@@ -194,9 +296,8 @@ def _read_tables(db: sqlite3.Connection, version: int) -> _Contents:
     if not scenarios:
         raise Invalid("it holds no scenario")
     revisions = []
-    for rid, created, message, names, body in db.execute(
-        "SELECT id, created, message, scenario_names, body FROM revisions ORDER BY id"
-    ):
+    query = "SELECT id, created, message, scenario_names, body FROM revisions ORDER BY id"
+    for rid, created, message, names, body in _bounded(db, query, MAX_REVISIONS + 1, "revisions"):
         if not (
             isinstance(rid, int) and isinstance(created, str) and isinstance(message, str) and isinstance(body, bytes)
         ):
@@ -209,6 +310,48 @@ def _read_tables(db: sqlite3.Connection, version: int) -> _Contents:
             raise Invalid(f"revision {rid} does not list its scenarios")
         revisions.append(_Revision(rid, created, message, listed, body))
     return _Contents(version, meta, scenarios, current or scenarios[0][0], revisions)
+
+
+def _bounded(db: sqlite3.Connection, query: str, limit: int, what: str) -> list[tuple[Any, ...]]:
+    rows = db.execute(f"{query} LIMIT {limit + 1}").fetchall()
+    if len(rows) > limit:
+        raise Invalid(f"it holds more than {limit} {what}")
+    return rows
+
+
+def _digest(rows: list[tuple[Any, ...]]) -> str:
+    h = hashlib.sha256()
+    for row in rows:
+        for value in row:
+            data = value if isinstance(value, bytes) else str(value).encode("utf-8", "surrogatepass")
+            h.update(len(data).to_bytes(8, "big"))
+            h.update(data)
+    return h.hexdigest()
+
+
+def _digests(scenarios: list[tuple[str, str]], revisions: list[_Revision]) -> dict[str, str]:
+    """meta entries that let a reader tell damaged content SQLite itself cannot see."""
+    out = {"sha256:scenarios": _digest(scenarios)}
+    for r in revisions:
+        out[f"sha256:revision:{r.id}"] = _digest([(r.id, r.created, r.message, dumps(r.names), r.body)])
+    return out
+
+
+def _check_digests(contents: _Contents, where: str) -> None:
+    """Compare the content with the digests a save stored (files from before digests have none)."""
+    meta = contents.meta
+    intact = [
+        r.id
+        for r in contents.revisions
+        if meta.get(f"sha256:revision:{r.id}") in (None, _digests([], [r])[f"sha256:revision:{r.id}"])
+    ]
+    if len(intact) < len(contents.revisions):
+        bad = [r.id for r in contents.revisions if r.id not in intact]
+        raise ProjectError(where, f"is damaged (revision {bad[0]} does not match its checksum)", FIX_DAMAGED)
+    want = meta.get("sha256:scenarios")
+    if want is not None and want != _digest(contents.scenarios):
+        fix = f"restore its revision {intact[-1]} (sanplan restore)" if intact else FIX_DAMAGED
+        raise ProjectError(where, "is damaged (its scenarios do not match their checksum)", fix)
 
 
 def list_revisions(path: str | os.PathLike[str]) -> list[tuple[int, str, str, list[str]]]:
@@ -237,7 +380,7 @@ def restore_revision(path: str | os.PathLike[str], rev_id: int) -> Project:
         kept = ", ".join(str(r.id) for r in contents.revisions) or "none"
         raise ProjectError(where, f"has no revision {rev_id!r}", f"choose one it keeps: {kept}")
     try:
-        doc = parse_json(zlib.decompress(found[0].body))
+        doc = parse_json(_inflate(found[0].body))
         if not isinstance(doc, dict) or not isinstance(doc.get("scenarios"), list):
             raise Invalid("it lists no scenarios")
         scenarios: dict[str, Topology] = {}
@@ -256,8 +399,18 @@ def restore_revision(path: str | os.PathLike[str], rev_id: int) -> Project:
         raise ProjectError(where, f"revision {rev_id} is damaged ({err})", "restore another revision") from None
     project = Project.from_scenarios(scenarios, current)
     project.path = Path(path)
+    project.base_revision = contents.revisions[-1].id  # restoring starts from the file as it is now
     project.next_message = f"restored revision {rev_id}"
     return project
+
+
+def _inflate(body: bytes) -> bytes:
+    """A revision body decompressed, refused (Invalid) beyond :data:`MAX_DECOMPRESSED_BYTES`."""
+    d = zlib.decompressobj()
+    data = d.decompress(body, MAX_DECOMPRESSED_BYTES)
+    if d.unconsumed_tail or not d.eof:
+        raise Invalid(f"it unpacks to more than {MAX_DECOMPRESSED_BYTES >> 20} MiB or is cut short")
+    return data
 
 
 # -- writing files ---------------------------------------------------------------------------------
@@ -267,45 +420,72 @@ def _utcnow() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
-def save_project(project: Project | Topology, path: str | os.PathLike[str], message: str = "") -> Project:
+def save_project(
+    project: Project | Topology, path: str | os.PathLike[str], message: str = "", force: bool = False
+) -> Project:
     """Save ``project`` as a .sanplan file at ``path``, atomically, appending a revision.
 
-    The file is written whole beside ``path`` and renamed over it; on any failure the previous
-    file is untouched and no temporary file is left. Revisions already in the file are kept
-    (the newest :data:`MAX_REVISIONS`). Refuses (ProjectError, nothing written) to overwrite a
-    file that is not a SANplan design, is damaged, or was written by a newer SANplan. Returns the
-    project, whose ``path`` is now ``path``.
+    The file is written whole beside ``path`` and renamed over it, under the file's save lock
+    (:mod:`planner.io.lock`): two writers save one after the other and both revisions are kept. On
+    any failure the previous file is untouched and no temporary file is left. Revisions already in
+    the file are kept (the newest :data:`MAX_REVISIONS`). Refuses (ProjectError, nothing written) to
+    overwrite a file that is not a SANplan design, is damaged, or was written by a newer SANplan;
+    refuses with :class:`ChangedOnDisk` when the project was opened from ``path`` and someone saved
+    it since, unless ``force``. Returns the project, whose ``path`` is now ``path``.
     """
     project = as_project(project)
     where = show(path)
-    kept = _revisions_to_keep(path, where)
-    now = _utcnow()
     try:
-        designs = [(name, topology_to_dict(topo)) for name, topo in project.scenarios.items()]
-        rows = [(name, pos, int(name == project.current), dumps(design)) for pos, (name, design) in enumerate(designs)]
-        body = _revision_body(project.current, designs)
+        rows, body = _rows_and_body(project)
     except (TypeError, ValueError) as err:
         raise ProjectError(
-            where, f"not saved: the design holds a value a file cannot store ({err})", "correct that value"
+            where, f"not saved: the design holds a value a file cannot store ({short(str(err))})", "correct that value"
         ) from None
-    revision = _Revision(
-        max((r.id for r in kept), default=0) + 1,
-        now,
-        str(message or project.next_message),
-        list(project.scenarios),
-        body,
-    )
-    revisions = [*kept, revision][-MAX_REVISIONS:]
-    meta = {
-        "application": "SANplan",
-        "file_version": str(FILE_VERSION),
-        "schema_version": str(SCHEMA_VERSION),
-        "saved": now,
-    }
-    replace_or_refuse(path, where, lambda tmp: _write_sanplan(tmp, meta, rows, revisions))
+    with save_lock(path, where):
+        kept = _revisions_to_keep(path, where)
+        newest = kept[-1] if kept else None
+        if not force and newest is not None and _opened_from(project, path) and project.base_revision != newest.id:
+            raise ChangedOnDisk(
+                where,
+                f"not saved: it was saved elsewhere since you opened it (revision {newest.id}, {newest.created})",
+                "save under another name, or reopen it; to overwrite it anyway, save again and confirm",
+            )
+        now = _utcnow()
+        revision = _Revision(
+            max((r.id for r in kept), default=0) + 1,
+            now,
+            str(message or project.next_message),
+            list(project.scenarios),
+            body,
+        )
+        revisions = [*kept, revision][-MAX_REVISIONS:]
+        meta = {
+            "application": "SANplan",
+            "file_version": str(FILE_VERSION),
+            "schema_version": str(SCHEMA_VERSION),
+            "saved": now,
+            **_digests([(name, text) for name, _, _, text in rows], revisions),
+        }
+        replace_or_refuse(path, where, lambda tmp: _write_sanplan(tmp, meta, rows, revisions))
     project.path = Path(path)
+    project.base_revision = revision.id
     project.next_message = ""
     return project
+
+
+def _rows_and_body(project: Project) -> tuple[list[tuple[str, int, int, str]], bytes]:
+    designs = [(name, topology_to_dict(topo)) for name, topo in project.scenarios.items()]
+    rows = [(name, pos, int(name == project.current), dumps(design)) for pos, (name, design) in enumerate(designs)]
+    return rows, _revision_body(project.current, designs)
+
+
+def _opened_from(project: Project, path: str | os.PathLike[str]) -> bool:
+    if project.path is None:
+        return False
+    try:
+        return os.path.samefile(project.path, path)
+    except OSError:
+        return False
 
 
 def _revisions_to_keep(path: str | os.PathLike[str], where: str) -> list[_Revision]:

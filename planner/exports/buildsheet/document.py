@@ -235,9 +235,14 @@ def _doc_class(base: type, heading: type) -> type:
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]+")
 
 
+MAX_TEXT = 300  # characters of one user text on the sheet; longer text is elided (no name can stall a page)
+
+
 def one_line(text: Any) -> str:
-    """User text as one line: control characters (new lines, tabs) become one space."""
-    return _CONTROL.sub(" ", "" if text is None else str(text))
+    """User text as one line: control characters (new lines, tabs) become one space; text over
+    :data:`MAX_TEXT` characters is cut with an ellipsis."""
+    text = _CONTROL.sub(" ", "" if text is None else str(text))
+    return text if len(text) <= MAX_TEXT else text[: MAX_TEXT - 1] + "\u2026"
 
 
 def para(text: Any) -> str:

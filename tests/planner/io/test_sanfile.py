@@ -229,13 +229,23 @@ def _break_index(src: Path, dst: Path) -> None:
     dst.write_bytes(bytes(data))
 
 
+# a file edited by a tool that drops SANplan's checksums (as files from before them have none):
+# the loader's own checks of the content still apply
+UNSEAL = "DELETE FROM meta WHERE key LIKE 'sha256:%'"
+
 BAD_FILES = {
     "missing": (lambda p, ok: None, "no such file"),
     "folder": (lambda p, ok: p.mkdir(), "is a folder"),
     "empty": (lambda p, ok: p.write_bytes(b""), "is empty"),
     "short header": (lambda p, ok: p.write_bytes(ok.read_bytes()[:8]), "is truncated"),
-    "truncated": (lambda p, ok: p.write_bytes(ok.read_bytes()[:3000]), "is damaged or not a complete SANplan file"),
-    "cut in half": (lambda p, ok: p.write_bytes(ok.read_bytes()[: len(ok.read_bytes()) // 2]), "is damaged"),
+    "truncated": (lambda p, ok: p.write_bytes(ok.read_bytes()[:3000]), r"is truncated \(3,000 of [\d,]+ bytes\)"),
+    "cut in half": (lambda p, ok: p.write_bytes(ok.read_bytes()[: len(ok.read_bytes()) // 2]), "is truncated"),
+    "cut by one byte": (lambda p, ok: p.write_bytes(ok.read_bytes()[:-1]), "is truncated"),
+    "cut by a page": (lambda p, ok: p.write_bytes(ok.read_bytes()[:-4095]), "is truncated"),
+    "edited body": (
+        lambda p, ok: _edit_copy(ok, p, "UPDATE scenarios SET body = replace(body, '\"size_gb\"', '\"size_gb\" ')"),
+        r"its scenarios do not match their checksum\); restore its revision 1",
+    ),
     "text": (lambda p, ok: p.write_text("hello, this is a shopping list\n"), "is not a SANplan design"),
     "binary": (lambda p, ok: p.write_bytes(bytes(range(256)) * 4), "is not a SANplan design"),
     "bad header": (
@@ -253,27 +263,28 @@ BAD_FILES = {
     ),
     "version zero": (lambda p, ok: _sqlite(p, APPLICATION_ID, 0), "is damaged"),
     "integrity": (lambda p, ok: _break_index(ok, p), r"is damaged \(integrity check: .*missing from index"),
-    "missing table": (lambda p, ok: _edit_copy(ok, p, "DROP TABLE revisions"), "no such table: revisions"),
+    "missing table": (lambda p, ok: _edit_copy(ok, p, "DROP TABLE revisions"), "its table 'revisions' is missing"),
     "no scenario": (lambda p, ok: _edit_copy(ok, p, "DELETE FROM scenarios"), "holds no scenario"),
     "malformed body": (
-        lambda p, ok: _edit_copy(ok, p, "UPDATE scenarios SET body = '{\"format\": '"),
+        lambda p, ok: _edit_copy(ok, p, UNSEAL, "UPDATE scenarios SET body = '{\"format\": '"),
         "scenario 'Base': is not valid JSON",
     ),
     "body not a design": (
-        lambda p, ok: _edit_copy(ok, p, "UPDATE scenarios SET body = '[1, 2]'"),
+        lambda p, ok: _edit_copy(ok, p, UNSEAL, "UPDATE scenarios SET body = '[1, 2]'"),
         "is not a SANplan design document",
     ),
     "body with bad value": (
         lambda p, ok: _edit_copy(
             ok,
             p,
+            UNSEAL,
             'UPDATE scenarios SET body = replace(body, \'"raid_level":5,"drives"\', \'"raid_level":"x","drives"\')',
         ),
         r"is damaged \(scenario 'Base': in arrays: component fastt1.arr1: raid_level: 'x' is not one of",
     ),
     "newer body": (
         lambda p, ok: _edit_copy(
-            ok, p, "UPDATE scenarios SET body = replace(body, '\"schema_version\":1', '\"schema_version\":99')"
+            ok, p, UNSEAL, "UPDATE scenarios SET body = replace(body, '\"schema_version\":1', '\"schema_version\":99')"
         ),
         "newer SANplan",
     ),
@@ -373,7 +384,7 @@ REFUSED_TARGETS = {
         lambda p, ok: _sqlite(p, APPLICATION_ID, FILE_VERSION + 1, "CREATE TABLE future (x)"),
         "not saved: it was written by a newer SANplan",
     ),
-    "damaged": (lambda p, ok: p.write_bytes(ok.read_bytes()[:3000]), "not saved: it is damaged"),
+    "damaged": (lambda p, ok: p.write_bytes(ok.read_bytes()[:3000]), "not saved: it is truncated"),
     "empty": (lambda p, ok: p.write_bytes(b""), "not saved: it is empty"),
 }
 
