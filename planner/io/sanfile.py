@@ -163,9 +163,11 @@ def open_project(path: str | os.PathLike[str]) -> Project:
     return project
 
 
-def _read_sanplan(path: str | os.PathLike[str], where: str) -> _Contents:
+def _read_sanplan(path: str | os.PathLike[str], where: str, scenarios: bool = True) -> _Contents:
     """Check and read a .sanplan file (read-only, leaving no file beside it), migrating an older
-    version in memory. Every read is bounded (:data:`TABLES`, the ``MAX_*`` limits, :data:`READ_SECONDS`)."""
+    version in memory. Every read is bounded (:data:`TABLES`, the ``MAX_*`` limits, :data:`READ_SECONDS`).
+    ``scenarios=False`` (revision listing and restoring) skips the scenarios' checksum, so an intact
+    revision of a damaged file can still be restored."""
     _check_size(path, where)
     try:
         uri = Path(path).absolute().as_uri() + "?mode=ro&immutable=1"  # no -wal/-shm files, no locks
@@ -190,7 +192,7 @@ def _read_sanplan(path: str | os.PathLike[str], where: str) -> _Contents:
                 MIGRATIONS[v](mem)
             db = mem
         contents = _read_tables(db, version)
-        _check_digests(contents, where)
+        _check_digests(contents, where, scenarios)
         return contents
     except sqlite3.Error as err:
         if time.monotonic() > deadline:
@@ -337,7 +339,7 @@ def _digests(scenarios: list[tuple[str, str]], revisions: list[_Revision]) -> di
     return out
 
 
-def _check_digests(contents: _Contents, where: str) -> None:
+def _check_digests(contents: _Contents, where: str, scenarios: bool = True) -> None:
     """Compare the content with the digests a save stored (files from before digests have none)."""
     meta = contents.meta
     intact = [
@@ -349,7 +351,7 @@ def _check_digests(contents: _Contents, where: str) -> None:
         bad = [r.id for r in contents.revisions if r.id not in intact]
         raise ProjectError(where, f"is damaged (revision {bad[0]} does not match its checksum)", FIX_DAMAGED)
     want = meta.get("sha256:scenarios")
-    if want is not None and want != _digest(contents.scenarios):
+    if scenarios and want is not None and want != _digest(contents.scenarios):
         fix = f"restore its revision {intact[-1]} (sanplan restore)" if intact else FIX_DAMAGED
         raise ProjectError(where, "is damaged (its scenarios do not match their checksum)", fix)
 
@@ -359,7 +361,7 @@ def list_revisions(path: str | os.PathLike[str]) -> list[tuple[int, str, str, li
     where = show(path)
     if read_head(path, where) != SQLITE_MAGIC:
         raise ProjectError(where, "is not a .sanplan design file, so it keeps no revisions", "open a .sanplan file")
-    return [(r.id, r.created, r.message, list(r.names)) for r in _read_sanplan(path, where).revisions]
+    return [(r.id, r.created, r.message, list(r.names)) for r in _read_sanplan(path, where, scenarios=False).revisions]
 
 
 def restore_revision(path: str | os.PathLike[str], rev_id: int) -> Project:
@@ -374,7 +376,7 @@ def restore_revision(path: str | os.PathLike[str], rev_id: int) -> Project:
         raise ProjectError(
             where, f"has no revision {rev_id!r}", "give a revision number (see the list of revisions)"
         ) from None
-    contents = _read_sanplan(path, where)
+    contents = _read_sanplan(path, where, scenarios=False)
     found = [r for r in contents.revisions if r.id == rev_id]
     if not found:
         kept = ", ".join(str(r.id) for r in contents.revisions) or "none"
@@ -505,7 +507,7 @@ def _revisions_to_keep(path: str | os.PathLike[str], where: str) -> list[_Revisi
             raise ProjectError(where, "not saved: it is not a SANplan design", FIX_TAKEN) from None
         raise ProjectError(where, "not saved: it is a SANplan JSON export, not a .sanplan file", FIX_TAKEN)
     try:
-        return _read_sanplan(path, where).revisions
+        return _read_sanplan(path, where, scenarios=False).revisions  # its scenarios are being replaced
     except ProjectError as err:
         raise ProjectError(where, f"not saved: it {err.problem}", FIX_TAKEN) from None
 
