@@ -71,7 +71,7 @@ def add_enclosure(window: Any, ids: list[str]) -> Any:
     dlg = EnclosureDialog(topo, sub, window.doc.parts, "empty" if _fill(window) == "empty" else "full", window)
 
     def run(values: dict[str, Any]) -> dict[str, Any]:
-        _remember(window, values["drives"], dlg._bays())
+        _remember(window, values["drives"], dlg.bays())
         return values
 
     return open_dialog(window, dlg, edit.add_enclosure, run)

@@ -174,10 +174,10 @@ def test_logical_drive_dialog(window, qtbot):
     window.doc.run(ec.new_array, "fastt1", 5, free[:5], 128)
     arr = t.children("fastt1", "array")[-1].id
     dlg = _open(window, [arr], "new-logical-drive")
-    assert dlg.size.value() == 4 * 36 and dlg.lun.value() == 2
-    dlg.size.setValue(200)
+    assert dlg.size_gb.value() == 4 * 36 and dlg.lun.value() == 2
+    dlg.size_gb.setValue(200)
     _refused(dlg, "has 144 GB free, not 200 GB")
-    dlg.size.setValue(100)
+    dlg.size_gb.setValue(100)
     dlg.lun.setValue(0)
     _refused(dlg, "LUN 0 is already")
     dlg.lun.setValue(7)
@@ -254,13 +254,13 @@ def test_hdisks_vg_lv_workload_dialogs(window, qtbot):
     assert (vg.name, vg["pvs"], vg["ltg_kb"]) == ("sasvg", (hd.id,), 512)
     dlg = _open(window, [vg.id], "new-lv")
     dlg.stripe.setCurrentIndex(dlg.stripe.findData(512))
-    assert dlg.width.maximum() == 1
-    dlg.width.setValue(1)
+    assert dlg.stripe_width.maximum() == 1
+    dlg.stripe_width.setValue(1)
     _refused(dlg, "at least 2 PVs")
     dlg.stripe.setCurrentIndex(dlg.stripe.findData(0))
-    dlg.size.setValue(150)
+    dlg.size_gb.setValue(150)
     _refused(dlg, "100 GB free")
-    dlg.size.setValue(60)
+    dlg.size_gb.setValue(60)
     dlg.name.setText("saslv")
     _ok(qtbot, dlg)
     lv = t.children(vg.id, "logical_volume")[0]

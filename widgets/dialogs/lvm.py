@@ -89,9 +89,9 @@ class LogicalVolumeDialog(FormDialog):
         ltg = topo[vg]["ltg_kb"]
         stripes = [("not striped", 0)] + [(_kb(v), v) for v in STRIPE_SIZES_KB]
         self.stripe = self.add_combo("Stripe size", stripes, ltg if npv > 1 else 0, "the VG's LTG is a good choice")
-        self.width = self.add_int("Width", 0, max(npv, 0), npv if npv > 1 else 0, " PVs")
+        self.stripe_width = self.add_int("Width", 0, max(npv, 0), npv if npv > 1 else 0, " PVs")
         self.free = ec.vg_free_gb(topo, vg)
-        self.size = self.add_float("Size", 0, 1 << 24, self.free, " GB", f"{self.free:g} GB free in the VG")
+        self.size_gb = self.add_float("Size", 0, 1 << 24, self.free, " GB", f"{self.free:g} GB free in the VG")
         self.refresh()
 
     def values(self) -> dict[str, Any]:
@@ -99,8 +99,8 @@ class LogicalVolumeDialog(FormDialog):
             "vg": self.vg,
             "name": self.name.text().strip(),
             "stripe_kb": self.stripe.currentData(),
-            "width": self.width.value(),
-            "size_gb": self.size.value(),
+            "width": self.stripe_width.value(),
+            "size_gb": self.size_gb.value(),
         }
 
     def problem(self) -> str | None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QSpinBox, QTableWidget, QTableWidgetItem
+from PySide6.QtWidgets import QHeaderView, QSpinBox, QTableWidget, QTableWidgetItem
 
 from planner import edit
 from planner import edit_create as ec
@@ -48,13 +48,13 @@ class EnclosureDialog(FormDialog):
         self.part = self.add_combo("Enclosure", _parts_of(parts, "enclosure"))
         drives = [d for d in topo.descendants(subsystem) if d.kind == "drive"]
         self.drive_part = self.add_combo("Drive part", _parts_of(parts, "drive"), drives[0].part if drives else None)
-        bays = self._bays()
+        bays = self.bays()
         self.count = self.add_int("Drives", 0, 64, bays if fill == "full" else 0, " drives")
         self.add_button("Empty", lambda: self.count.setValue(0))
-        self.add_button("Full", lambda: self.count.setValue(self._bays()))
+        self.add_button("Full", lambda: self.count.setValue(self.bays()))
         self.refresh()
 
-    def _bays(self) -> int:
+    def bays(self) -> int:
         return int(self.parts.get(self.part.currentData() or "", {}).get("drive_bays", 0))
 
     def values(self) -> dict[str, Any]:
@@ -69,8 +69,8 @@ class EnclosureDialog(FormDialog):
         v = self.values()
         if v["part"] is None:
             return "the catalog has no enclosure part: add one in Tools > Parts catalog"
-        if v["drives"] > self._bays():
-            return f"{v['part']['id']} has {self._bays()} drive bays, not {v['drives']}"
+        if v["drives"] > self.bays():
+            return f"{v['part']['id']} has {self.bays()} drive bays, not {v['drives']}"
         if v["drives"] and v["drive_part"] is None:
             return "choose a drive part (the catalog has none)"
         return None
@@ -80,10 +80,10 @@ class EnclosureDialog(FormDialog):
         if v["part"] is None:
             return ""
         n = len(self.topo.children(self.subsystem, "enclosure"))
-        return f"Adds enclosure {n} ({v['part']['id']}, {self._bays()} bays) with {v['drives']} drive(s)."
+        return f"Adds enclosure {n} ({v['part']['id']}, {self.bays()} bays) with {v['drives']} drive(s)."
 
     def full(self) -> bool:
-        return self.count.value() == self._bays() and self._bays() > 0
+        return self.count.value() == self.bays() and self.bays() > 0
 
 
 class AddDrivesDialog(FormDialog):
@@ -195,7 +195,7 @@ class LogicalDriveDialog(FormDialog):
         sub = topo[array].parent
         self.free = ec.array_free_gb(topo, array)
         self.name = self.add_line("Name", "", "empty: 'LUN n'")
-        self.size = self.add_float("Size", 0, 1 << 24, self.free, " GB", f"{self.free:g} GB free on the array")
+        self.size_gb = self.add_float("Size", 0, 1 << 24, self.free, " GB", f"{self.free:g} GB free on the array")
         ctls = topo.children(sub, "controller")
         self.owner = self.add_combo(
             "Owning controller", [(c.name, c.id) for c in ctls], ec.balanced_owner(topo, sub), "preferred owner"
@@ -207,7 +207,7 @@ class LogicalDriveDialog(FormDialog):
         return {
             "array": self.array,
             "owner": self.owner.currentData() or "",
-            "size_gb": self.size.value(),
+            "size_gb": self.size_gb.value(),
             "lun": self.lun.value(),
             "name": self.name.text().strip(),
         }
@@ -237,7 +237,12 @@ class HostMappingDialog(FormDialog):
         self.name = self.add_line("Name", m.name if m else f"P_{subsystem.upper()}_{n}", "the host group")
         ports = [p.id for p in topo.of_kind("hba_port")]
         on = set(m["hba_ports"]) if m else set()
-        self.ports = self.add_check_list("HBA ports", [(p, ec.hba_port_title(topo, p), p in on) for p in ports])
+        held = {p: o.name for o in topo.children(subsystem, "host_mapping") if o.id != mapping for p in o["hba_ports"]}
+        self.ports = self.add_check_list(
+            "HBA ports",
+            [(p, ec.hba_port_title(topo, p) + (f"  - in {held[p]}" if p in held else ""), p in on) for p in ports],
+            "the host's WWPNs; a port belongs to one mapping per subsystem",
+        )
         self.lds = self._ld_table(set(m["logical_drives"]) if m else set())
         self.form.addRow("Logical drives", self.lds)
         self.refresh()
@@ -263,8 +268,12 @@ class HostMappingDialog(FormDialog):
             spin.valueChanged.connect(self.refresh)
             t.setCellWidget(row, 2, spin)
         t.itemChanged.connect(self.refresh)
-        t.horizontalHeader().setStretchLastSection(True)
-        t.resizeColumnToContents(0)
+        t.verticalHeader().hide()
+        head = t.horizontalHeader()
+        head.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        for col in (1, 2):
+            head.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
+        self.setMinimumWidth(560)
         return t
 
     def ld_rows(self) -> list[tuple[str, bool, QSpinBox]]:
