@@ -315,7 +315,9 @@ class MainWindow(QMainWindow):
         self.message_label.setStyleSheet(f"color: {color}" if color else "")
         self.message_label.setText(text)
         self.message_label.setToolTip(text)
-        QTimer.singleShot(15000, lambda t=text: self.message_label.text() == t and self.message_label.setText(""))
+        QTimer.singleShot(
+            15000, self.message_label, lambda t=text: self.message_label.text() == t and self.message_label.setText("")
+        )
 
     # -- model changes (the canvas and panels observe the document themselves) ---------------
     def _on_model_event(self, event) -> None:
