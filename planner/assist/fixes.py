@@ -120,7 +120,8 @@ def _rdac(topo: Topology, f: Finding) -> Op | None:
             ports = {p.id for h in t.of_kind("hba") if h["lpar"] == lpar[0] for p in t.children(h.id, "hba_port")}
             maps = [m.id for m in t.children(sub, "host_mapping") if ports.intersection(m["hba_ports"])]
             if len(maps) == 1 and len(ports.intersection(t[maps[0]]["hba_ports"])) > 2:
-                a.add(edit.delete(t, maps), f"split partition {t[maps[0]].name}")
+                name = t[maps[0]].name
+                a.add(edit.delete(t, maps), f"split partition {name}")
                 map_subsystem(t, t[sub], a)
         return a
 
@@ -239,7 +240,8 @@ def _hdisk(topo: Topology, f: Finding) -> Op | None:
         with assisting(t, "Map the hdisks' logical drives") as a:
             lost = [h for h in hdisks if t[h]["logical_drive"] not in t]
             if lost:
-                a.add(edit.delete(t, lost), f"removed {', '.join(name_of(t, h) for h in lost)} (no logical drive)")
+                names = ", ".join(name_of(t, h) for h in lost)
+                a.add(edit.delete(t, lost), f"removed {names} (no logical drive)")
             for h in (x for x in hdisks if x not in lost):
                 ld = t[h]["logical_drive"]
                 sub = t.ancestor(ld, "subsystem")
@@ -290,7 +292,8 @@ def _mapping_empty(topo: Topology, f: Finding) -> Op | None:
 
     def op(t: Topology) -> Assisted:
         with assisting(t, "Delete an empty host mapping") as a:
-            a.add(edit.delete(t, maps), f"deleted host mapping {t[maps[0]].name}")
+            name = t[maps[0]].name
+            a.add(edit.delete(t, maps), f"deleted host mapping {name}")
         return a
 
     return op if maps else None
