@@ -8,6 +8,8 @@
     sanplan check FILE [--figures ...] [--direction ...] [--json]
     sanplan export FILE --json OUT | --pdf OUT [--paper a4|letter] [--labels]
                         | --zoning brocade|cisco OUT [--vsan N] | --cabling csv|netbox OUT
+    sanplan complete FILE OUT    run every assistant that applies (cable, zone, map, LVM, ...)
+    sanplan fix FILE OUT [--rule RULE]   apply the mechanical fixes of the rules' findings
     sanplan import JSON OUT
     sanplan revisions FILE       list the saved revisions
     sanplan restore FILE REV     restore a revision (saved as a new revision)
@@ -79,6 +81,7 @@ def _parser() -> argparse.ArgumentParser:
     figure_opts(c)
 
     _export_parser(sub)
+    _assist_parser(sub)
 
     i = sub.add_parser("import", help="import a JSON design into a .sanplan file")
     i.add_argument("json_file")
@@ -127,6 +130,17 @@ def _export_parser(sub) -> None:
     x.add_argument(
         "--scenario", help="scenario to export (default: the file's current one; not with --json, which holds them all)"
     )
+
+
+def _assist_parser(sub) -> None:
+    """``sanplan complete`` and ``sanplan fix``: FILE OUT, a scenario, and for fix the rules."""
+    cp = sub.add_parser("complete", help="finish a partial design with the assistants; write it to OUT")
+    fx = sub.add_parser("fix", help="apply the mechanical fixes of the rules' findings; write the design to OUT")
+    for sp in (cp, fx):
+        sp.add_argument("file")
+        sp.add_argument("out", help="output .sanplan (or .json) file; may be FILE itself (a new revision)")
+        sp.add_argument("--scenario", help="scenario to work on (default: the file's current one)")
+    fx.add_argument("--rule", action="append", default=[], help="only this rule's findings (repeatable)")
 
 
 def _dest(flag: str, prefix: str = "export") -> str:
@@ -478,6 +492,45 @@ def _revision(path: str) -> str:
     return f"{revs[-1][0]} (saved {revs[-1][1]})" if revs else "unsaved"
 
 
+def cmd_complete(args) -> int:
+    from planner.assist import complete
+
+    return _assist(args, "completed", lambda topo: complete(topo, _parts()))
+
+
+def cmd_fix(args) -> int:
+    from planner.assist.fixes import fix_all
+    from planner.rules import RULES
+
+    unknown = [r for r in args.rule if r not in RULES]
+    if unknown:
+        return _fail(f"sanplan fix: unknown rule {', '.join(unknown)}; the rules are {', '.join(RULES)}")
+    return _assist(args, "fixed", lambda topo: fix_all(topo, args.rule or None))
+
+
+def _assist(args, verb: str, run) -> int:
+    """Run an assistant on FILE, print its lines, write OUT; exit 1 when errors remain."""
+    from planner.assist import NothingToDo
+    from planner.io import export_json, save_project
+    from planner.rules import check
+
+    project = _open(args.file, args.scenario)
+    topo = project.topology
+    try:
+        done = run(topo)
+        for line in done.lines:
+            print(line)
+    except NothingToDo as err:
+        print(f"nothing done: {err}")
+    if args.out.lower().endswith(".json"):
+        export_json(project, args.out)
+    else:
+        save_project(project, args.out, message=f"{verb} by sanplan {args.command}")
+    errors = sum(1 for f in check(topo) if f.severity == "error")
+    print(f"wrote {args.out}" + (f"; {errors} error(s) remain: see 'sanplan check {args.out}'" if errors else ""))
+    return EXIT_FINDINGS if errors else EXIT_OK
+
+
 def cmd_import(args) -> int:
     from planner.io import import_json, save_project
 
@@ -601,6 +654,8 @@ COMMANDS = {
     "analyze": cmd_analyze,
     "check": cmd_check,
     "export": cmd_export,
+    "complete": cmd_complete,
+    "fix": cmd_fix,
     "import": cmd_import,
     "revisions": cmd_revisions,
     "restore": cmd_restore,

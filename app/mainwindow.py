@@ -113,6 +113,7 @@ class MainWindow(QMainWindow):
         self.docks["findings"].raise_()
         self.palette_panel.partActivated.connect(self.controller.drop_part)
         self.findings.focusRequested.connect(self.focus_components)
+        __import__("app.actions.assist", fromlist=["attach_fixes"]).attach_fixes(self)  # the findings' Fix button
 
     def _action(self, text: str, slot, shortcut=None, icon=None, tip: str = "") -> QAction:
         act = QAction(text, self)

@@ -1,7 +1,11 @@
 """Findings panel: the rules' findings grouped by severity, with the details of the chosen one.
 
 Choosing a finding selects its components in the document and emits
-:attr:`FindingsPanel.focusRequested` so the canvas can centre on them. The list follows
+:attr:`FindingsPanel.focusRequested` so the canvas can centre on them. When the panel has a
+``fix_provider`` (``finding -> fix or None``, a fix having ``preview`` text; set by the
+application) and the chosen finding has a mechanical fix, the preview is shown under the details
+and the Fix button emits :attr:`FindingsPanel.fixRequested` with that fix: the application applies
+it as one undo step (the panel never edits the design). The list follows
 ``doc.analysisReady``; the chosen finding stays chosen across updates while it still exists
 (same rule, same components).
 """
@@ -9,7 +13,7 @@ Choosing a finding selects its components in the document and emits
 from __future__ import annotations
 
 import html
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote, unquote
 
@@ -17,7 +21,9 @@ from PySide6.QtCore import Qt, QUrl, Signal
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QHBoxLayout,
     QLabel,
+    QPushButton,
     QSplitter,
     QStyle,
     QTextBrowser,
@@ -59,13 +65,18 @@ class FindingsPanel(QWidget):
     """
 
     focusRequested = Signal(list)
+    fixRequested = Signal(object)
 
-    def __init__(self, doc: Document, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, doc: Document, parent: QWidget | None = None, fix_provider: Callable[[Any], Any] | None = None
+    ) -> None:
         super().__init__(parent)
         self.setObjectName("FindingsPanel")
         self.doc = doc
+        self.fix_provider = fix_provider
         self._findings: list[Finding] = []
         self._restoring = False
+        self._fix: Any = None
 
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
@@ -90,6 +101,7 @@ class FindingsPanel(QWidget):
         split.setStretchFactor(0, 3)
         split.setStretchFactor(1, 2)
         lay.addWidget(split, 1)
+        lay.addLayout(self._fix_row())
 
         doc.analysisReady.connect(self._on_analysis)
         doc.projectReplaced.connect(self._on_replaced)
@@ -98,7 +110,25 @@ class FindingsPanel(QWidget):
         else:
             self._show_detail(None)
 
+    def _fix_row(self) -> QHBoxLayout:
+        row = QHBoxLayout()
+        self.fix_preview = QLabel("")
+        self.fix_preview.setWordWrap(True)
+        self.fix_preview.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.fix_button = QPushButton("Fix")
+        self.fix_button.setObjectName("FixButton")
+        self.fix_button.setToolTip("Apply the mechanical fix shown beside it (one undo step)")
+        self.fix_button.clicked.connect(self._on_fix)
+        row.addWidget(self.fix_preview, 1)
+        row.addWidget(self.fix_button, 0, Qt.AlignmentFlag.AlignTop)
+        self._show_fix(None)
+        return row
+
     # -- public ---------------------------------------------------------------------------
+    def current_fix(self) -> Any:
+        """The mechanical fix offered for the chosen finding, or None."""
+        return self._fix
+
     def findings(self) -> list[Finding]:
         """The findings shown, in display order."""
         return list(self._findings)
@@ -177,10 +207,12 @@ class FindingsPanel(QWidget):
             f"{errors}, {warnings}, {counts['advice']} advice ({bundle.direction}, {bundle.figures} figures)"
         )
         self._show_detail(self.current_finding())
+        self._show_fix(self.current_finding())
 
     def _on_selected(self) -> None:
         f = self.current_finding()
         self._show_detail(f)
+        self._show_fix(f)
         if f is None or self._restoring:
             return
         ids = list(f.components)
@@ -193,6 +225,25 @@ class FindingsPanel(QWidget):
             cid = unquote(text[len(_LINK) :])
             self.doc.select([cid])
             self.focusRequested.emit([cid])
+
+    def _show_fix(self, f: Finding | None) -> None:
+        fix = None
+        if f is not None and self.fix_provider is not None:
+            try:
+                fix = self.fix_provider(f)
+            except Exception as err:  # a fix that cannot be worked out is not offered
+                self.fix_preview.setText(f"No fix offered: {err}")
+        self._fix = fix
+        self.fix_button.setVisible(fix is not None)
+        self.fix_button.setEnabled(fix is not None)
+        lines = fix.preview.splitlines() if fix is not None else []
+        shown = "\n".join(lines[:6]) + (f"\n... and {len(lines) - 6} more steps" if len(lines) > 6 else "")
+        self.fix_preview.setText(f"Fix: {shown}" if fix is not None else "")
+        self.fix_preview.setToolTip(fix.preview if fix is not None else "")
+
+    def _on_fix(self) -> None:
+        if self._fix is not None:
+            self.fixRequested.emit(self._fix)
 
     # -- details --------------------------------------------------------------------------
     def _show_detail(self, f: Finding | None) -> None:
