@@ -61,6 +61,7 @@ class ZoningDialog(QDialog):
         self.targets: list[str] = []
         self.paste_dialog: WwpnPasteDialog | None = None
         self._filling = False
+        self._stale = False
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(0)
@@ -118,12 +119,21 @@ class ZoningDialog(QDialog):
 
     def schedule_refresh(self) -> None:
         """Refresh once the current edit is complete (the grid is rebuilt after the event loop
-        returns, never inside the handler of the cell being edited)."""
-        self._timer.start()
+        returns, never inside the handler of the cell being edited); a hidden dialog refreshes
+        when it is shown again."""
+        self._stale = True
+        if self.isVisible():
+            self._timer.start()
+
+    def showEvent(self, event) -> None:  # noqa: N802 (Qt override)
+        super().showEvent(event)
+        if self._stale:
+            self.refresh()
 
     def refresh(self, fabric: str = "") -> None:
         """Show the design as it is now (the fabrics, then the grid of ``fabric`` or the current one)."""
         self._timer.stop()
+        self._stale = False
         want = fabric or self.fabric()
         self.fabric_box.blockSignals(True)
         self.fabric_box.clear()

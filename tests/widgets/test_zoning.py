@@ -165,3 +165,12 @@ def test_zoning_from_the_design_menu_and_a_context_menu(qtbot, tmp_path, monkeyp
     next(a for a in menu.actions() if a.objectName() == "action-zoning-of").trigger()
     assert w.last_dialog is w.zoning_dialog
     w.zoning_dialog.close()
+
+
+def test_a_hidden_dialog_catches_up_when_shown(zoning, doc):
+    from planner import zoning_edit as ze
+
+    zoning.hide()
+    doc.run(ze.set_zoned, FAB, FCS2, "fastt4.B1")
+    zoning.show()
+    assert zoning.cell(FCS2, "fastt4.B1").checkState() == Qt.CheckState.Checked
