@@ -114,6 +114,15 @@ class MainWindow(QMainWindow):
         self.palette_panel.partActivated.connect(self.controller.drop_part)
         self.findings.focusRequested.connect(self.focus_components)
         __import__("app.actions.assist", fromlist=["attach_fixes"]).attach_fixes(self)  # the findings' Fix button
+        from app.actions.san import ZoneHighlighter
+        from widgets.model_tree import ModelTreePanel
+
+        self.model_tree = ModelTreePanel(self.doc, self.fill_component_menu)
+        self.docks["tree"] = self._dock("Model", self.model_tree, Qt.DockWidgetArea.LeftDockWidgetArea, "ModelTreeDock")
+        self.tabifyDockWidget(self.docks["palette"], self.docks["tree"])
+        self.docks["palette"].raise_()
+        self.model_tree.focusRequested.connect(self.focus_components)
+        self.zone_highlighter = ZoneHighlighter(self.doc)  # the canvas marks a selected port's zone partners
 
     def _action(self, text: str, slot, shortcut=None, icon=None, tip: str = "") -> QAction:
         act = QAction(text, self)

@@ -1,0 +1,119 @@
+"""The model tree: every component by kind and parent, search, selection both ways, the
+registered context-menu actions, and updates per model event (no rebuild on an attribute edit)."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+
+from app.actions import ComponentAction, register, unregister
+from app.actions.menus import fill_component_menu
+from planner import edit
+from planner.examples import build_example
+from planner.io import Project
+from widgets.model_tree import ModelTreePanel
+
+
+@pytest.fixture
+def tree(qtbot, doc):
+    panel = ModelTreePanel(doc, lambda menu, ids: fill_component_menu(SimpleNamespace(doc=doc), menu, ids))
+    qtbot.addWidget(panel)
+    panel.show()
+    return panel
+
+
+def _path(tree, cid):
+    """Texts from the group down to the component's row."""
+    item, out = tree.items[cid], []
+    while item is not None:
+        out.append(item.text())
+        item = item.parent()
+    return list(reversed(out))
+
+
+def test_every_component_is_in_the_outline(tree, doc):
+    topo = doc.topology
+    assert set(tree.items) == {c.id for c in topo.components()}
+    assert [g.text() for g in tree.groups.values()] == [
+        "Servers (1)",
+        "Fabrics (1)",
+        "Switches (1)",
+        "Subsystems (8)",
+        "Cables (32)",
+    ]
+    assert _path(tree, "z.Z_D1_FCS0_FASTT1_A") == ["Fabrics (1)", "FAB_D1", "Z_D1_FCS0_FASTT1_A"]
+    assert _path(tree, "fastt1.map.P_FASTT1") == ["Subsystems (8)", "fastt1", "P_FASTT1"]
+    assert _path(tree, "fastt1.ld1")[:3] == ["Subsystems (8)", "fastt1", "fastt1 RAID5 8+P #1"]
+    assert _path(tree, "p690.lpar1.hdisk2") == ["Servers (1)", "p690", "lpar1", "hdisk2"]
+    lv = "p690.lpar1.datavg.stripelv01"
+    assert _path(tree, lv + ".wl") == ["Servers (1)", "p690", "lpar1", "datavg", "stripelv01", "workload"]
+    detail = tree.items["z.Z_D1_FCS0_FASTT1_A"].parent().child(0, 1).text()
+    assert detail == "Members: fcs0 port 0 and fastt1 A1"
+
+
+def test_search_filters_and_keeps_the_parents(tree):
+    tree.search.setText("fastt1 a1")
+    shown = tree.visible_ids()
+    assert "fastt1.A1" in shown and "fastt1" in shown and "fastt1.A" in shown
+    assert "fastt2.A1" not in shown and "sw1" not in shown
+    tree.search.setText("10:00:00:00:c9:01:00:01")  # a WWPN finds its port
+    assert "hba.d1s1.0" in tree.visible_ids() and "hba.d1s2.0" not in tree.visible_ids()
+    tree.search.setText("")
+    assert len(tree.visible_ids()) == len(tree.items)
+
+
+def test_selection_both_ways(tree, doc):
+    doc.select(["z.Z_D1_FCS0_FASTT1_A", "fastt2.map.P_FASTT2"])
+    assert tree.selected_ids() == ["z.Z_D1_FCS0_FASTT1_A", "fastt2.map.P_FASTT2"]
+    item = tree.items["p690.lpar1.hdisk3"]
+    index = tree.proxy.mapFromSource(item.index())
+    tree.view.selectionModel().select(index, tree.view.selectionModel().SelectionFlag.ClearAndSelect)
+    assert doc.selection == ["p690.lpar1.hdisk3"]
+
+
+def test_the_context_menu_offers_registered_actions(tree, doc):
+    ran = []
+    register(ComponentAction("test-tree-probe", "Probe...", ("zone",), lambda w, ids: ran.append(ids)))
+    try:
+        menu = tree.context_menu(["z.Z_D1_FCS0_FASTT1_A"])
+        act = next(a for a in menu.actions() if a.objectName() == "action-test-tree-probe")
+        act.trigger()
+        assert ran == [["z.Z_D1_FCS0_FASTT1_A"]]
+        assert "Show on &canvas" in [a.text() for a in menu.actions()]
+        assert not [a for a in tree.context_menu(["sw1"]).actions() if a.objectName() == "action-test-tree-probe"]
+    finally:
+        unregister("test-tree-probe")
+
+
+def test_edits_update_rows_in_place(tree, doc):
+    zone_row = tree.items["z.Z_D1_FCS0_FASTT1_A"]
+    fastt1 = tree.items["fastt1"]
+    doc.run(edit.set_attr, "fastt1", "name", "fastt-one")
+    assert tree.items["fastt1"] is fastt1 and fastt1.text() == "fastt-one"  # the same row, new text
+    assert tree.items["z.Z_D1_FCS0_FASTT1_A"] is zone_row
+    assert zone_row.parent().child(zone_row.row(), 1).text() == "Members: fcs0 port 0 and fastt-one A1"
+    doc.run(edit.add_zone, "fab.FAB_D1", "Z_NEW", ["hba.d1s1.0", "fastt2.A1"])
+    assert _path(tree, "z.Z_NEW") == ["Fabrics (1)", "FAB_D1", "Z_NEW"]
+    assert tree.items["z.Z_NEW"].row() == 16  # after the sixteen zones already there
+    doc.undo_stack.undo()
+    assert "z.Z_NEW" not in tree.items
+    doc.run(edit.delete, ["fastt8"])
+    assert "fastt8" not in tree.items and "fastt8.ld1" not in tree.items
+    assert tree.groups["subsystem"].text() == "Subsystems (7)"
+    doc.undo_stack.undo()
+    assert _path(tree, "fastt8.ld1")[:2] == ["Subsystems (8)", "fastt8"]
+    assert tree.items["fastt8"].row() == 7
+    assert set(tree.items) == {c.id for c in doc.topology.components()}
+
+
+def test_a_moved_hba_moves_in_the_tree(tree, doc):
+    free = next(s for s in doc.topology.of_kind("slot") if not doc.topology.children(s.id))
+    doc.run(edit.move_hba, "hba.d1s1", free.id)
+    assert tree.items["hba.d1s1"].parent() is tree.items[free.id]
+    assert tree.items["hba.d1s1.0"].parent() is tree.items["hba.d1s1"]
+
+
+def test_a_new_project_rebuilds(tree, doc, parts):
+    doc.replace_project(Project(build_example("p690-worst-cabling", parts)), None)
+    assert set(tree.items) == {c.id for c in doc.topology.components()}
