@@ -3,6 +3,10 @@ name their files, the headline bar, the guide and the tooltips (issue 8, section
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+import textwrap
 import tomllib
 from pathlib import Path
 
@@ -104,32 +108,52 @@ def saved_designs(tmp_path: Path, names: list[str]) -> list[Path]:
     return out
 
 
+def earlier_session(home: Path, paths: list[Path]) -> None:
+    """A SANplan process that opens ``paths`` one after the other and quits: it leaves them in the
+    settings ini file of ``SANPLAN_HOME``, which this process has not read yet (QSettings caches a
+    file per process, so only a new process reads it as a restart does)."""
+    script = textwrap.dedent(
+        f"""
+        import os
+        os.environ["QT_QPA_PLATFORM"] = "offscreen"
+        from PySide6.QtWidgets import QApplication
+        app = QApplication([])
+        from app.mainwindow import MainWindow
+        from catalogs.catalog import Catalog
+        w = MainWindow(Catalog(":memory:"))
+        for p in {[str(p) for p in paths]!r}:
+            assert w.file_open(p), p
+        w.close()
+        """
+    )
+    env = dict(os.environ, PYTHONPATH=str(ROOT), SANPLAN_HOME=str(home / "home"))
+    done = subprocess.run([sys.executable, "-c", script], env=env, cwd=ROOT, timeout=120, capture_output=True)
+    assert done.returncode == 0, done.stderr.decode()[-2000:]
+
+
 def test_one_recent_file_survives_a_restart(qtbot, home):
     (path,) = saved_designs(home, ["only"])
+    earlier_session(home, [path])
+    ini = (home / "home" / "settings.ini").read_text()
+    assert f"recent={path}" in ini  # one entry: the ini file holds a bare string, not a list
     w = new_window(qtbot)
-    assert w.file_open(str(path))
-    w.close()
-    ini = Path(home / "home" / "settings.ini")
-    assert str(path) in ini.read_text()
-    again = new_window(qtbot)  # the restart: one entry comes back from the ini file as a string
-    assert recent_entries(again) == [str(path)]
-    assert list(again.start_page.recent_buttons) == [str(path)]
-    again.recent_menu.actions()[0].trigger()
-    assert again.doc.path == path and again.doc.topology.meta["name"] == "only"
-    assert not [a for a in again.asked if a[0] == "error"]
+    assert recent_entries(w) == [str(path)]
+    assert list(w.start_page.recent_buttons) == [str(path)]
+    w.recent_menu.actions()[0].trigger()
+    assert w.doc.path == path and w.doc.topology.meta["name"] == "only"
+    assert not [a for a in w.asked if a[0] == "error"]
+    assert recent_entries(w) == [str(path)]  # opening it again does not split it into characters
 
 
 def test_several_recent_files_survive_a_restart_newest_first(qtbot, home):
     paths = saved_designs(home, ["one", "two", "three"])
+    earlier_session(home, [*paths, paths[0]])  # the first opened again: first, not twice
     w = new_window(qtbot)
-    for p in paths:
-        assert w.file_open(str(p))
-    assert w.file_open(str(paths[0]))  # opened again: first, not twice
-    again = new_window(qtbot)
-    assert recent_entries(again) == [str(paths[0]), str(paths[2]), str(paths[1])]
-    again.show_start_page()
-    again.start_page.recent_buttons[str(paths[1])].click()
-    assert again.doc.path == paths[1] and not on_start_page(again)
+    assert recent_entries(w) == [str(paths[0]), str(paths[2]), str(paths[1])]
+    w.show_start_page()
+    w.start_page.recent_buttons[str(paths[1])].click()
+    assert w.doc.path == paths[1] and not on_start_page(w)
+    assert recent_entries(w) == [str(paths[1]), str(paths[0]), str(paths[2])]
 
 
 def test_a_recent_file_that_is_gone_leaves_the_list(qtbot, home):
