@@ -132,6 +132,7 @@ class Document(QObject):
         self.parts = parts
         self.project = Project(Topology("Untitled design"))
         self.path: Path | None = None
+        self.untitled = "Untitled"  # the name shown while there is no file (an example's name)
         self.undo_stack = QUndoStack(self)
         self.undo_stack.cleanChanged.connect(self._on_clean_changed)
         self.undo_stack.indexChanged.connect(self._on_index_changed)
@@ -332,7 +333,7 @@ class Document(QObject):
         return self.undo_stack.isClean()
 
     def title(self) -> str:
-        name = self.path.name if self.path else "Untitled"
+        name = self.path.name if self.path else self.untitled
         scen = f" [{self.project.current}]" if len(self.project.scenarios) > 1 else ""
         return f"{name}{scen}"
 

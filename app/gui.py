@@ -6,8 +6,9 @@ import sys
 from pathlib import Path
 
 
-def create_window(file: str | None = None, example: str | None = "p690-benchmark", offer_recovery: bool = True):
-    """Create the QApplication (if needed) and the main window, opened on FILE or an example."""
+def create_window(file: str | None = None, example: str | None = None, offer_recovery: bool = True):
+    """Create the QApplication (if needed) and the main window, opened on FILE or an example;
+    with neither (and no unsaved work to recover), the window shows its start page."""
     from PySide6.QtWidgets import QApplication
 
     from app.mainwindow import MainWindow, settings
@@ -26,6 +27,8 @@ def create_window(file: str | None = None, example: str | None = "p690-benchmark
             window.open_path(Path(file))
         elif example:
             window.open_example(example)
+        else:
+            window.show_start_page()
     return app, window
 
 

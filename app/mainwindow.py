@@ -32,15 +32,16 @@ from PySide6.QtWidgets import (
 from app.actions.menus import fill_component_menu, fill_design_menu
 from app.controller import Controller
 from app.document import Document
+from app.export_files import with_extension, written_report
+from app.recent import MAX_RECENT, forget, menu_text, recent_files, remember  # noqa: F401
 from app.session import APP_NAME, _latest_revision, _remove_autosave, data_dir, pending_recovery, settings  # noqa: F401
+from app.startup import apply_tips, build_central, show_guide, show_start_page
 from app.theme import apply_theme
 from planner.examples import EXAMPLES, build_example
 from planner.figures import DIRECTIONS, FIGURE_SETS
 from planner.io import Project, ProjectError, save_project
 from planner.model import Topology
 from widgets.canvas import DiagramScene, DiagramView
-
-MAX_RECENT = 8
 
 
 class MainWindow(QMainWindow):
@@ -53,7 +54,7 @@ class MainWindow(QMainWindow):
         self.doc = Document(catalog.as_dict(), self)
         self.scene = DiagramScene(self.doc, self)
         self.view = DiagramView(self.scene, self)
-        self.setCentralWidget(self.view)
+        self.setCentralWidget(build_central(self))
         self.ask: Callable[..., Any] = self._ask_dialog
         self.doc.modelEvent.connect(self._on_model_event)
         self.doc.fileStateChanged.connect(self._update_title)
@@ -172,8 +173,10 @@ class MainWindow(QMainWindow):
         )
         self.act_properties = self._action("Design &properties...", self.edit_properties)
         self.act_catalog = self._action("Parts &catalog...", self.show_catalog)
+        self.act_guide = self._action("&Getting started", self.show_guide, S.HelpContents)
         self._build_menus()
         self._build_toolbar()
+        apply_tips(self)
 
     def _build_menus(self) -> None:
         mb = self.menuBar()
@@ -231,6 +234,7 @@ class MainWindow(QMainWindow):
         m.addAction(self.act_catalog)
 
         m = mb.addMenu("&Help")
+        m.addAction(self.act_guide)
         m.addAction("&About SANplan", self.about)
 
     def _fill_design_actions(self, menu: QMenu) -> None:
@@ -307,6 +311,10 @@ class MainWindow(QMainWindow):
         self.statusBar().addPermanentWidget(self.totals_label)
         self.message_label = QLabel("")
         self.statusBar().addWidget(self.message_label, 1)
+        self._message_timer = QTimer(self)  # a child: it never fires after the window is gone
+        self._message_timer.setSingleShot(True)
+        self._message_timer.setInterval(15000)
+        self._message_timer.timeout.connect(self.message_label.clear)
 
     # -- status and title -----------------------------------------------------------------------
     def _update_title(self) -> None:
@@ -325,9 +333,7 @@ class MainWindow(QMainWindow):
         self.message_label.setStyleSheet(f"color: {color}" if color else "")
         self.message_label.setText(text)
         self.message_label.setToolTip(text)
-        QTimer.singleShot(
-            15000, self.message_label, lambda t=text: self.message_label.text() == t and self.message_label.setText("")
-        )
+        self._message_timer.start()  # cleared 15 s after the last message
 
     # -- model changes (the canvas and panels observe the document themselves) ---------------
     def _on_model_event(self, event) -> None:
@@ -375,6 +381,7 @@ class MainWindow(QMainWindow):
 
     def file_new(self) -> None:
         if self.maybe_save():
+            self.doc.untitled = "Untitled"
             self.doc.replace_project(Project(Topology("Untitled design")), None)
             self.discard_autosave()
 
@@ -404,6 +411,7 @@ class MainWindow(QMainWindow):
         if not self.maybe_save():
             return
         topo = build_example(name, self.doc.parts)
+        self.doc.untitled = name  # the title and Save As show the example's name, not "Untitled"
         self.doc.replace_project(Project(topo), None)
         QTimer.singleShot(0, self.view.zoom_to_fit)
 
@@ -418,7 +426,7 @@ class MainWindow(QMainWindow):
         return ok
 
     def file_save_as(self) -> bool:
-        path = self.ask("save", "Save design as")
+        path = self.ask("save", "Save design as", "" if self.doc.path else f"{self.doc.untitled}.sanplan")
         if not path:
             return False
         if not str(path).endswith(".sanplan"):
@@ -462,19 +470,31 @@ class MainWindow(QMainWindow):
                 self._update_title()
 
     def _add_recent(self, path: str) -> None:
-        recent = [p for p in (self.settings.value("recent", []) or []) if p != path]
-        recent.insert(0, path)
-        self.settings.setValue("recent", recent[:MAX_RECENT])
+        remember(self.settings, path)
         self._fill_recent()
 
     def _fill_recent(self) -> None:
+        """File > Open recent (and the start page) from the settings: always a list of paths."""
         self.recent_menu.clear()
-        recent = self.settings.value("recent", []) or []
-        if isinstance(recent, str):
-            recent = [recent]
-        for p in recent:
-            self.recent_menu.addAction(p, lambda p=p: self.file_open(p))
+        recent = recent_files(self.settings)
+        for i, p in enumerate(recent):
+            a = self.recent_menu.addAction(menu_text(i, p), lambda p=p: self.open_recent(p))
+            a.setToolTip(p)
+            a.setData(p)
         self.recent_menu.setEnabled(bool(recent))
+        if hasattr(self, "start_page"):
+            self.start_page.set_recent(recent)
+
+    def open_recent(self, path: str) -> bool:
+        """Open a recent file; one that is gone leaves the list with a message saying so."""
+        if not Path(path).exists():
+            forget(self.settings, path)
+            self._fill_recent()
+            self.ask(
+                "error", f"Cannot open {Path(path).name}", f"{path} no longer exists; removed from the recent files"
+            )
+            return False
+        return self.file_open(path)
 
     # -- exports ----------------------------------------------------------------------------------
     def export(self, format_id: str) -> None:
@@ -484,16 +504,21 @@ class MainWindow(QMainWindow):
         from planner.exports import ExportSource, get
 
         fmt = get(format_id)
-        path = self.ask("export", f"Export {fmt.name}", fmt.file_filter)
-        if not path:
-            return
-        options = self._export_options(fmt)
-        if options is None:
-            return
         doc = self.doc
         source = ExportSource(
             doc.project, lambda: "unsaved" if not doc.is_clean() or doc.path is None else _latest_revision(doc.path)
         )
+        problem = fmt.check(source) if fmt.check else None
+        if problem:  # said before a file name is asked for
+            self.ask("error", f"Cannot export {fmt.name}", problem)
+            return
+        path = self.ask("export", f"Export {fmt.name}", fmt.file_filter)
+        if not path:
+            return
+        path = with_extension(str(path), fmt.extension)
+        options = self._export_options(fmt)
+        if options is None:
+            return
         try:
             written = run_with_progress(
                 self,
@@ -503,7 +528,10 @@ class MainWindow(QMainWindow):
         except Exception as err:  # the export names its problem; never a traceback
             self.ask("error", "Export failed", str(err))
             return
-        self.show_message(f"wrote {', '.join(Path(w.path).name for w in written)}", error=False)
+        status, detail = written_report(written)
+        self.show_message(status, error=False)
+        if detail:  # several files (one per fabric): list them all
+            self.ask("info", f"{fmt.name}: {len(written)} files written", detail)
 
     def _export_options(self, fmt) -> dict[str, Any] | None:
         """The format's options: from the settings, the window's figure set, or a question (None: cancelled)."""
@@ -598,6 +626,12 @@ class MainWindow(QMainWindow):
     def _catalog_changed(self) -> None:
         self.doc.parts = self.catalog.as_dict()
         self.palette_panel.refresh()
+
+    def show_guide(self) -> None:
+        show_guide(self)
+
+    def show_start_page(self) -> None:
+        show_start_page(self)
 
     def about(self) -> None:
         QMessageBox.about(
@@ -727,8 +761,11 @@ class MainWindow(QMainWindow):
             path, _ = QFileDialog.getOpenFileName(self, text, "", "SANplan designs (*.sanplan *.json);;All files (*)")
             return path
         if what == "save":
-            path, _ = QFileDialog.getSaveFileName(self, text, "", "SANplan designs (*.sanplan)")
+            path, _ = QFileDialog.getSaveFileName(self, text, detail, "SANplan designs (*.sanplan)")
             return path
+        if what == "info":
+            QMessageBox.information(self, APP_NAME, f"{text}\n\n{detail}")
+            return None
         if what == "export":
             path, _ = QFileDialog.getSaveFileName(self, text, "", detail or "All files (*)")
             return path

@@ -9,6 +9,7 @@ Both follow ``doc.analysisReady``; the background follows the application palett
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -32,7 +33,29 @@ LEVELS: tuple[tuple[str, str], ...] = tuple((k, kind_name(k).replace(" ", "\n"))
 HISTOGRAM_ABOVE = 200
 PATH_COLOUR = "#1e88e5"
 
+#: the least room between two labelled ticks of a value axis, in text heights
+TICK_ROOM = 1.6
+
 _configured = False
+
+
+def tick_step(span: float, pixels: float, min_px: float, integer: bool = False) -> float:
+    """The smallest step of 1, 2, 2.5 or 5 x 10^k that puts labelled ticks ``min_px`` apart on an
+    axis of ``pixels`` showing ``span`` data units (at least 1 for a count axis)."""
+    if span <= 0 or pixels <= 0:
+        return 1.0
+    raw = span * min_px / pixels
+    unit = 10 ** math.floor(math.log10(raw))
+    step = next(m * unit for m in (1, 2, 2.5, 5, 10) if m * unit >= raw * (1 - 1e-9))
+    if integer:
+        step = max(1.0, float(math.ceil(step)))
+    return step
+
+
+def value_ticks(top: float, step: float) -> list[tuple[float, str]]:
+    """Labelled ticks 0, step, 2 step ... up to ``top``."""
+    n = int(math.floor(top / step + 1e-9))
+    return [(i * step, f"{i * step:,.10g}") for i in range(n + 1)]
 
 
 def utilization_colour(pct: float) -> str:
@@ -90,6 +113,7 @@ class ChartsPanel(QWidget):
         self.histogram: tuple[np.ndarray, np.ndarray] | None = None
         self.level_bars: pg.BarGraphItem | None = None
         self.path_bars: pg.BarGraphItem | None = None
+        self.level_labels: list[tuple[pg.TextItem, float]] = []  # (value label, bar height %)
         self._fg = "#000000"
 
         lay = QVBoxLayout(self)
@@ -117,6 +141,8 @@ class ChartsPanel(QWidget):
             item.setZValue(100)  # above the bars and their value labels
         self.util_plot.scene().sigMouseMoved.connect(self._on_util_mouse)
         self.path_plot.scene().sigMouseMoved.connect(self._on_path_mouse)
+        for plot in (self.util_plot, self.path_plot):
+            plot.getPlotItem().vb.sigResized.connect(self._fit)
 
         self._apply_palette()
         doc.analysisReady.connect(self._on_analysis)
@@ -162,6 +188,7 @@ class ChartsPanel(QWidget):
     def _clear(self) -> None:
         self.stats, self.path_values, self.histogram = [], [], None
         self.level_bars = self.path_bars = None
+        self.level_labels = []
         for plot in (self.util_plot, self.path_plot):
             plot.clear()
         self._titles(None)
@@ -170,6 +197,7 @@ class ChartsPanel(QWidget):
         self._draw_levels(bundle)
         self._draw_paths(bundle)
         self._titles(bundle)
+        self._fit()
 
     def _draw_levels(self, bundle: AnalysisBundle) -> None:
         plot = self.util_plot
@@ -186,12 +214,15 @@ class ChartsPanel(QWidget):
                 pens=[pg.mkPen(None)] * n,
             )
             plot.addItem(self.level_bars)
+            self.level_labels = []
             for i, h in enumerate(heights):
                 label = pg.TextItem(f"{h:.0f}", color=self._fg, anchor=(0.5, 1))
-                label.setPos(i, h + 1)
+                label.setPos(i, h)
                 plot.addItem(label)
+                self.level_labels.append((label, h))
         else:
             self.level_bars = None
+            self.level_labels = []
         line = pg.InfiniteLine(
             pos=100,
             angle=0,
@@ -230,8 +261,7 @@ class ChartsPanel(QWidget):
             )
             plot.addItem(self.path_bars)
             bottom.setTicks(None)
-            plot.setLabel("bottom", "MB/s per path", color=self._fg)
-            plot.setLabel("left", "paths", color=self._fg)
+            plot.setLabel("bottom", "MB/s per path; bar height: number of paths", color=self._fg)
             plot.setXRange(lo, hi, padding=0.02)
             plot.setYRange(0, max(float(counts.max()), 1) * 1.1, padding=0)
         else:
@@ -247,21 +277,20 @@ class ChartsPanel(QWidget):
             step = max(1, int(np.ceil(n / 12))) if n else 1
             bottom.setTicks([[(i, str(i + 1)) for i in range(0, n, step)]])
             plot.setLabel("bottom", "paths, fastest first", color=self._fg)
-            plot.setLabel("left", "MB/s", color=self._fg)
             plot.setXRange(-0.6, max(n, 1) - 0.4, padding=0)
             plot.setYRange(0, max(float(values.max()) if n else 0.0, 1.0) * 1.12, padding=0)
         plot.addItem(self.path_hover, ignoreBounds=True)
         self.path_hover.hide()
 
     def _titles(self, bundle: AnalysisBundle | None) -> None:
+        # the units are in the titles: an axis label taller than a short plot would be cut off
         fg = self._fg
-        self.util_plot.setLabel("left", "utilization (%)", color=fg)
         if bundle is None:
-            self.util_plot.setTitle("Busiest component per hop level (analysing...)", color=fg)
+            self.util_plot.setTitle("% utilization of the busiest component per hop level (analysing...)", color=fg)
             self.path_plot.setTitle("MB/s per path (analysing...)", color=fg)
             return
         how = f"{bundle.direction}, {bundle.figures} figures"
-        self.util_plot.setTitle(f"Busiest component per hop level ({how})", color=fg)
+        self.util_plot.setTitle(f"% utilization of the busiest component per hop level ({how})", color=fg)
         rated = len(self.path_values)
         if not bundle.result.paths:
             self.path_plot.setTitle("No paths yet: cable, zone, map and own a logical drive", color=fg)
@@ -269,6 +298,34 @@ class ChartsPanel(QWidget):
             self.path_plot.setTitle(
                 f"MB/s per path: {rated} paths, aggregate {bundle.result.aggregate:.0f} MB/s", color=fg
             )
+
+    # -- fitting the labels to the plot's size -------------------------------------------
+    def _fit(self, *_args: object) -> None:
+        """Value-axis ticks far enough apart for their text, and each bar's value label inside
+        the top of its bar when it fits there, else just above it (never cut off at the top)."""
+        text_px = self.fontMetrics().height()
+        for plot, integer in ((self.util_plot, False), (self.path_plot, self.histogram is not None)):
+            vb = plot.getPlotItem().vb
+            (_, _), (y0, y1) = vb.viewRange()
+            pixels = vb.height()
+            step = tick_step(y1 - y0, pixels, TICK_ROOM * text_px, integer)
+            axis = plot.getAxis("left")
+            ticks = value_ticks(y1, step)
+            axis.setTicks([ticks, []])
+            widest = max((self.fontMetrics().horizontalAdvance(t) for _, t in ticks), default=0)
+            axis.setWidth(widest + 12)  # the labels of these ticks, not of pyqtgraph's own
+        vb = self.util_plot.getPlotItem().vb
+        (_, _), (y0, y1) = vb.viewRange()
+        per_px = (y1 - y0) / vb.height() if vb.height() > 0 else 0.0
+        for item, h in self.level_labels:
+            inside = per_px > 0 and h / per_px >= text_px + 4
+            item.setAnchor((0.5, 0.0) if inside else (0.5, 1.0))
+            item.setColor(pg.mkColor("#ffffff") if inside else pg.mkColor(self._fg))
+            item.setPos(item.pos().x(), h)
+
+    def label_inside(self, index: int) -> bool:
+        """Whether the value label of level bar ``index`` sits inside its bar (tests)."""
+        return tuple(self.level_labels[index][0].anchor) == (0.5, 0.0)
 
     # -- hover ----------------------------------------------------------------------------
     def _on_util_mouse(self, pos: QPointF) -> None:

@@ -172,6 +172,8 @@ class PalettePanel(QWidget):
             font = QFont(group.font(0))
             font.setBold(True)
             group.setFont(0, font)
+            for col in (0, 1):
+                group.setToolTip(col, group_tooltip(kind, title))
             self.tree.addTopLevelItem(group)
             for part, user in members:
                 item = QTreeWidgetItem([str(part.get("name") or part["id"]), str(part.get("feature_code", ""))])
@@ -196,6 +198,18 @@ class PalettePanel(QWidget):
         pid = item.data(0, PART_ID_ROLE)
         if pid:
             self.partActivated.emit(pid)
+
+
+def group_tooltip(kind: str, title: str) -> str:
+    """What a group of the palette holds and where its parts go ('drop onto a slot')."""
+    spec = KINDS.get(kind)
+    parents = [p for p in (spec.parents if spec else ()) if p]
+    where = (
+        "drop one onto an empty part of the canvas"
+        if spec is None or spec.root
+        else f"drop one onto a {' or '.join(kind_name(p) for p in parents)}"
+    )
+    return f"{title}: {where}, or double-click it; hover a part for its id and feature code"
 
 
 def _tooltip(part: dict[str, Any], user: bool) -> str:

@@ -134,6 +134,8 @@ class ExportFormat:
     group: str = ""
     order: int = 100
     busy_text: str = ""  # the progress dialog's text
+    # why this design cannot be exported at all ("has no zones"), asked before the file name
+    check: Callable[[ExportSource], str | None] | None = None
 
     @property
     def name(self) -> str:

@@ -271,6 +271,13 @@ def fabric_file_name(path: str | os.PathLike[str], fabric: str) -> str:
     return f"{base}.{fabric}{ext}"
 
 
+def zoning_problem(topo: Topology) -> str | None:
+    """Why there is no zoning script to write (no fabric has a zone), or None."""
+    if zoning_plan(topo):
+        return None
+    return f"{topo.meta.get('name', 'the design')} has no zones; nothing to write (zone the HBA ports with the storage ports first)"
+
+
 def write_zoning(
     topo: Topology, vendor: str, out: str | os.PathLike[str], vsan: int = 1
 ) -> list[tuple[str, FabricZoning]]:
@@ -279,7 +286,7 @@ def write_zoning(
     when the design has no zones or a file cannot be written."""
     scripts = zoning_script(topo, vendor, vsan)
     if not scripts:
-        raise ExportError(f"{topo.meta.get('name', 'the design')} has no zones; nothing to write")
+        raise ExportError(zoning_problem(topo) or "no zones")
     plans = {p.name: p for p in zoning_plan(topo)}
     paths = {fabric: os.fspath(out) if len(scripts) == 1 else fabric_file_name(out, fabric) for fabric in scripts}
     write_texts({paths[fabric]: text for fabric, text in scripts.items()})  # all fabrics or none
@@ -327,6 +334,7 @@ register(
         file_filter="Text (*.txt)",
         extension=".txt",
         write=_zoning_writer("brocade"),
+        check=lambda source: zoning_problem(source.topology),
         cli=ZONING_FLAG,
         cli_choice="brocade",
         group="files",
@@ -340,6 +348,7 @@ register(
         file_filter="Text (*.txt)",
         extension=".txt",
         write=_zoning_writer("cisco"),
+        check=lambda source: zoning_problem(source.topology),
         cli=ZONING_FLAG,
         cli_choice="cisco",
         options=(VSAN_OPTION,),
