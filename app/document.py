@@ -22,6 +22,7 @@ from PySide6.QtGui import QUndoCommand, QUndoStack
 from planner.analysis import Analysis, analyze
 from planner.commands import Command
 from planner.io import Project, ProjectError, open_project, save_project
+from planner.io.sanfile import ChangedOnDisk
 from planner.model import Event, ModelError, Topology
 from planner.rules import Finding, check
 
@@ -346,13 +347,21 @@ class Document(QObject):
         self.replace_project(project, Path(path))
         return True
 
-    def save(self, path: str | Path | None = None, message: str = "") -> bool:
+    def save(self, path: str | Path | None = None, message: str = "", force: bool = False) -> bool:
+        """Save to ``path`` (default: the file it came from). False with a message when refused;
+        ``self.changed_on_disk`` is then True if the file was saved elsewhere since it was opened
+        (save again with ``force`` once the user confirmed)."""
         target = Path(path) if path else self.path
+        self.changed_on_disk = False
         if target is None:
             self.message.emit("choose a file name first (Save As)")
             return False
         try:
-            save_project(self.project, target, message=message)
+            save_project(self.project, target, message=message, force=force)
+        except ChangedOnDisk as err:
+            self.changed_on_disk = True
+            self.message.emit(str(err))
+            return False
         except ProjectError as err:
             self.message.emit(str(err))
             return False

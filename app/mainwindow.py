@@ -419,6 +419,15 @@ class MainWindow(QMainWindow):
         if self.doc.path is None:
             return self.file_save_as()
         ok = self.doc.save()
+        if not ok and self.doc.changed_on_disk:
+            overwrite = self.ask(
+                "overwrite",
+                f"{self.doc.path.name} was saved by someone else since you opened it.",
+                "Overwrite it with your design? (Their save stays in the file's revision history.)",
+            )
+            ok = bool(overwrite) and self.doc.save(force=True)
+            if not overwrite:
+                return False
         if ok:
             self.discard_autosave()
         else:
@@ -757,6 +766,9 @@ class MainWindow(QMainWindow):
         if what == "error":
             QMessageBox.warning(self, APP_NAME, f"{text}\n\n{detail}")
             return None
+        if what == "overwrite":
+            r = QMessageBox.question(self, APP_NAME, f"{text}\n\n{detail}", B.Yes | B.No, B.No)
+            return r == B.Yes
         if what == "open":
             path, _ = QFileDialog.getOpenFileName(self, text, "", "SANplan designs (*.sanplan *.json);;All files (*)")
             return path

@@ -232,3 +232,22 @@ def test_revision_history_compare_and_restore(window, home, qtbot):
     dlg.restore_button.click()
     assert dlg.restored is not None and "fastt8" in dlg.restored.topology
     assert "subsystem: 1 added" in compare_summary(w.doc.project, dlg.restored)
+
+
+def test_save_over_a_file_saved_elsewhere_asks_before_overwriting(window, tmp_path):
+    from planner import edit
+    from planner.io import open_project, save_project
+
+    path = tmp_path / "shared.sanplan"
+    window.doc.save(path)
+    theirs = open_project(path)
+    edit.set_attr(theirs.topology, "d1", "name", "theirs")
+    save_project(theirs, path, message="theirs")
+    window.controller.edit_attribute(["d1"], "name", "mine")
+    window.answers["overwrite"] = False
+    assert not window.file_save()
+    assert window.asked[-1][0] == "overwrite" and "saved by someone else" in window.asked[-1][1]
+    assert open_project(path).topology["d1"].name == "theirs"  # nothing lost
+    window.answers["overwrite"] = True
+    assert window.file_save()
+    assert open_project(path).topology["d1"].name == "mine"
