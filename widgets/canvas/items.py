@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPainterPath, QPalette, QPen
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPalette, QPen
 from PySide6.QtWidgets import (
     QApplication,
     QGraphicsItem,
@@ -82,15 +82,24 @@ def is_dark() -> bool:
 
 
 class BoxItem(QGraphicsRectItem):
-    """One component (or a collapsed group) on the canvas."""
+    """One component (or a collapsed group) on the canvas.
 
-    def __init__(self, box, parent: QGraphicsItem | None = None) -> None:
+    A box shows its label (elided to its width, the full text in the tooltip; a tall box wraps
+    it onto two lines), the load and capacity of its own component where there is room
+    ("585 / 600 MB/s, 98 %", or "98 %" in a one-line row), and a band-coloured bar. A drive
+    bay (``box.state``) is a small cell: free, or in an array. Zoomed far out the scene switches
+    to summary boxes (:meth:`set_low_detail`): inner text hidden, each group's name large.
+    """
+
+    def __init__(self, box, parent: QGraphicsItem | None = None, head: float | None = None) -> None:
         super().__init__(0, 0, box.w, box.h, parent)
         self.box = box
+        self.head = box.h if head is None else head  # room above the first box drawn inside it
         self.cid = box.id
         self.kind = box.kind
         self.util: float | None = None
         self.binds = 0
+        self.bind_shown = True  # False while a chosen path marks another hop as its binding one
         self.highlighted = False
         self.port_state = ""  # "", "ok" or "bad" while a cable is drawn
         flags = QGraphicsItem.GraphicsItemFlag.ItemIsSelectable
@@ -99,50 +108,110 @@ class BoxItem(QGraphicsRectItem):
         self.setFlags(flags)
         self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self.setAcceptHoverEvents(True)
-        self._fill = kind_fill(box.kind)
-        bold = box.collapsed or (box.container is None and box.kind in COLLAPSIBLE)
-        text = QGraphicsSimpleTextItem(box.label.split("\n")[0], self)
-        text.setFont(font(7.0 if box.h < 20 else 8.0, bold))
-        text.setBrush(QBrush(QApplication.palette().color(QPalette.ColorRole.Text)))
-        text.setPos(4, 1)
-        self.text = text
-        self._clip_text(text, box.w - 8)
+        self._fill = cell_fill(box.state) if box.state else kind_fill(box.kind)
+        self.text: QGraphicsSimpleTextItem | None = None
         self.subtext: QGraphicsSimpleTextItem | None = None
+        self.figure: QGraphicsSimpleTextItem | None = None  # load / capacity
+        self.summary: QGraphicsSimpleTextItem | None = None  # the name, large, at low detail
+        self._figure_text = self._short = ""
+        self.setToolTip(self.base_tip())
+        if box.state:
+            return  # a drive bay: a cell without text
+        bold = box.collapsed or (box.container is None and box.kind in COLLAPSIBLE)
+        self.text = QGraphicsSimpleTextItem(self)
+        self.text.setFont(font(7.0 if box.h < 20 else 8.0, bold))
+        self.text.setBrush(QBrush(QApplication.palette().color(QPalette.ColorRole.Text)))
+        self.text.setPos(4, 1)
+        self._set_title(box.label.split("\n")[0])
         if "\n" in box.label:
-            self.set_subtext(box.label.split("\n", 1)[1], 14)
-        self.setToolTip(box.label)
+            self.set_subtext(box.label.split("\n", 1)[1])
+
+    def base_tip(self) -> str:
+        """The box's full label and its context (a slot's PHB and link, a drive's array)."""
+        text = self.box.label.replace("\n", " - ")
+        return f"{text}\n{self.box.tip}" if self.box.tip else text
 
     @property
     def collapsible(self) -> bool:
         """Whether this box is a top-level group that collapses (drawer, switch, subsystem...)."""
         return self.kind in COLLAPSIBLE and self.box.container is None
 
-    @staticmethod
-    def _clip_text(item: QGraphicsSimpleTextItem, width: float) -> None:
-        text = item.text()
-        while text and item.boundingRect().width() > width:
-            text = text[:-1]
-            item.setText(text + "...")
+    def _title_room(self) -> int:
+        """Lines the title may take: two in a tall box that has no second line of its own."""
+        return 2 if self.head >= 2.4 * LINE and "\n" not in self.box.label and not self.box.collapsed else 1
+
+    def _set_title(self, title: str) -> None:
+        assert self.text is not None
+        fm = metrics(self.text.font())
+        room = self.box.w - 8 - (14 if self.box.collapsed else 0)
+        lines = wrap(title, fm, room, self._title_room())
+        self.text.setText("\n".join(lines))
+        self._place_lines()
+
+    def _place_lines(self) -> None:
+        """Put the second line and the load figure under the title."""
+        below = 1 + (self.text.boundingRect().height() if self.text is not None else 0)
+        if self.subtext is not None:
+            self.subtext.setPos(4, below - 1)
+            below += self.subtext.boundingRect().height() - 1
+        if self.figure is not None:
+            self._place_figure(below)
 
     def set_label(self, box) -> None:
         """Show a new label of the same box (an edit that moved nothing)."""
         old, self.box = self.box.label.split("\n", 1), box
         new = box.label.split("\n", 1)
-        if old[0] != new[0]:
-            self.text.setText(new[0])
-            self._clip_text(self.text, box.w - 8)
+        if self.text is not None and old[0] != new[0]:
+            self._set_title(new[0])
         if old[1:] != new[1:] and len(new) > 1:
-            self.set_subtext(new[1], 14)
+            self.set_subtext(new[1])
+        if self.text is None or self.util is None:
+            self.setToolTip(self.base_tip())
 
-    def set_subtext(self, text: str, y: float = 13) -> None:
+    def set_subtext(self, text: str, y: float | None = None) -> None:
         """The second line (a group's count, a collapsed group's load)."""
+        if self.text is None:
+            return
         if self.subtext is None:
-            self.subtext = QGraphicsSimpleTextItem(text, self)
+            self.subtext = QGraphicsSimpleTextItem(self)
             self.subtext.setFont(font(7.0))
             self.subtext.setBrush(self.text.brush())
-            self.subtext.setPos(4, y)
-        else:
-            self.subtext.setText(text)
+        room = 2 if self.head >= 4 * LINE else 1
+        self.subtext.setText("\n".join(wrap(text, metrics(self.subtext.font()), self.box.w - 8, room, ", ")))
+        self._place_lines()
+
+    def set_figure(self, text: str, short: str) -> None:
+        """The load and capacity of the box's component: ``text`` where it fits, else ``short``."""
+        if self.text is None or (text, short) == (self._figure_text, self._short):
+            return
+        self._figure_text, self._short = text, short
+        if not text:
+            if self.figure is not None:
+                self.figure.setText("")
+            return
+        if self.figure is None:
+            self.figure = QGraphicsSimpleTextItem(self)
+            self.figure.setFont(font(7.0))
+            self.figure.setBrush(self.text.brush())
+        self._place_lines()
+
+    def _place_figure(self, below: float) -> None:
+        assert self.figure is not None and self.text is not None
+        fm = metrics(self.figure.font())
+        text, room = self._figure_text, self.box.w - 8
+        lines = int((self.head - 3 - below) // fm.height())
+        if lines >= 1:  # lines of its own under the title
+            self.figure.setText("\n".join(wrap(text, fm, room, lines)))
+            self.figure.setPos(4, below - 1)
+            return
+        # a one-line row: right-aligned after the title, the full figure or the percentage
+        free = room - self.text.boundingRect().width() - 6
+        shown = text if fm.horizontalAdvance(text) <= free else self._short
+        if fm.horizontalAdvance(shown) > free:
+            shown = ""
+        self.figure.setText(shown)
+        line_h = min(self.head, self.text.boundingRect().height() + 2)
+        self.figure.setPos(self.box.w - 4 - fm.horizontalAdvance(shown), max(1.0, (line_h - fm.height()) / 2))
 
     def set_analysis(self, util: float | None, binds: int, tip: str) -> None:
         self.util, self.binds = util, binds
@@ -154,35 +223,105 @@ class BoxItem(QGraphicsRectItem):
             self.highlighted = on
             self.update()
 
+    def set_bind_shown(self, on: bool) -> None:
+        if on != self.bind_shown:
+            self.bind_shown = on
+            self.update()
+
     def set_port_state(self, state: str) -> None:
         if state != self.port_state:
             self.port_state = state
             self.update()
 
+    def set_low_detail(self, low: bool, scale: float) -> None:
+        """Summary mode when zoomed far out: inner text hidden; a group shows its name large."""
+        for t in (self.text, self.subtext, self.figure):
+            if t is not None:
+                t.setVisible(not low)
+        if self.parentItem() is not None or self.text is None:
+            return
+        if low and self.summary is None:
+            self.summary = QGraphicsSimpleTextItem(self)
+            self.summary.setBrush(self.text.brush())
+        if self.summary is None:
+            return
+        self.summary.setVisible(low)
+        size = min(11.0 / max(scale, 1e-3), self.box.h * 0.6)  # about 11 pixels high on screen
+        readable = low and size * scale >= 6.0  # too small a box for its name to be read: none
+        self.summary.setVisible(readable)
+        if readable:
+            self.summary.setFont(font(round(size, 1), True))
+            fm = metrics(self.summary.font())
+            self.summary.setText(fm.elidedText(self.box.label.split("\n")[0], ELIDE, self.box.w - 6))
+            self.summary.setPos(3, 2)
+
     def _pen(self) -> QPen:
         if self.isSelected():
-            return QPen(QColor(255, 140, 0), 2.4)
+            return QPen(QColor(255, 140, 0), 2.4 if not self.box.state else 1.6)
         if self.port_state == "bad":
             return QPen(QColor(200, 0, 0), 1.6, Qt.PenStyle.DashLine)
         if self.port_state == "ok":
             return QPen(QColor(0, 170, 0), 2.6)
         if self.highlighted:
             return QPen(HIGHLIGHT, 2.6)
-        if self.binds:
+        if self.binds and self.bind_shown:
             return QPen(BIND, 2.2)
-        return QPen(QColor(110, 120, 140) if not is_dark() else QColor(150, 160, 180), 0.8)
+        return QPen(
+            QColor(110, 120, 140) if not is_dark() else QColor(150, 160, 180), 0.8 if not self.box.state else 0.5
+        )
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: Any = None) -> None:
         r = self.rect()
         painter.setBrush(QBrush(self._fill))
         painter.setPen(self._pen())
-        painter.drawRoundedRect(r, 3, 3)
-        if self.util is not None:  # utilization bar along the bottom edge
+        painter.drawRoundedRect(r, 3 if not self.box.state else 1, 3 if not self.box.state else 1)
+        if self.box.cells:  # an enclosure's empty bays: dashed outlines
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.setPen(QPen(QColor(150, 150, 150), 0.6, Qt.PenStyle.DotLine))
+            for x, y, w, h in self.box.cells:
+                painter.drawRect(QRectF(x - self.box.x, y - self.box.y, w, h))
+        if self.util is not None and not self.box.state:  # utilization bar along the bottom edge
             bar = QRectF(r.left() + 2, r.bottom() - 3.5, (r.width() - 4) * min(self.util, 1.0), 2.5)
             painter.fillRect(bar, util_color(self.util))
         if self.box.collapsed:
             painter.setPen(QPen(QColor(120, 120, 120), 0.8))
             painter.drawText(QRectF(r.right() - 14, r.top(), 12, 14), Qt.AlignmentFlag.AlignCenter, "+")
+
+
+LINE = 11.0  # height of one 8 pt text line in scene units
+ELIDE = Qt.TextElideMode.ElideRight
+_METRICS: dict[tuple[float, bool], QFontMetricsF] = {}
+
+
+def metrics(f: QFont) -> QFontMetricsF:
+    key = (f.pointSizeF(), f.bold())
+    m = _METRICS.get(key)
+    if m is None:
+        m = _METRICS[key] = QFontMetricsF(f)
+    return m
+
+
+def wrap(text: str, fm: QFontMetricsF, width: float, lines: int, sep: str = " ") -> list[str]:
+    """``text`` on at most ``lines`` lines of ``width``, broken at ``sep``, the last one elided."""
+    if lines <= 1 or fm.horizontalAdvance(text) <= width:
+        return [fm.elidedText(text, ELIDE, width)]
+    words, first = text.split(sep), ""
+    while words and fm.horizontalAdvance(first + sep + words[0] if first else words[0]) <= width:
+        first = first + sep + words.pop(0) if first else words.pop(0)
+    if not first or not words:
+        return [fm.elidedText(text, ELIDE, width)]
+    return [first + sep.rstrip(), *wrap(sep.join(words), fm, width, lines - 1, sep)]
+
+
+#: drive bays: free drives white, drives of alternate arrays in two shades of the array colour
+CELL_FILLS = {"free": QColor(255, 255, 255), "array0": QColor(186, 160, 214), "array1": QColor(140, 158, 210)}
+
+
+def cell_fill(state: str) -> QColor:
+    """The fill of a drive bay in ``state`` ("free" or "array:<n>")."""
+    if state.startswith("array:"):
+        return CELL_FILLS[f"array{int(state.split(':')[1]) % 2}"]
+    return CELL_FILLS["free"]
 
 
 LINK_WIDTH = {"cable": 1.4, "tree": 1.0, "owner": 0.8, "pv": 0.6}
