@@ -67,7 +67,7 @@ class Controller(QObject):
         """Take attribute edits from a ``widgets.inspector.InspectorPanel``; report refusals back."""
         inspector.attributeEdited.connect(self.edit_attribute)
         if hasattr(inspector, "slotChosen"):
-            inspector.slotChosen.connect(self.move_hba)
+            inspector.slotChosen.connect(self.choose_slot)
         self.editRefused.connect(inspector.show_refusal)
 
     def _message(self, text: str) -> bool:
@@ -97,6 +97,11 @@ class Controller(QObject):
         if topo.ancestor(slot, "server") is not topo.ancestor(hba, "server"):
             return self._message(f"{label(topo, s)} is in another server; an HBA moves within its server")
         return self.doc.run(edit.move_hba, hba, slot) is not None
+
+    def choose_slot(self, hba: str, slot: str) -> bool:
+        """The inspector's slot choice for an HBA: :meth:`move_hba`, a refusal shown under the field."""
+        self.doc.last_refusal = ""
+        return self.move_hba(hba, slot) or (bool(self.doc.last_refusal) and self._refuse("slot", self.doc.last_refusal))
 
     def drop_part(self, part_id: str, target: str = "") -> bool:
         """Add catalog part ``part_id`` where it fits (into ``target`` when given)."""

@@ -246,13 +246,17 @@ class BoxItem(QGraphicsRectItem):
         if self.summary is None:
             return
         self.summary.setVisible(low)
+        title = self.box.label.split("\n")[0]
         size = min(11.0 / max(scale, 1e-3), self.box.h * 0.6)  # about 11 pixels high on screen
+        wide = metrics(font(round(size, 1), True)).horizontalAdvance(title)
+        if wide > self.box.w - 6:  # smaller, down to where the name still reads, then elided
+            size = max(size * (self.box.w - 6) / wide, 7.0 / max(scale, 1e-3))
         readable = low and size * scale >= 6.0  # too small a box for its name to be read: none
         self.summary.setVisible(readable)
         if readable:
             self.summary.setFont(font(round(size, 1), True))
             fm = metrics(self.summary.font())
-            self.summary.setText(fm.elidedText(self.box.label.split("\n")[0], ELIDE, self.box.w - 6))
+            self.summary.setText(fm.elidedText(title, ELIDE, self.box.w - 6))
             self.summary.setPos(3, 2)
 
     def _pen(self) -> QPen:
