@@ -298,8 +298,8 @@ def _subsystems(
             box = _add(d, sub, "subsystem", 0.0, 0.0, folded_w, 1.6 * ROW)
             box.collapsed, box.hidden_count = True, _hide(topo, d, sub)
         else:
-            bottom = _subsystem_box(topo, d, sub, 0.0, 0.0, editor)
-            bottom = max(bottom, _arrays(topo, d, sub, width + COLUMN_GAP, 0.0))
+            _subsystem_box(topo, d, sub, 0.0, 0.0, editor)
+            _arrays(topo, d, sub, width + COLUMN_GAP, 0.0, 2 * ROW - 6 if editor else ROW)
         boxes = list(d.boxes.values())[start:]
         if per_row > 1:
             for b in boxes:
@@ -399,12 +399,13 @@ def _enclosure(
     return y
 
 
-def _arrays(topo: Topology, d: Diagram, sub: Component, xa: float, ya: float) -> float:
-    """The subsystem's arrays with their logical drives; returns the y below them."""
+def _arrays(topo: Topology, d: Diagram, sub: Component, xa: float, ya: float, head: float = ROW) -> float:
+    """The subsystem's arrays with their logical drives (``head``: room for the array's title);
+    returns the y below them."""
     wa = COLUMN_WIDTH["array"]
     for arr in topo.children(sub.id, "array"):
         at = ya
-        ya += ROW
+        ya += head
         for ld in topo.children(arr.id, "logical_drive"):
             label = f"{ld.label()} ({ld['size_gb']:.0f} GB)"
             _add(d, ld, "array", xa + 8, ya, wa - 12, ROW - 3, label, container=arr.id)

@@ -144,7 +144,9 @@ class BoxItem(QGraphicsRectItem):
         assert self.text is not None
         fm = metrics(self.text.font())
         room = self.box.w - 8 - (14 if self.box.collapsed else 0)
-        lines = wrap(title, fm, room, self._title_room())
+        lines = wrap(title, fm, room, self._title_room(), ", ")
+        if lines[-1].endswith("\u2026"):  # no break after a comma fits: break between words
+            lines = wrap(title, fm, room, self._title_room())
         self.text.setText("\n".join(lines))
         self._place_lines()
 
@@ -168,16 +170,22 @@ class BoxItem(QGraphicsRectItem):
         if self.text is None or self.util is None:
             self.setToolTip(self.base_tip())
 
-    def set_subtext(self, text: str, y: float | None = None) -> None:
-        """The second line (a group's count, a collapsed group's load)."""
+    def set_subtext(self, text: str, *shorter: str) -> None:
+        """The second line (a group's count, a collapsed group's load): ``text``, or the first of
+        the ``shorter`` ones that fits without eliding."""
         if self.text is None:
             return
         if self.subtext is None:
             self.subtext = QGraphicsSimpleTextItem(self)
             self.subtext.setFont(font(7.0))
             self.subtext.setBrush(self.text.brush())
-        room = 2 if self.head >= 4 * LINE else 1
-        self.subtext.setText("\n".join(wrap(text, metrics(self.subtext.font()), self.box.w - 8, room, ", ")))
+        fm = metrics(self.subtext.font())
+        room = max(1, int((self.head - 5 - self.text.boundingRect().height()) // fm.height()))
+        for option in (text, *shorter):
+            lines = wrap(option, fm, self.box.w - 8, room, ", ")
+            if not lines[-1].endswith("\u2026"):
+                break
+        self.subtext.setText("\n".join(lines))
         self._place_lines()
 
     def set_figure(self, text: str, short: str) -> None:
@@ -266,6 +274,8 @@ class BoxItem(QGraphicsRectItem):
             return QPen(QColor(200, 0, 0), 1.6, Qt.PenStyle.DashLine)
         if self.port_state == "ok":
             return QPen(QColor(0, 170, 0), 2.6)
+        if self.highlighted and self.binds and self.bind_shown:  # the chosen path's binding hop
+            return QPen(BIND, 3.2)
         if self.highlighted:
             return QPen(HIGHLIGHT, 2.6)
         if self.binds and self.bind_shown:

@@ -217,12 +217,17 @@ class DiagramScene(QGraphicsScene):
         best = self._busiest_per_box(result)
         group_load = {cid: v for g in COLLAPSIBLE for cid, v in result.by_group.get(g, {}).items()}
         for cid, item in self.items_by_id.items():
-            if item.box.collapsed and cid in group_load:
-                first = item.box.label.split("\n")[1] if "\n" in item.box.label else ""
-                item.set_subtext(f"{first + ', ' if first else ''}{group_load[cid]:,.0f} MB/s")
             own = result.components.get(cid)
-            if own is not None and own.capacity and not item.box.collapsed:
-                pct = f"{(own.utilization or 0) * 100:.0f}\u00a0%"
+            pct = f"{(own.utilization or 0) * 100:.0f}\u00a0%" if own is not None and own.capacity else ""
+            if item.box.collapsed and cid in group_load:
+                first = item.box.label.split("\n")[1] + ", " if "\n" in item.box.label else ""
+                load = f"{group_load[cid]:,.0f} MB/s"
+                if pct:
+                    full = f"{first}{own.load:,.0f} / {own.capacity:,.0f} MB/s, {pct}"
+                    item.set_subtext(full, f"{first}{load}, {pct}", f"{load}, {pct}", f"{first}{load}")
+                else:
+                    item.set_subtext(f"{first}{load}")
+            if pct and not item.box.collapsed:
                 item.set_figure(f"{own.load:,.0f} / {own.capacity:,.0f} MB/s, {pct}", pct)
             else:
                 item.set_figure("", "")
