@@ -176,6 +176,8 @@ def test_zoomed_far_out_boxes_become_summaries(qtbot, parts, benchmark_design):
     scene.set_all_collapsed(False)
     view.zoom_to_fit()
     assert view.transform().m11() < LOW_DETAIL_SCALE and scene.low_detail[0]
+    view.zoom(0.3 / view.transform().m11())
+    assert scene.low_detail[0]
     sw = scene.items_by_id["sw1"]
     assert sw.summary is not None and sw.summary.isVisible() and sw.summary.text() == "sw1"
     assert not scene.items_by_id["sw1.p0"].text.isVisible()

@@ -76,9 +76,20 @@ def kind_fill(kind: str) -> QColor:
     return fill.darker(320) if is_dark() else fill
 
 
+_DARK: dict[int, bool] = {}
+
+
 def is_dark() -> bool:
+    """Whether the application's palette is dark (remembered per palette)."""
     app = QApplication.instance()
-    return bool(app) and app.palette().color(QPalette.ColorRole.Window).lightness() < 128
+    if not app:
+        return False
+    palette = app.palette()
+    key = palette.cacheKey()
+    dark = _DARK.get(key)
+    if dark is None:
+        dark = _DARK[key] = palette.color(QPalette.ColorRole.Window).lightness() < 128
+    return dark
 
 
 class BoxItem(QGraphicsRectItem):
@@ -115,8 +126,13 @@ class BoxItem(QGraphicsRectItem):
         self.summary: QGraphicsSimpleTextItem | None = None  # the name, large, at low detail
         self._figure_text = self._short = ""
         self.setToolTip(self.base_tip())
-        if box.state:
-            return  # a drive bay: a cell without text
+        self.bays = False  # an enclosure whose drive bays it draws
+        if box.state:  # a drive bay: its enclosure draws it (one cached picture for 14 cells)
+            if isinstance(parent, BoxItem):
+                parent.bays = True
+            self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents, True)
+            self.setCacheMode(QGraphicsItem.CacheMode.NoCache)
+            return
         bold = box.collapsed or (box.container is None and box.kind in COLLAPSIBLE)
         self.text = QGraphicsSimpleTextItem(self)
         self.text.setFont(font(7.0 if box.h < 20 else 8.0, bold))
@@ -264,42 +280,73 @@ class BoxItem(QGraphicsRectItem):
         if readable:
             self.summary.setFont(font(round(size, 1), True))
             fm = metrics(self.summary.font())
-            self.summary.setText(fm.elidedText(title, ELIDE, self.box.w - 6))
+            text = fm.elidedText(title, ELIDE, self.box.w - 6)
+            self.summary.setText(text)
             self.summary.setPos(3, 2)
+            self.summary.setVisible(len(text) > 3 or text == title)  # never a lone "..."
 
     def _pen(self) -> QPen:
         if self.isSelected():
-            return QPen(QColor(255, 140, 0), 2.4 if not self.box.state else 1.6)
+            return PENS["selected"]
         if self.port_state == "bad":
-            return QPen(QColor(200, 0, 0), 1.6, Qt.PenStyle.DashLine)
+            return PENS["bad"]
         if self.port_state == "ok":
-            return QPen(QColor(0, 170, 0), 2.6)
+            return PENS["ok"]
         if self.highlighted and self.binds and self.bind_shown:  # the chosen path's binding hop
-            return QPen(BIND, 3.2)
+            return PENS["chosen bind"]
         if self.highlighted:
-            return QPen(HIGHLIGHT, 2.6)
+            return PENS["highlight"]
         if self.binds and self.bind_shown:
-            return QPen(BIND, 2.2)
-        return QPen(
-            QColor(110, 120, 140) if not is_dark() else QColor(150, 160, 180), 0.8 if not self.box.state else 0.5
-        )
+            return PENS["bind"]
+        return PENS["dark edge" if is_dark() else "edge"]
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: Any = None) -> None:
         r = self.rect()
         painter.setBrush(QBrush(self._fill))
         painter.setPen(self._pen())
-        painter.drawRoundedRect(r, 3 if not self.box.state else 1, 3 if not self.box.state else 1)
-        if self.box.cells:  # an enclosure's empty bays: dashed outlines
-            painter.setBrush(Qt.BrushStyle.NoBrush)
-            painter.setPen(QPen(QColor(150, 150, 150), 0.6, Qt.PenStyle.DotLine))
-            for x, y, w, h in self.box.cells:
-                painter.drawRect(QRectF(x - self.box.x, y - self.box.y, w, h))
-        if self.util is not None and not self.box.state:  # utilization bar along the bottom edge
+        painter.drawRoundedRect(r, 3, 3)
+        if self.bays or self.box.cells:
+            self._paint_bays(painter)
+        if self.util is not None:  # utilization bar along the bottom edge
             bar = QRectF(r.left() + 2, r.bottom() - 3.5, (r.width() - 4) * min(self.util, 1.0), 2.5)
             painter.fillRect(bar, util_color(self.util))
         if self.box.collapsed:
-            painter.setPen(QPen(QColor(120, 120, 120), 0.8))
+            painter.setPen(PENS["plus"])
             painter.drawText(QRectF(r.right() - 14, r.top(), 12, 14), Qt.AlignmentFlag.AlignCenter, "+")
+
+    def _paint_bays(self, painter: QPainter) -> None:
+        """An enclosure's bays: its drives (filled by state, a selected one outlined) and, dotted,
+        its empty bays."""
+        for c in self.childItems():
+            if isinstance(c, BoxItem) and c.box.state:
+                painter.setBrush(QBrush(c._fill))
+                painter.setPen(PENS["selected cell"] if c.isSelected() else PENS["cell"])
+                painter.drawRect(QRectF(c.pos().x(), c.pos().y(), c.box.w, c.box.h))
+        if self.box.cells:
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.setPen(PENS["empty bay"])
+            for x, y, w, h in self.box.cells:
+                painter.drawRect(QRectF(x - self.box.x, y - self.box.y, w, h))
+
+
+def _pen(color: QColor, width: float, style: Qt.PenStyle = Qt.PenStyle.SolidLine) -> QPen:
+    return QPen(color, width, style)
+
+
+PENS = {
+    "selected": _pen(QColor(255, 140, 0), 2.4),
+    "selected cell": _pen(QColor(255, 140, 0), 1.6),
+    "bad": _pen(QColor(200, 0, 0), 1.6, Qt.PenStyle.DashLine),
+    "ok": _pen(QColor(0, 170, 0), 2.6),
+    "chosen bind": _pen(BIND, 3.2),
+    "highlight": _pen(HIGHLIGHT, 2.6),
+    "bind": _pen(BIND, 2.2),
+    "edge": _pen(QColor(110, 120, 140), 0.8),
+    "dark edge": _pen(QColor(150, 160, 180), 0.8),
+    "cell": _pen(QColor(110, 120, 140), 0.5),
+    "empty bay": _pen(QColor(150, 150, 150), 0.6, Qt.PenStyle.DotLine),
+    "plus": _pen(QColor(120, 120, 120), 0.8),
+}
 
 
 LINE = 11.0  # height of one 8 pt text line in scene units

@@ -68,6 +68,7 @@ class DiagramScene(QGraphicsScene):
         self.links: list[LinkItem] = []
         self.diagram: Diagram | None = None
         self.shown_topology: Topology | None = None  # the design the items were built from
+        self._selected_cells: set[BoxItem] = set()  # drive bays selected (their enclosure draws them)
         self.chosen_path: Any = None  # the path highlighted (from the paths table)
         self.low_detail: tuple[bool, float] = (False, 1.0)  # summary boxes when zoomed far out
         self.painted_revision: int | None = None  # the design revision of the analysis shown
@@ -125,6 +126,7 @@ class DiagramScene(QGraphicsScene):
             self._relabel(d)  # nothing moved: keep the items, refresh the labels
             return
         self._syncing = True
+        self._selected_cells = set()
         self.clear()
         self.items_by_id.clear()
         self.links.clear()
@@ -310,6 +312,11 @@ class DiagramScene(QGraphicsScene):
 
     # -- selection ----------------------------------------------------------------------------
     def _selection_to_doc(self) -> None:
+        cells = {i for i in self.selectedItems() if isinstance(i, BoxItem) and i.box.state}
+        for cell in cells ^ self._selected_cells:  # a drive bay is drawn by its enclosure
+            if cell.parentItem() is not None:
+                cell.parentItem().update()
+        self._selected_cells = cells
         if self._syncing:
             return
         self.doc.select(self.selected_ids())
