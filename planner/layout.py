@@ -282,16 +282,13 @@ def _subsystems(
     order: dict[str, float],
     editor: bool = False,
 ) -> None:
-    """Subsystems in a grid (one per row up to 8 folded ones; a few per row beyond, so 56 stay
-    readable). A subsystem keeps its cell folded or not: an expanded one widens its grid column
-    and heightens its row (with its arrays beside it), so the others keep their order. The number
-    of columns changes only at a few counts of folded subsystems (9, 26, 49)."""
+    """Subsystems in a grid (one per row up to 8; a few per row beyond, so 56 stay readable).
+    A subsystem keeps its cell folded or not: an expanded one widens its grid column and
+    heightens its row (with its arrays beside it), so the others keep their order."""
     subs = sorted(topo.of_kind("subsystem"), key=lambda s: order.get(s.id, 1e12))
     if not subs:
         return
-    # the grid's width follows the folded ones (a design shown whole is one column, as in the paper)
-    folded = sum(1 for s in subs if s.id in collapsed)
-    per_row = max(1, round((folded / 4) ** 0.5)) if folded > 8 else 1
+    per_row = max(1, round((len(subs) / 4) ** 0.5)) if len(subs) > 8 else 1
     width = COLUMN_WIDTH["subsystem"]
     folded_w = max((width - 10 * (per_row - 1)) / per_row if per_row > 1 else width, 70.0)
     cells: list[tuple[list[Box], float, float, bool]] = []
