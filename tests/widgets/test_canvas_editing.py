@@ -25,6 +25,12 @@ def canvas(qtbot, parts, one_drawer):
     return doc, scene, view
 
 
+def drag_to(view, source: str, target: str) -> None:
+    """Drag box ``source`` onto box ``target`` (both in view once ``source`` is centred)."""
+    start = view_point(view, source)
+    drag(view, start, view.mapFromScene(view.dscene.items_by_id[target].sceneBoundingRect().center()))
+
+
 def wheel(view, dy: int, modifiers=Qt.KeyboardModifier.NoModifier, dx: int = 0) -> None:
     pos = QPointF(view.viewport().rect().center())
     event = QWheelEvent(
@@ -57,7 +63,7 @@ def test_drag_an_hba_to_a_free_slot_then_undo(canvas):
     doc, scene, view = canvas
     topo = doc.topology
     cable = topo.cable_at("hba.d1s1.0").id
-    drag(view, view_point(view, "hba.d1s1"), view_point(view, "d1.s4"))
+    drag_to(view, "hba.d1s1", "d1.s4")
     assert topo["hba.d1s1"].parent == "d1.s4" and not topo.children("d1.s1", "hba")
     assert topo.cable_at("hba.d1s1.0").id == cable  # the cable went along
     assert scene.items_by_id["hba.d1s1"].parentItem() is scene.items_by_id["d1.s4"]
@@ -72,10 +78,21 @@ def test_drag_an_hba_onto_a_taken_slot_is_refused(canvas):
     messages = []
     doc.message.connect(messages.append)
     revision = doc.topology.revision
-    drag(view, view_point(view, "hba.d1s1"), view_point(view, "d1.s2"))
+    drag_to(view, "hba.d1s1", "d1.s2")
     assert doc.topology["hba.d1s1"].parent == "d1.s1" and doc.topology.revision == revision
     assert doc.undo_stack.count() == 0
     assert messages and "Slot 2 of Drawer 1 already holds fcs1" in messages[-1] and "free slot" in messages[-1]
+
+
+def test_an_uncabled_hba_is_selected_by_a_click_and_moved_by_a_drag(canvas, qtbot):
+    doc, scene, view = canvas
+    doc.run(edit.delete, [doc.topology.cable_at("hba.d1s1.0").id])
+    qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=view_point(view, "hba.d1s1"))
+    assert doc.selection == ["hba.d1s1"] and doc.topology.cable_at("hba.d1s1.0") is None
+    drag_to(view, "hba.d1s1", "d1.s10")  # a slot, not a port: a move
+    assert doc.topology["hba.d1s1"].parent == "d1.s10" and doc.topology.cable_at("hba.d1s1.0") is None
+    drag_to(view, "hba.d1s1", "sw1.p0")  # onto a free switch port: a cable
+    assert doc.topology.cable_at("hba.d1s1.0") is not None
 
 
 def test_a_free_slot_lights_up_while_an_hba_is_dragged(canvas, qtbot):

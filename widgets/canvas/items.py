@@ -283,7 +283,7 @@ class BoxItem(QGraphicsRectItem):
             text = fm.elidedText(title, ELIDE, self.box.w - 6)
             self.summary.setText(text)
             self.summary.setPos(3, 2)
-            self.summary.setVisible(len(text) > 3 or text == title)  # never a lone "..."
+            self.summary.setVisible(text == title or len(text) >= 6)  # never a stub like "fa..."
 
     def _pen(self) -> QPen:
         if self.isSelected():
