@@ -244,7 +244,7 @@ class InspectorPanel(QWidget):
 
     def _slot_options(self, comps: list[Component]) -> list[tuple[str, Any, str]]:
         topo = self.doc.topology
-        return [(slot_label(topo, s), s.id, s.id) for s in slot_candidates(topo, comps[0])]
+        return [(text := slot_label(topo, s), s.id, f"{text} ({s.id})") for s in slot_candidates(topo, comps[0])]
 
     def _reference_options(self, comps: list[Component], key: str) -> list[tuple[str, Any, str]]:
         topo = self.doc.topology

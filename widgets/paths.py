@@ -68,7 +68,7 @@ class PathRow:
 
 def explain_path(topo: Topology, result: Analysis, path: Path) -> str:
     """One paragraph on a path: its rate, its binding hop and why that hop binds."""
-    ends = " -> ".join(component_label(topo, c) for c in (path.hba_port, path.host_port, path.logical_drive))
+    ends = " \u2192 ".join(component_label(topo, c) for c in (path.hba_port, path.host_port, path.logical_drive))
     rate = "rate unknown" if path.mbps is None else f"{path.mbps:,.1f} MB/s"
     text = f"{ends}: {rate}."
     load = result.components.get(path.bottleneck) if path.bottleneck else None

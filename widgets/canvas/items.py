@@ -127,6 +127,7 @@ class BoxItem(QGraphicsRectItem):
         self._figure_text = self._short = ""
         self.setToolTip(self.base_tip())
         self.bays = False  # an enclosure whose drive bays it draws
+        self.low = False  # summary mode (zoomed far out): see set_low_detail
         if box.state:  # a drive bay: its enclosure draws it (one cached picture for 14 cells)
             if isinstance(parent, BoxItem):
                 parent.bays = True
@@ -193,6 +194,7 @@ class BoxItem(QGraphicsRectItem):
             return
         if self.subtext is None:
             self.subtext = QGraphicsSimpleTextItem(self)
+            self.subtext.setVisible(not self.low)
             self.subtext.setFont(font(7.0))
             self.subtext.setBrush(self.text.brush())
         fm = metrics(self.subtext.font())
@@ -215,6 +217,7 @@ class BoxItem(QGraphicsRectItem):
             return
         if self.figure is None:
             self.figure = QGraphicsSimpleTextItem(self)
+            self.figure.setVisible(not self.low)
             self.figure.setFont(font(7.0))
             self.figure.setBrush(self.text.brush())
         self._place_lines()
@@ -259,6 +262,7 @@ class BoxItem(QGraphicsRectItem):
 
     def set_low_detail(self, low: bool, scale: float) -> None:
         """Summary mode when zoomed far out: inner text hidden; a group shows its name large."""
+        self.low = low
         for t in (self.text, self.subtext, self.figure):
             if t is not None:
                 t.setVisible(not low)
@@ -271,10 +275,12 @@ class BoxItem(QGraphicsRectItem):
             return
         self.summary.setVisible(low)
         title = self.box.label.split("\n")[0]
-        size = min(11.0 / max(scale, 1e-3), self.box.h * 0.6)  # about 11 pixels high on screen
+        px = 1.0 / max(scale, 1e-3)  # one screen pixel in scene units
+        # about 11 pixels high, within the title row of a group; at least 7 pixels where the box allows
+        size = max(min(11 * px, self.box.h * 0.6, self.head * 0.85), min(7 * px, self.box.h * 0.9))
         wide = metrics(font(round(size, 1), True)).horizontalAdvance(title)
         if wide > self.box.w - 6:  # smaller, down to where the name still reads, then elided
-            size = max(size * (self.box.w - 6) / wide, 7.0 / max(scale, 1e-3))
+            size = max(size * (self.box.w - 6) / wide, 7 * px)
         readable = low and size * scale >= 6.0  # too small a box for its name to be read: none
         self.summary.setVisible(readable)
         if readable:

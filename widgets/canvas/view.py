@@ -16,7 +16,7 @@ from widgets.canvas.scene import DiagramScene
 from widgets.canvas.tools import CableTool, CollapseTool, DropTool, MoveTool, PanTool, RubberBandTool, Tool
 
 #: below this zoom the boxes switch to summaries (inner text hidden, group names large)
-LOW_DETAIL_SCALE = 0.45
+LOW_DETAIL_SCALE = 0.6
 EMPTY_HINT = "Drag a server from Parts, or use Design > New system..."
 
 
