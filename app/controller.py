@@ -60,10 +60,14 @@ class Controller(QObject):
         scene.boxesMoved.connect(self.move_boxes)
         scene.deleteRequested.connect(self.delete)
         scene.duplicateRequested.connect(self.duplicate)
+        if hasattr(scene, "hbaMoveRequested"):
+            scene.hbaMoveRequested.connect(self.move_hba)
 
     def connect_inspector(self, inspector: Any) -> None:
         """Take attribute edits from a ``widgets.inspector.InspectorPanel``; report refusals back."""
         inspector.attributeEdited.connect(self.edit_attribute)
+        if hasattr(inspector, "slotChosen"):
+            inspector.slotChosen.connect(self.choose_slot)
         self.editRefused.connect(inspector.show_refusal)
 
     def _message(self, text: str) -> bool:
@@ -75,6 +79,29 @@ class Controller(QObject):
     def lay_cable(self, a: str, b: str) -> bool:
         """Lay a cable between ports ``a`` and ``b``."""
         return self.doc.run(edit.add_cable, a, b) is not None
+
+    def move_hba(self, hba: str, slot: str) -> bool:
+        """Move HBA ``hba`` (with its ports and cables) into the free PCI slot ``slot``; one undo
+        step. A taken slot, or one of another server, is refused with the reason."""
+        topo = self.doc.topology
+        h, s = topo.get(hba), topo.get(slot)
+        if h is None or h.kind != "hba" or s is None or s.kind != "slot":
+            return self._message(f"{hba} cannot move to {slot}: drag an HBA onto a PCI slot")
+        if h.parent == slot:
+            return False
+        held = topo.children(slot, "hba")
+        if held:
+            return self._message(
+                f"{label(topo, s)} already holds {label(topo, held[0])}; drop {label(topo, h)} on a free slot"
+            )
+        if topo.ancestor(slot, "server") is not topo.ancestor(hba, "server"):
+            return self._message(f"{label(topo, s)} is in another server; an HBA moves within its server")
+        return self.doc.run(edit.move_hba, hba, slot) is not None
+
+    def choose_slot(self, hba: str, slot: str) -> bool:
+        """The inspector's slot choice for an HBA: :meth:`move_hba`, a refusal shown under the field."""
+        self.doc.last_refusal = ""
+        return self.move_hba(hba, slot) or (bool(self.doc.last_refusal) and self._refuse("slot", self.doc.last_refusal))
 
     def drop_part(self, part_id: str, target: str = "") -> bool:
         """Add catalog part ``part_id`` where it fits (into ``target`` when given)."""

@@ -113,7 +113,7 @@ def _benchmark_subsystem(t: Topology, parts: Mapping[str, dict[str, Any]], d: in
     lds = []
     for k, ctl in enumerate(("A", "B")):
         # one RAID5 8+P array per controller: 9 of the 28 drives each [P690 Table 1]
-        edit.add_array(t, sub, 5, free[k * 9 : (k + 1) * 9], segment_kb=128, name=f"{sub} RAID5 8+P #{k + 1}")
+        edit.add_array(t, sub, 5, free[k * 9 : (k + 1) * 9], segment_kb=128)  # named by its attributes
         arr = f"{sub}.arr{k + 1}"
         edit.add_logical_drive(t, arr, f"{sub}.{ctl}", size_gb=8 * 36 * 0.95, lun=k)
         lds.append(f"{sub}.ld{k + 1}")

@@ -8,6 +8,15 @@ sheet both draw from :func:`layout`; positions are in points (1/72 in), y grows 
 Groups collapse: a collapsed drawer, switch or subsystem is one box and everything inside it is
 hidden; links to hidden components end at the visible box (:meth:`Diagram.visible`). Top-level
 boxes the user moved keep their position (``topo.positions``).
+
+Expanding or collapsing one group moves only what must make room for it: the boxes below it in
+its column, and the columns to its right as a whole. The order of switches and subsystems comes
+from the HBAs cabled or zoned to them in design order (never from where a box happens to be), and
+subsystems stay in their grid cell whether folded or not.
+
+``editor=True`` adds what the editor's canvas shows and the build sheet does not: each HBA as its
+own box in its slot row, and the enclosures of an expanded subsystem with one small cell per
+drive bay (``Box.state``: "free" or "array:<n>"; bays without a drive in ``Box.cells``).
 """
 
 from __future__ import annotations
@@ -24,6 +33,8 @@ COLUMNS = diagram_columns()  # left to right (planner.schema)
 COLUMN_WIDTH = {k: KINDS[k].column_width for k in COLUMNS}
 COLUMN_GAP = 46.0
 COLLAPSIBLE = collapsible_kinds()
+SLOT_LABEL_W = 80.0  # the slot's own part of its row, left of the HBA box (a click there selects the slot)
+BAYS_PER_ROW = 14  # drive bays drawn side by side in an enclosure (an EXP700 holds 14)
 
 
 @dataclass
@@ -39,6 +50,9 @@ class Box:
     container: str | None = None  # the box this one is drawn inside
     collapsed: bool = False
     hidden_count: int = 0  # components folded into a collapsed box
+    tip: str = ""  # more context for a tooltip (a slot's PHB and RIO2 link, a drive's array)
+    state: str = ""  # a drive bay: "free" or "array:<n>" (n: the array's place in its subsystem)
+    cells: tuple[tuple[float, float, float, float], ...] = ()  # an enclosure's empty bays (x, y, w, h)
 
     @property
     def center(self) -> tuple[float, float]:
@@ -75,9 +89,10 @@ def default_collapsed(topo: Topology) -> set[str]:
     return {c.id for kind in COLLAPSIBLE for c in topo.of_kind(kind)}
 
 
-def layout(topo: Topology, collapsed: set[str] | None = None) -> Diagram:
+def layout(topo: Topology, collapsed: set[str] | None = None, editor: bool = False) -> Diagram:
     """Lay the design out; ``collapsed`` holds ids of drawers, switches, subsystems and VGs
-    shown as one box (default: :func:`default_collapsed`). Cost O(n) in components."""
+    shown as one box (default: :func:`default_collapsed`); ``editor`` adds HBA boxes and drive
+    bays (see the module docstring). Cost O(n) in components."""
     if collapsed is None:
         collapsed = default_collapsed(topo)
     x_of: dict[str, float] = {}
@@ -87,10 +102,10 @@ def layout(topo: Topology, collapsed: set[str] | None = None) -> Diagram:
         x += COLUMN_WIDTH[col] + COLUMN_GAP
     d = Diagram()
     d.width = x
-    _host_side(topo, d, x_of, collapsed)
-    order = _storage_order(topo, d)
-    _switches(topo, d, x_of, collapsed)
-    _subsystems(topo, d, x_of, collapsed, order)
+    ranks = _host_ranks(topo)
+    _host_side(topo, d, x_of, collapsed, editor)
+    _switches(topo, d, x_of, collapsed, ranks)
+    _subsystems(topo, d, x_of, collapsed, _storage_order(topo, ranks), editor)
     _lvm(topo, d, x_of, collapsed)
     _links(topo, d)
     _compact_columns(d, x_of)
@@ -123,14 +138,26 @@ def _hide(topo: Topology, d: Diagram, group: Component) -> int:
     return len(inside)
 
 
-def _host_side(topo: Topology, d: Diagram, x_of: dict[str, float], collapsed: set[str]) -> None:
+def _host_ranks(topo: Topology) -> dict[str, int]:
+    """HBA port id -> its place in the server's slot order (drawer, PHB, slot): the order the
+    host side is drawn in, whatever is collapsed."""
+    ranks: dict[str, int] = {}
+    for server in topo.of_kind("server"):
+        for c in topo.descendants(server.id):
+            if c.kind == "hba_port":
+                ranks[c.id] = len(ranks)
+    for c in topo.of_kind("hba_port"):  # HBAs in no server (a draft) come last
+        ranks.setdefault(c.id, len(ranks))
+    return ranks
+
+
+def _host_side(topo: Topology, d: Diagram, x_of: dict[str, float], collapsed: set[str], editor: bool = False) -> None:
     y = 20.0
     for server in topo.of_kind("server"):
         top = y
         for lpar in topo.children(server.id, "lpar"):
             d.alias[lpar.id] = server.id
         for drawer in topo.children(server.id, "drawer"):
-            dy = y
             if drawer.id in collapsed:
                 box = _add(d, drawer, "drawer", x_of["drawer"], y, COLUMN_WIDTH["drawer"], 3 * ROW)
                 box.collapsed = True
@@ -139,52 +166,73 @@ def _host_side(topo: Topology, d: Diagram, x_of: dict[str, float], collapsed: se
                 box.label = f"{drawer.label()}\n{len(hbas)} HBAs"
                 y += 3 * ROW + GAP
                 continue
-            for planar in topo.children(drawer.id, "planar"):
-                py = y
-                for link in topo.children(planar.id, "rio_link"):
-                    ly = y
-                    for phb in topo.children(link.id, "phb"):
-                        hy = y
-                        for slot in topo.children(phb.id, "slot"):
-                            hba = topo.children(slot.id, "hba")
-                            label = f"{slot.label()}: {hba[0].label()}" if hba else f"{slot.label()} (empty)"
-                            _add(d, slot, "slot", x_of["slot"], y, COLUMN_WIDTH["slot"], ROW - 2, label)
-                            for h in hba:
-                                d.alias[h.id] = slot.id
-                                for port in topo.children(h.id, "hba_port"):
-                                    d.alias[port.id] = slot.id
-                            y += ROW
-                        _add(d, phb, "phb", x_of["phb"], hy, COLUMN_WIDTH["phb"], max(y - hy - 2, ROW - 2))
-                    _add(d, link, "rio_link", x_of["rio_link"], ly, COLUMN_WIDTH["rio_link"], max(y - ly - 2, ROW - 2))
-                _add(d, planar, "planar", x_of["planar"], py, COLUMN_WIDTH["planar"], max(y - py - 2, ROW - 2))
-                y += GAP / 2
-            _add(d, drawer, "drawer", x_of["drawer"], dy, COLUMN_WIDTH["drawer"], max(y - dy - GAP / 2 - 2, ROW))
-            y += GAP
+            y = _drawer(topo, d, drawer, x_of, y, editor) + GAP
         # HBAs in no drawer (a draft) are aliased to the server
         _add(d, server, "server", x_of["server"], top, COLUMN_WIDTH["server"], max(y - top - GAP, 3 * ROW))
         y = max(y, top + 3 * ROW + GAP) + GAP
 
 
-def _storage_order(topo: Topology, d: Diagram) -> dict[str, float]:
-    """Order subsystems by the mean height of the HBAs cabled or zoned to them (fewer crossings)."""
+def _drawer(topo: Topology, d: Diagram, drawer: Component, x_of: dict[str, float], y: float, editor: bool) -> float:
+    """An expanded drawer: planars, RIO2 links, PHBs and slot rows; returns the y below it."""
+    dy = y
+    for planar in topo.children(drawer.id, "planar"):
+        py = y
+        for link in topo.children(planar.id, "rio_link"):
+            ly = y
+            for phb in topo.children(link.id, "phb"):
+                hy = y
+                for slot in topo.children(phb.id, "slot"):
+                    _slot_row(topo, d, slot, x_of["slot"], y, editor, f"{phb.label()} on {link.label()}")
+                    y += ROW
+                _add(d, phb, "phb", x_of["phb"], hy, COLUMN_WIDTH["phb"], max(y - hy - 2, ROW - 2))
+            _add(d, link, "rio_link", x_of["rio_link"], ly, COLUMN_WIDTH["rio_link"], max(y - ly - 2, ROW - 2))
+        _add(d, planar, "planar", x_of["planar"], py, COLUMN_WIDTH["planar"], max(y - py - 2, ROW - 2))
+        y += GAP / 2
+    _add(d, drawer, "drawer", x_of["drawer"], dy, COLUMN_WIDTH["drawer"], max(y - dy - GAP / 2 - 2, ROW))
+    return y
+
+
+def _slot_row(topo: Topology, d: Diagram, slot: Component, x: float, y: float, editor: bool, where: str) -> None:
+    """One slot row. In the editor the HBA is its own box inside the row (selectable, draggable
+    to another slot); otherwise the row reads 'Slot 3: fcs2'."""
+    hba = topo.children(slot.id, "hba")
+    w = COLUMN_WIDTH["slot"]
+    if not editor:
+        label = f"{slot.label()}: {hba[0].label()}" if hba else f"{slot.label()} (empty)"
+        _add(d, slot, "slot", x, y, w, ROW - 2, label)
+        for h in hba:
+            d.alias[h.id] = slot.id
+            for port in topo.children(h.id, "hba_port"):
+                d.alias[port.id] = slot.id
+        return
+    box = _add(d, slot, "slot", x, y, w, ROW - 2, slot.label() if hba else f"{slot.label()} (empty)")
+    box.tip = f"{slot.label()}: {where}"
+    for h in hba:
+        hb = _add(d, h, "hba", x + SLOT_LABEL_W, y + 1, w - SLOT_LABEL_W - 2, ROW - 4, h.label(), container=slot.id)
+        hb.tip = f"in {slot.label()}: {where}"
+        for port in topo.children(h.id, "hba_port"):
+            d.alias[port.id] = h.id
+
+
+def _storage_order(topo: Topology, ranks: dict[str, int]) -> dict[str, float]:
+    """Order subsystems by the mean slot order of the HBAs zoned to them (fewer crossings)."""
     pos: dict[str, list[float]] = {}
     for z in topo.of_kind("zone"):
-        hb = [m for m in z["members"] if topo.get(m) is not None and topo[m].kind == "hba_port"]
-        st = [m for m in z["members"] if topo.get(m) is not None and topo[m].kind == "host_port"]
-        for h in hb:
-            box = d.boxes.get(d.visible(h) or "")
-            if box is None:
+        members = [topo.get(m) for m in z["members"]]
+        hb = [ranks[m.id] for m in members if m is not None and m.kind == "hba_port" and m.id in ranks]
+        for s in members:
+            if s is None or s.kind != "host_port" or not hb:
                 continue
-            for s in st:
-                sub = topo.ancestor(s, "subsystem")
-                pos.setdefault(sub.id, []).append(box.y)
+            sub = topo.ancestor(s.id, "subsystem")
+            if sub is not None:
+                pos.setdefault(sub.id, []).extend(hb)
     return {k: sum(v) / len(v) for k, v in pos.items()}
 
 
-def _switches(topo: Topology, d: Diagram, x_of: dict[str, float], collapsed: set[str]) -> None:
+def _switches(topo: Topology, d: Diagram, x_of: dict[str, float], collapsed: set[str], ranks: dict[str, int]) -> None:
     y = 20.0
     x, w = x_of["switch"], COLUMN_WIDTH["switch"]
-    for sw in _by_peer_height(topo, d, topo.of_kind("switch")):
+    for sw in _by_peer_rank(topo, ranks, topo.of_kind("switch")):
         if sw.id in collapsed:
             box = _add(d, sw, "switch", x, y, w, 3 * ROW)
             box.collapsed, box.hidden_count = True, _hide(topo, d, sw)
@@ -212,56 +260,79 @@ def _switches(topo: Topology, d: Diagram, x_of: dict[str, float], collapsed: set
         y += GAP + 4
 
 
-def _by_peer_height(topo: Topology, d: Diagram, switches: list[Component]) -> list[Component]:
+def _by_peer_rank(topo: Topology, ranks: dict[str, int], switches: list[Component]) -> list[Component]:
+    """Switches in the slot order of the HBAs cabled to them (switches without HBAs last)."""
+
     def key(sw: Component) -> float:
-        ys = []
-        for c in topo.descendants(sw.id):
-            if c.kind == "switch_port":
-                peer = topo.peer_port(c.id)
-                box = d.boxes.get(d.visible(peer) or "") if peer else None
-                if box is not None:
-                    ys.append(box.y)
-        return sum(ys) / len(ys) if ys else 1e12
+        got = [
+            ranks[p]
+            for c in topo.descendants(sw.id)
+            if c.kind == "switch_port" and (p := topo.peer_port(c.id)) in ranks
+        ]
+        return sum(got) / len(got) if got else 1e12
 
     return sorted(switches, key=key)
 
 
 def _subsystems(
-    topo: Topology, d: Diagram, x_of: dict[str, float], collapsed: set[str], order: dict[str, float]
+    topo: Topology,
+    d: Diagram,
+    x_of: dict[str, float],
+    collapsed: set[str],
+    order: dict[str, float],
+    editor: bool = False,
 ) -> None:
+    """Subsystems in a grid (one per row up to 8; a few per row beyond, so 56 stay readable).
+    A subsystem keeps its cell folded or not: an expanded one widens its grid column and
+    heightens its row (with its arrays beside it), so the others keep their order."""
     subs = sorted(topo.of_kind("subsystem"), key=lambda s: order.get(s.id, 1e12))
-    y = _folded_subsystems(topo, d, x_of, [s for s in subs if s.id in collapsed], 20.0)
-    ya = y
-    for sub in subs:
-        if sub.id in collapsed:
-            continue
-        top = y
-        y = _subsystem_box(topo, d, sub, x_of["subsystem"], y)
-        # arrays and logical drives in the next column, level with their subsystem
-        ya = _arrays(topo, d, sub, x_of["array"], max(ya, top))
-        y = max(y, ya) + GAP
-        ya = y
-
-
-def _folded_subsystems(topo: Topology, d: Diagram, x_of: dict[str, float], folded: list[Component], y: float) -> float:
-    """Collapsed subsystems in a grid, a few per row, so 56 of them stay readable; returns the
-    y below the grid."""
-    if not folded:
-        return y
-    per_row = max(1, round((len(folded) / 4) ** 0.5)) if len(folded) > 8 else 1
+    if not subs:
+        return
+    per_row = max(1, round((len(subs) / 4) ** 0.5)) if len(subs) > 8 else 1
     width = COLUMN_WIDTH["subsystem"]
-    grid_w = max((width - 10 * (per_row - 1)) / per_row if per_row > 1 else width, 70.0)
-    for i, sub in enumerate(folded):
-        r, c = divmod(i, per_row)
-        box = _add(
-            d, sub, "subsystem", x_of["subsystem"] + c * (grid_w + 10), y + r * (1.6 * ROW + GAP / 2), grid_w, 1.6 * ROW
-        )
-        box.collapsed, box.hidden_count = True, _hide(topo, d, sub)
-    return y + ((len(folded) + per_row - 1) // per_row) * (1.6 * ROW + GAP / 2) + GAP
+    folded_w = max((width - 10 * (per_row - 1)) / per_row if per_row > 1 else width, 70.0)
+    cells: list[tuple[list[Box], float, float, bool]] = []
+    for sub in subs:
+        start = len(d.boxes)
+        if sub.id in collapsed:
+            box = _add(d, sub, "subsystem", 0.0, 0.0, folded_w, 1.6 * ROW)
+            box.collapsed, box.hidden_count = True, _hide(topo, d, sub)
+        else:
+            _subsystem_box(topo, d, sub, 0.0, 0.0, editor)
+            _arrays(topo, d, sub, width + COLUMN_GAP, 0.0, 2 * ROW - 6 if editor else ROW)
+        boxes = list(d.boxes.values())[start:]
+        if per_row > 1:
+            for b in boxes:
+                b.column = "subsystem"  # arrays travel with their subsystem's grid cell
+        cw = max(b.x + b.w for b in boxes)
+        ch = max(b.y + b.h for b in boxes)
+        cells.append((boxes, cw, ch, sub.id in collapsed))
+    _place_grid(cells, per_row, x_of["subsystem"], 20.0)
 
 
-def _subsystem_box(topo: Topology, d: Diagram, sub: Component, x: float, y: float) -> float:
-    """An expanded subsystem: its controllers with their host ports; returns the y below it."""
+def _place_grid(cells: list[tuple[list[Box], float, float, bool]], per_row: int, x0: float, y0: float) -> None:
+    """Move each cell's boxes (laid out at 0, 0) to its grid place: columns as wide as their
+    widest cell, rows as high as their highest."""
+    col_w = [0.0] * per_row
+    for i, (_, w, _, _) in enumerate(cells):
+        col_w[i % per_row] = max(col_w[i % per_row], w)
+    col_x = [x0]
+    for c in range(1, per_row):
+        col_x.append(col_x[-1] + col_w[c - 1] + 10)
+    y = y0
+    for r in range(0, len(cells), per_row):
+        row = cells[r : r + per_row]
+        for c, (boxes, _, _, _) in enumerate(row):
+            for b in boxes:
+                b.x += col_x[c]
+                b.y += y
+        gap = GAP / 2 if all(folded for *_, folded in row) else GAP
+        y += max(h for _, _, h, _ in row) + gap
+
+
+def _subsystem_box(topo: Topology, d: Diagram, sub: Component, x: float, y: float, editor: bool = False) -> float:
+    """An expanded subsystem: its controllers with their host ports (and in the editor its
+    enclosures with their drive bays); returns the y below it."""
     w = COLUMN_WIDTH["subsystem"]
     top = y
     y += ROW
@@ -274,7 +345,11 @@ def _subsystem_box(topo: Topology, d: Diagram, sub: Component, x: float, y: floa
             y += ROW - 2
         _add(d, ctl, "subsystem", x + 8, cy, w - 12, y - cy + 2, f"Controller {ctl['slot_name']}", container=sub.id)
         y += 4
+    in_array = {drv: i for i, a in enumerate(topo.children(sub.id, "array")) for drv in a["drives"]}
     for enc in topo.children(sub.id, "enclosure"):
+        if editor:
+            y = _enclosure(topo, d, sub, enc, x + 8, y, w - 12, in_array) + 4
+            continue
         d.alias[enc.id] = sub.id
         for drv in topo.children(enc.id, "drive"):
             d.alias[drv.id] = sub.id
@@ -284,22 +359,66 @@ def _subsystem_box(topo: Topology, d: Diagram, sub: Component, x: float, y: floa
     return y
 
 
-def _arrays(topo: Topology, d: Diagram, sub: Component, xa: float, ya: float) -> float:
-    """The subsystem's arrays with their logical drives; returns the y below them."""
+def _enclosure(
+    topo: Topology, d: Diagram, sub: Component, enc: Component, x: float, y: float, w: float, in_array: dict[str, int]
+) -> float:
+    """An enclosure with one cell per drive bay (a drive box, or an empty bay); returns the y below."""
+    drives = topo.children(enc.id, "drive")
+    part = topo.parts.get(enc.part or "") or topo.parts.get(sub.part or "") or {}
+    bays = max([int(part.get("drive_bays") or 0), len(drives)] + [int(v["bay"]) for v in drives])
+    per_row = max(1, min(bays, BAYS_PER_ROW))
+    cell = min((w - 8) / per_row, ROW - 6)
+    top = y
+    y += ROW - 4  # title
+    by_bay = {int(v["bay"]): v for v in drives}
+    empty = []
+    for bay in range(1, bays + 1):
+        r, c = divmod(bay - 1, per_row)
+        cx, cy = x + 4 + c * cell, y + r * cell
+        drv = by_bay.get(bay)
+        if drv is None:
+            empty.append((cx, cy, cell - 1, cell - 1))
+            continue
+        arr = in_array.get(drv.id)
+        box = _add(d, drv, "subsystem", cx, cy, cell - 1, cell - 1, "", container=enc.id)
+        box.state = "free" if arr is None else f"array:{arr}"
+        box.label = drv.label()
+        box.tip = (
+            "free (in no array)" if arr is None else f"in {naming.short_label(topo.children(sub.id, 'array')[arr])}"
+        )
+    rows = (bays + per_row - 1) // per_row
+    y += rows * cell + 3
+    used = sum(1 for v in drives if v.id in in_array)
+    box = _add(d, enc, "subsystem", x, top, w, y - top, enc.label(), container=sub.id)
+    box.cells = tuple(empty)
+    box.tip = (
+        f"{bays} bays: {used} drives in arrays, {len(drives) - used} free drives, {bays - len(drives)} empty bays.\n"
+        "Cells: filled = in an array (two shades tell neighbouring arrays apart), white = free drive, "
+        "dotted = empty bay. (Designs have no hot-spare drives yet.)"
+    )
+    return y
+
+
+def _arrays(topo: Topology, d: Diagram, sub: Component, xa: float, ya: float, head: float = ROW) -> float:
+    """The subsystem's arrays with their logical drives (``head``: room for the array's title);
+    returns the y below them."""
     wa = COLUMN_WIDTH["array"]
     for arr in topo.children(sub.id, "array"):
         at = ya
-        ya += ROW
+        ya += head
         for ld in topo.children(arr.id, "logical_drive"):
             label = f"{ld.label()} ({ld['size_gb']:.0f} GB)"
             _add(d, ld, "array", xa + 8, ya, wa - 12, ROW - 3, label, container=arr.id)
             ya += ROW - 2
-        nd = len(arr["drives"])
-        shape = {5: f"{nd - 1}+P", 3: f"{nd - 1}+P", 1: f"{nd // 2}+{nd // 2}", 10: f"{nd // 2}+{nd // 2}"}.get(
-            arr["raid_level"], f"{nd} drives"
+        name = naming.short_label(arr)
+        shape = f"RAID{arr['raid_level']} {naming.array_shape(arr['raid_level'], len(arr['drives']))}"
+        label = (
+            f"{name}, {arr['segment_kb']} KB segment"
+            if shape in name
+            else f"{name}: {shape}, {arr['segment_kb']} KB segment"
         )
-        label = f"RAID {arr['raid_level']} {shape}, {arr['segment_kb']} KB segment"
-        _add(d, arr, "array", xa, at, wa, ya - at + 4, label)
+        box = _add(d, arr, "array", xa, at, wa, ya - at + 4, label)
+        box.tip = f"{len(arr['drives'])} drives, RAID {arr['raid_level']}, {arr['segment_kb']} KB segment"
         ya += 6
     return ya
 

@@ -16,8 +16,33 @@ from planner.schema import KINDS
 
 
 def short_label(comp: Component) -> str:
-    """The component's own name, or its id when it has none."""
+    """The component's own name, or its id when it has none. An array whose name is empty or
+    one made from its attributes ("Array 2", "fastt1 RAID5 8+P #1") shows the name its
+    attributes give now (:func:`array_name`), so it follows a change of its drives."""
+    if comp.kind == "array" and (not comp.name or _AUTO_ARRAY.match(comp.name)):
+        return array_name(comp)
     return comp.name or comp.id
+
+
+#: array names SANplan made itself: "Array 2" (planner.edit.add_array) and names built from the
+#: attributes, with or without the subsystem in front ("fastt1 RAID5 8+P #1", older files)
+_AUTO_ARRAY = re.compile(r"^(?:\S+ )?(?:Array \d+|RAID ?\d+ (?:\d+\+\d*P?\d*|\d+ drives?)(?: #\d+)?)$")
+
+
+def array_shape(raid_level: int, drives: int) -> str:
+    """Data and parity drives of an array: '8+P' (RAID 3/5), '4+4' (RAID 1/10), '6 drives' (RAID 0)."""
+    if raid_level in (3, 5) and drives > 1:
+        return f"{drives - 1}+P"
+    if raid_level in (1, 10) and drives > 1:
+        return f"{drives // 2}+{drives - drives // 2}"
+    return f"{drives} drive{'s' if drives != 1 else ''}"
+
+
+def array_name(arr: Component) -> str:
+    """The name an array's attributes give it: 'RAID5 8+P #1' (the number from its id, 'arr1')."""
+    text = f"RAID{arr.get('raid_level', '')} {array_shape(arr.get('raid_level', 0), len(arr.get('drives', ())))}"
+    number = re.search(r"(\d+)$", arr.id)
+    return f"{text} #{number.group(1)}" if number else text
 
 
 def qualified_name(topo: Topology, comp: Component) -> str:

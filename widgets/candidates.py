@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from planner.model import Component, Topology
-from planner.naming import label
+from planner.naming import label, qualified_name
 from planner.schema import KINDS, PORT_KINDS
 
 #: at most this many candidates in a reference combo or list (the current value is always kept)
@@ -122,3 +122,22 @@ def candidate_label(topo: Topology, comp: Component) -> str:
     if ld is not None:
         return f"{text} - {label(topo, ld)}"
     return text
+
+
+def slot_candidates(topo: Topology, hba: Component) -> list[Component]:
+    """The PCI slots an HBA may be in: its own slot first, then the free slots of its server
+    (every free slot when it is in no server), in drawer and slot order."""
+    server = topo.ancestor(hba.id, "server")
+    slots = [c for c in topo.descendants(server.id) if c.kind == "slot"] if server else topo.of_kind("slot")
+    own = [topo[hba.parent]] if hba.parent in topo else []
+    return own + [s for s in slots if s.id != hba.parent and not topo.children(s.id, "hba")]
+
+
+def slot_label(topo: Topology, slot: Component) -> str:
+    """A slot with the PHB and RIO2 link it hangs off: 'Slot 4 of Drawer 1 - PHB1, link0 of Planar 0'."""
+    text = label(topo, slot)
+    phb, link, planar = (topo.ancestor(slot.id, k) for k in ("phb", "rio_link", "planar"))
+    where = [qualified_name(topo, c) for c in (phb, link) if c is not None]
+    if where and planar is not None:
+        where[-1] += f" of {qualified_name(topo, planar)}"
+    return f"{text} - {', '.join(where)}" if where else text

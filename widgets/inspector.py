@@ -23,7 +23,7 @@ from planner.bands import percent_html
 from planner.model import Component, Event
 from planner.naming import label, label_list
 from planner.schema import KINDS, MAX_NAME, Attr, attr_label, count_label, kind_name, on_path_kinds
-from widgets.candidates import candidate_label, reference_candidates
+from widgets.candidates import candidate_label, reference_candidates, slot_candidates, slot_label
 from widgets.inspector_fields import (
     MIXED,
     BoolField,
@@ -38,7 +38,9 @@ from widgets.inspector_fields import (
 if TYPE_CHECKING:
     from app.document import AnalysisBundle, Document
 
-__all__ = ["InspectorPanel", "error_label"]
+__all__ = ["SLOT", "InspectorPanel", "error_label"]
+
+SLOT = "slot"  # the field of an HBA that moves it to another PCI slot (its parent, not an attribute)
 
 
 class InspectorPanel(QWidget):
@@ -46,13 +48,15 @@ class InspectorPanel(QWidget):
     (duck-typed; read only).
 
     Signal: ``attributeEdited(ids, key, value)``: the user set ``key`` ("name" or an attribute)
-    of the components ``ids`` to ``value`` (as typed or chosen; the controller validates it).
+    of the components ``ids`` to ``value`` (as typed or chosen; the controller validates it);
+    ``slotChosen(hba, slot)``: the user chose another slot for an HBA (field ``SLOT``).
     Public: :meth:`show_refusal` (the controller's answer to a refused edit), :meth:`field` (the
     editor widget of an attribute), :meth:`error_text` (the reason shown under a field),
     :meth:`shown_ids`, :meth:`info_text`.
     """
 
     attributeEdited = Signal(list, str, object)
+    slotChosen = Signal(str, str)  # hba id, slot id: move the HBA (the "Slot" field of an HBA)
 
     def __init__(self, doc: Document, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -184,6 +188,12 @@ class InspectorPanel(QWidget):
             f = TextField(self, "name", None)
             f.line.setToolTip(f"Name shown on the canvas, in findings and build sheets (at most {MAX_NAME} characters)")
             self._add_field(form, "Name", f)
+            if kind == "hba":
+                slot = ChoiceField(self, SLOT, None, self._slot_options)
+                slot.combo.setToolTip(
+                    "The PCI slot the HBA is in; choose a free slot to move it there (cables go along)"
+                )
+                self._add_field(form, "Slot", slot)
         for key, attr in schema.items():
             f = self._make_field(key, attr, comps)
             if f is None:
@@ -232,6 +242,10 @@ class InspectorPanel(QWidget):
             return BoolField(self, key, attr)
         return TextField(self, key, attr)
 
+    def _slot_options(self, comps: list[Component]) -> list[tuple[str, Any, str]]:
+        topo = self.doc.topology
+        return [(text := slot_label(topo, s), s.id, f"{text} ({s.id})") for s in slot_candidates(topo, comps[0])]
+
     def _reference_options(self, comps: list[Component], key: str) -> list[tuple[str, Any, str]]:
         topo = self.doc.topology
         found, left_out = reference_candidates(topo, comps[0], key)
@@ -273,7 +287,7 @@ class InspectorPanel(QWidget):
             names = label_list(topo, [c.id for c in comps], limit=8)
             self._info["Components"].setText(html.escape(names))
         for key, f in self._fields.items():
-            values = [c.name if key == "name" else c.get(key) for c in comps]
+            values = [c.name if key == "name" else c.parent if key == SLOT else c.get(key) for c in comps]
             f.show_values(values, comps)
         self._show_analysis()
 
@@ -346,7 +360,10 @@ class InspectorPanel(QWidget):
         if self._kind is None or not ids:
             return
         self._refused = None
-        self.attributeEdited.emit(ids, f.key, raw)
+        if f.key == SLOT:
+            self.slotChosen.emit(ids[0], raw)
+        else:
+            self.attributeEdited.emit(ids, f.key, raw)
         if self._refused is not None:
             f.set_error(self._refused)
             return

@@ -1,8 +1,10 @@
 """Paths panel: every analysed path with its rate, binding hop and that hop's utilization.
 
 A table (sortable, numerically on MB/s and utilization; filtered by a search box over labels and
-ids). Choosing a row highlights the path (``doc.highlight_path``) and selects its HBA port, host
-port and logical drive. The table follows ``doc.analysisReady``; the sort order and the chosen
+ids). Choosing a row highlights the path (``doc.highlight_path``; the canvas marks only its
+binding hop), selects its HBA port, host port and logical drive, and the line above the table
+says the path's MB/s, its binding hop and why (:func:`explain_path`: the hop's load and capacity,
+how many paths share it, the source of the figure). The table follows ``doc.analysisReady``; the sort order and the chosen
 path survive updates.
 """
 
@@ -29,7 +31,8 @@ from planner.schema import kind_name
 
 if TYPE_CHECKING:
     from app.document import AnalysisBundle, Document
-    from planner.analysis import Path
+    from planner.analysis import Analysis, Path
+    from planner.model import Topology
 
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
 FILTER_ROLE = Qt.ItemDataRole.UserRole + 2
@@ -61,6 +64,27 @@ class PathRow:
     hop_kind: str
     hop_util: float | None
     hop_source: str
+
+
+def explain_path(topo: Topology, result: Analysis, path: Path) -> str:
+    """One paragraph on a path: its rate, its binding hop and why that hop binds."""
+    ends = " \u2192 ".join(component_label(topo, c) for c in (path.hba_port, path.host_port, path.logical_drive))
+    rate = "rate unknown" if path.mbps is None else f"{path.mbps:,.1f} MB/s"
+    text = f"{ends}: {rate}."
+    load = result.components.get(path.bottleneck) if path.bottleneck else None
+    if load is None or not load.capacity:
+        return text + " No hop with a capacity figure limits it."
+    hop = component_label(topo, path.bottleneck)
+    pct = (load.utilization or 0) * 100
+    if load.paths > 1:
+        why = f"shared by {load.paths} paths: its capacity shared fairly among them gives this path its rate"
+    else:
+        why = "used by this path alone: its capacity is this path's rate"
+    source = f"; capacity from {load.source}" + (" (estimate)" if load.estimate else "") if load.source else ""
+    return (
+        f"{text} Binding hop: {hop} ({kind_name(load.kind)}), {load.load:,.0f} / {load.capacity:,.0f} MB/s "
+        f"({pct:.0f} %), {why}{source}."
+    )
 
 
 class PathTableModel(QAbstractTableModel):
@@ -180,6 +204,12 @@ class PathsPanel(QWidget):
         lay.addWidget(self.filter)
         self.summary = QLabel("Analysing...")
         lay.addWidget(self.summary)
+        self.detail = QLabel()
+        self.detail.setWordWrap(True)
+        self.detail.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.detail.setToolTip("The chosen path: its rate, the hop that limits it, and why")
+        self.detail.hide()
+        lay.addWidget(self.detail)
 
         self.model = PathTableModel(self)
         self.proxy = QSortFilterProxyModel(self)
@@ -232,6 +262,7 @@ class PathsPanel(QWidget):
         self._chosen = None
         self.model.set_rows([])
         self.summary.setText("Analysing...")
+        self._explain()
 
     def _on_analysis(self, bundle: AnalysisBundle) -> None:
         topo = self.doc.topology
@@ -279,8 +310,9 @@ class PathsPanel(QWidget):
                 self.doc.highlight_path(None)  # the chosen path is gone
             else:
                 self._chosen = again
-                if again.hops != chosen.hops:
+                if again.hops != chosen.hops or again.bottleneck != chosen.bottleneck:
                     self.doc.highlight_path(again)
+        self._explain()
         if not self._sized and rows:
             # sizing reads every cell: once per design, not on every re-analysis
             self.view.resizeColumnsToContents()
@@ -322,8 +354,20 @@ class PathsPanel(QWidget):
             if self._chosen is not None:
                 self._chosen = None
                 self.doc.highlight_path(None)
+            self._explain()
             return
         path = self.proxy.data(rows[0], PATH_ROLE)
         self._chosen = path
+        self._explain()
         self.doc.highlight_path(path)
         self.doc.select([path.hba_port, path.host_port, path.logical_drive])
+
+    def _explain(self) -> None:
+        """Say why the chosen path runs at its rate (hidden when no path is chosen)."""
+        bundle = self.doc.analysis
+        if self._chosen is None or bundle is None:
+            self.detail.hide()
+            self.detail.clear()
+            return
+        self.detail.setText(explain_path(self.doc.topology, bundle.result, self._chosen))
+        self.detail.show()

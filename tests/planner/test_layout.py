@@ -8,7 +8,11 @@ from planner.layout import COLUMNS, default_collapsed, layout
 
 def test_columns_follow_the_data_path(one_drawer):
     d = layout(one_drawer)
-    xs = {col: min(b.x for b in d.boxes.values() if b.column == col) for col in COLUMNS if any(b.column == col for b in d.boxes.values())}
+    xs = {
+        col: min(b.x for b in d.boxes.values() if b.column == col)
+        for col in COLUMNS
+        if any(b.column == col for b in d.boxes.values())
+    }
     ordered = [c for c in COLUMNS if c in xs]
     assert [xs[c] for c in ordered] == sorted(xs[c] for c in ordered)
     assert d.boxes["d1.s1"].column == "slot" and d.boxes["sw1.p0"].container == "sw1.asic0"
@@ -46,3 +50,54 @@ def test_user_positions_are_kept(one_drawer):
     assert d.boxes["sw1.p0"].x > 900.0
     cmd.undo(t)
     assert "sw1" not in t.positions
+
+
+def test_editor_layout_draws_hbas_in_their_slot_rows_and_drive_bays(one_drawer):
+    d = layout(one_drawer, editor=True)
+    hba, slot = d.boxes["hba.d1s1"], d.boxes["d1.s1"]
+    assert hba.container == "d1.s1" and slot.x < hba.x and hba.x + hba.w <= slot.x + slot.w
+    assert d.visible("hba.d1s1.0") == "hba.d1s1"
+    assert "PHB" in slot.tip and "link0" in slot.tip
+    cells = [b for b in d.boxes.values() if b.kind == "drive" and b.id.startswith("fastt1.")]
+    assert len(cells) == 28 and {b.container for b in cells} == {"fastt1.e0", "fastt1.e1"}
+    assert sum(b.state == "free" for b in cells) == 10
+    # the build sheet's layout stays as it was: slot rows name their HBA, drives are not drawn
+    plain = layout(one_drawer)
+    assert plain.boxes["d1.s1"].label == "Slot 1: fcs0" and "hba.d1s1" not in plain.boxes
+    assert "fastt1.e1.d1" not in plain.boxes and plain.visible("fastt1.e1.d1") == "fastt1"
+
+
+def test_empty_bays_are_cells_of_their_enclosure(one_drawer, parts):
+    from planner import edit
+
+    edit.add_enclosure(one_drawer, "fastt1", parts["EXP700"], drive_part=parts["DRV-36G-15K"], drives=4)
+    d = layout(one_drawer, editor=True)
+    enc = d.boxes["fastt1.e2"]
+    assert len(enc.cells) == 10 and sum(b.container == "fastt1.e2" for b in d.boxes.values()) == 4
+
+
+def test_expanding_a_subsystem_keeps_the_grid(benchmark_design):
+    t = benchmark_design
+    folded = default_collapsed(t)
+    before = layout(t, folded)
+    after = layout(t, folded - {"fastt6"}, editor=True)
+    assert (after.boxes["fastt6"].x, after.boxes["fastt6"].y) == (before.boxes["fastt6"].x, before.boxes["fastt6"].y)
+    for cid in ("fastt1", "fastt2", "fastt5", "sw1", "d1"):  # above and left of it: in place
+        assert (after.boxes[cid].x, after.boxes[cid].y) == (before.boxes[cid].x, before.boxes[cid].y), cid
+    assert after.boxes["fastt7"].x > before.boxes["fastt7"].x and after.boxes["fastt7"].y == before.boxes["fastt7"].y
+    assert after.boxes["fastt10"].y > before.boxes["fastt10"].y
+    # the order of switches and subsystems does not depend on what is expanded
+    everything = layout(t, set())
+    assert sorted(t.of_kind("switch"), key=lambda s: everything.boxes[s.id].y) == sorted(
+        t.of_kind("switch"), key=lambda s: before.boxes[s.id].y
+    )
+
+
+def test_an_array_is_labelled_by_its_attributes(one_drawer):
+    from planner.fixtures import set_raw
+
+    assert layout(one_drawer).boxes["fastt1.arr1"].label == "RAID5 8+P #1, 128 KB segment"
+    set_raw(one_drawer, "fastt1.arr1", "drives", one_drawer["fastt1.arr1"]["drives"][:6])
+    assert layout(one_drawer).boxes["fastt1.arr1"].label == "RAID5 5+P #1, 128 KB segment"
+    set_raw(one_drawer, "fastt1.arr2", "name", "fastt1 RAID5 8+P #2")  # a name from an older file
+    assert layout(one_drawer).boxes["fastt1.arr2"].label.startswith("RAID5 8+P #2")

@@ -453,3 +453,36 @@ def test_catalog_builtins_are_read_only_and_duplicate_as_user_parts(qtbot, tmp_p
     with qtbot.waitSignal(dlg.catalogChanged):
         assert dlg.delete_selected()
     assert catalog.get("FC6239-copy") is None and "FC6239-copy" not in dlg.part_ids()
+
+
+def test_hba_slot_choice_lists_free_slots_with_their_phb_and_moves_the_hba(qtbot, doc, parts):
+    panel = inspector(qtbot, doc, parts)
+    doc.select(["hba.d1s1"])
+    combo = panel.field("slot")
+    slots = [combo.itemData(i) for i in range(combo.count())]
+    assert slots[0] == "d1.s1" and combo.currentData() == "d1.s1"
+    assert set(slots[1:]) == {"d1.s4", "d1.s10", "d1.s14", "d1.s20"}  # the free slots of the drawer
+    text = combo.itemText(combo.findData("d1.s4"))
+    assert text.startswith("Slot 4 of Drawer 1 - PHB") and "link0 of Planar 0" in text
+    combo.setCurrentIndex(combo.findData("d1.s4"))
+    assert doc.topology["hba.d1s1"].parent == "d1.s4"
+    assert panel.field("slot").currentData() == "d1.s4"
+    doc.undo_stack.undo()
+    assert doc.topology["hba.d1s1"].parent == "d1.s1" and panel.field("slot").currentData() == "d1.s1"
+
+
+def test_hba_slot_choice_refuses_a_taken_slot_under_the_field(qtbot, doc, parts):
+    panel = inspector(qtbot, doc, parts)
+    doc.select(["hba.d1s1"])
+    panel.commit(panel._fields["slot"], "d1.s2")  # a taken slot (the combo offers none: a stale choice)
+    assert doc.topology["hba.d1s1"].parent == "d1.s1"
+    assert "already holds" in panel.error_text("slot")
+
+
+def test_paths_panel_explains_the_chosen_path(qtbot, doc):
+    panel = shown(qtbot, PathsPanel(doc))
+    assert panel.detail.isHidden()
+    panel.view.selectRow(0)
+    path = panel.path_at(0)
+    assert panel.detail.isVisible() and f"{path.mbps:,.1f} MB/s" in panel.detail.text()
+    assert "Binding hop:" in panel.detail.text()

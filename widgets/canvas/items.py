@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPainterPath, QPalette, QPen
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPalette, QPen
 from PySide6.QtWidgets import (
     QApplication,
     QGraphicsItem,
@@ -76,21 +76,41 @@ def kind_fill(kind: str) -> QColor:
     return fill.darker(320) if is_dark() else fill
 
 
+_DARK: dict[int, bool] = {}
+
+
 def is_dark() -> bool:
+    """Whether the application's palette is dark (remembered per palette)."""
     app = QApplication.instance()
-    return bool(app) and app.palette().color(QPalette.ColorRole.Window).lightness() < 128
+    if not app:
+        return False
+    palette = app.palette()
+    key = palette.cacheKey()
+    dark = _DARK.get(key)
+    if dark is None:
+        dark = _DARK[key] = palette.color(QPalette.ColorRole.Window).lightness() < 128
+    return dark
 
 
 class BoxItem(QGraphicsRectItem):
-    """One component (or a collapsed group) on the canvas."""
+    """One component (or a collapsed group) on the canvas.
 
-    def __init__(self, box, parent: QGraphicsItem | None = None) -> None:
+    A box shows its label (elided to its width, the full text in the tooltip; a tall box wraps
+    it onto two lines), the load and capacity of its own component where there is room
+    ("585 / 600 MB/s, 98 %", or "98 %" in a one-line row), and a band-coloured bar. A drive
+    bay (``box.state``) is a small cell: free, or in an array. Zoomed far out the scene switches
+    to summary boxes (:meth:`set_low_detail`): inner text hidden, each group's name large.
+    """
+
+    def __init__(self, box, parent: QGraphicsItem | None = None, head: float | None = None) -> None:
         super().__init__(0, 0, box.w, box.h, parent)
         self.box = box
+        self.head = box.h if head is None else head  # room above the first box drawn inside it
         self.cid = box.id
         self.kind = box.kind
         self.util: float | None = None
         self.binds = 0
+        self.bind_shown = True  # False while a chosen path marks another hop as its binding one
         self.highlighted = False
         self.port_state = ""  # "", "ok" or "bad" while a cable is drawn
         flags = QGraphicsItem.GraphicsItemFlag.ItemIsSelectable
@@ -99,50 +119,126 @@ class BoxItem(QGraphicsRectItem):
         self.setFlags(flags)
         self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self.setAcceptHoverEvents(True)
-        self._fill = kind_fill(box.kind)
-        bold = box.collapsed or (box.container is None and box.kind in COLLAPSIBLE)
-        text = QGraphicsSimpleTextItem(box.label.split("\n")[0], self)
-        text.setFont(font(7.0 if box.h < 20 else 8.0, bold))
-        text.setBrush(QBrush(QApplication.palette().color(QPalette.ColorRole.Text)))
-        text.setPos(4, 1)
-        self.text = text
-        self._clip_text(text, box.w - 8)
+        self._fill = cell_fill(box.state) if box.state else kind_fill(box.kind)
+        self.text: QGraphicsSimpleTextItem | None = None
         self.subtext: QGraphicsSimpleTextItem | None = None
+        self.figure: QGraphicsSimpleTextItem | None = None  # load / capacity
+        self.summary: QGraphicsSimpleTextItem | None = None  # the name, large, at low detail
+        self._figure_text = self._short = ""
+        self.setToolTip(self.base_tip())
+        self.bays = False  # an enclosure whose drive bays it draws
+        self.low = False  # summary mode (zoomed far out): see set_low_detail
+        if box.state:  # a drive bay: its enclosure draws it (one cached picture for 14 cells)
+            if isinstance(parent, BoxItem):
+                parent.bays = True
+            self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents, True)
+            self.setCacheMode(QGraphicsItem.CacheMode.NoCache)
+            return
+        bold = box.collapsed or (box.container is None and box.kind in COLLAPSIBLE)
+        self.text = QGraphicsSimpleTextItem(self)
+        self.text.setFont(font(7.0 if box.h < 20 else 8.0, bold))
+        self.text.setBrush(QBrush(QApplication.palette().color(QPalette.ColorRole.Text)))
+        self.text.setPos(4, 1)
+        self._set_title(box.label.split("\n")[0])
         if "\n" in box.label:
-            self.set_subtext(box.label.split("\n", 1)[1], 14)
-        self.setToolTip(box.label)
+            self.set_subtext(box.label.split("\n", 1)[1])
+
+    def base_tip(self) -> str:
+        """The box's full label and its context (a slot's PHB and link, a drive's array)."""
+        text = self.box.label.replace("\n", " - ")
+        return f"{text}\n{self.box.tip}" if self.box.tip else text
 
     @property
     def collapsible(self) -> bool:
         """Whether this box is a top-level group that collapses (drawer, switch, subsystem...)."""
         return self.kind in COLLAPSIBLE and self.box.container is None
 
-    @staticmethod
-    def _clip_text(item: QGraphicsSimpleTextItem, width: float) -> None:
-        text = item.text()
-        while text and item.boundingRect().width() > width:
-            text = text[:-1]
-            item.setText(text + "...")
+    def _title_room(self) -> int:
+        """Lines the title may take: two in a tall box that has no second line of its own."""
+        return 2 if self.head >= 2.4 * LINE and "\n" not in self.box.label and not self.box.collapsed else 1
+
+    def _set_title(self, title: str) -> None:
+        assert self.text is not None
+        fm = metrics(self.text.font())
+        room = self.box.w - 8 - (14 if self.box.collapsed else 0)
+        lines = wrap(title, fm, room, self._title_room(), ", ")
+        if lines[-1].endswith("\u2026"):  # no break after a comma fits: break between words
+            lines = wrap(title, fm, room, self._title_room())
+        self.text.setText("\n".join(lines))
+        self._place_lines()
+
+    def _place_lines(self) -> None:
+        """Put the second line and the load figure under the title."""
+        below = 1 + (self.text.boundingRect().height() if self.text is not None else 0)
+        if self.subtext is not None:
+            self.subtext.setPos(4, below - 1)
+            below += self.subtext.boundingRect().height() - 1
+        if self.figure is not None:
+            self._place_figure(below)
 
     def set_label(self, box) -> None:
         """Show a new label of the same box (an edit that moved nothing)."""
         old, self.box = self.box.label.split("\n", 1), box
         new = box.label.split("\n", 1)
-        if old[0] != new[0]:
-            self.text.setText(new[0])
-            self._clip_text(self.text, box.w - 8)
+        if self.text is not None and old[0] != new[0]:
+            self._set_title(new[0])
         if old[1:] != new[1:] and len(new) > 1:
-            self.set_subtext(new[1], 14)
+            self.set_subtext(new[1])
+        if self.text is None or self.util is None:
+            self.setToolTip(self.base_tip())
 
-    def set_subtext(self, text: str, y: float = 13) -> None:
-        """The second line (a group's count, a collapsed group's load)."""
+    def set_subtext(self, text: str, *shorter: str) -> None:
+        """The second line (a group's count, a collapsed group's load): ``text``, or the first of
+        the ``shorter`` ones that fits without eliding."""
+        if self.text is None:
+            return
         if self.subtext is None:
-            self.subtext = QGraphicsSimpleTextItem(text, self)
+            self.subtext = QGraphicsSimpleTextItem(self)
+            self.subtext.setVisible(not self.low)
             self.subtext.setFont(font(7.0))
             self.subtext.setBrush(self.text.brush())
-            self.subtext.setPos(4, y)
-        else:
-            self.subtext.setText(text)
+        fm = metrics(self.subtext.font())
+        room = max(1, int((self.head - 5 - self.text.boundingRect().height()) // fm.height()))
+        for option in (text, *shorter):
+            lines = wrap(option, fm, self.box.w - 8, room, ", ")
+            if not lines[-1].endswith("\u2026"):
+                break
+        self.subtext.setText("\n".join(lines))
+        self._place_lines()
+
+    def set_figure(self, text: str, short: str) -> None:
+        """The load and capacity of the box's component: ``text`` where it fits, else ``short``."""
+        if self.text is None or (text, short) == (self._figure_text, self._short):
+            return
+        self._figure_text, self._short = text, short
+        if not text:
+            if self.figure is not None:
+                self.figure.setText("")
+            return
+        if self.figure is None:
+            self.figure = QGraphicsSimpleTextItem(self)
+            self.figure.setVisible(not self.low)
+            self.figure.setFont(font(7.0))
+            self.figure.setBrush(self.text.brush())
+        self._place_lines()
+
+    def _place_figure(self, below: float) -> None:
+        assert self.figure is not None and self.text is not None
+        fm = metrics(self.figure.font())
+        text, room = self._figure_text, self.box.w - 8
+        lines = int((self.head - 3 - below) // fm.height())
+        if lines >= 1:  # lines of its own under the title
+            self.figure.setText("\n".join(wrap(text, fm, room, lines)))
+            self.figure.setPos(4, below - 1)
+            return
+        # a one-line row: right-aligned after the title, the full figure or the percentage
+        free = room - self.text.boundingRect().width() - 6
+        shown = text if fm.horizontalAdvance(text) <= free else self._short
+        if fm.horizontalAdvance(shown) > free:
+            shown = ""
+        self.figure.setText(shown)
+        line_h = min(self.head, self.text.boundingRect().height() + 2)
+        self.figure.setPos(self.box.w - 4 - fm.horizontalAdvance(shown), max(1.0, (line_h - fm.height()) / 2))
 
     def set_analysis(self, util: float | None, binds: int, tip: str) -> None:
         self.util, self.binds = util, binds
@@ -154,35 +250,145 @@ class BoxItem(QGraphicsRectItem):
             self.highlighted = on
             self.update()
 
+    def set_bind_shown(self, on: bool) -> None:
+        if on != self.bind_shown:
+            self.bind_shown = on
+            self.update()
+
     def set_port_state(self, state: str) -> None:
         if state != self.port_state:
             self.port_state = state
             self.update()
 
+    def set_low_detail(self, low: bool, scale: float) -> None:
+        """Summary mode when zoomed far out: inner text hidden; a group shows its name large."""
+        self.low = low
+        for t in (self.text, self.subtext, self.figure):
+            if t is not None:
+                t.setVisible(not low)
+        if self.parentItem() is not None or self.text is None:
+            return
+        if low and self.summary is None:
+            self.summary = QGraphicsSimpleTextItem(self)
+            self.summary.setBrush(self.text.brush())
+        if self.summary is None:
+            return
+        self.summary.setVisible(low)
+        title = self.box.label.split("\n")[0]
+        px = 1.0 / max(scale, 1e-3)  # one screen pixel in scene units
+        # about 11 pixels high, within the title row of a group; at least 7 pixels where the box allows
+        size = max(min(11 * px, self.box.h * 0.6, self.head * 0.85), min(7 * px, self.box.h * 0.9))
+        wide = metrics(font(round(size, 1), True)).horizontalAdvance(title)
+        if wide > self.box.w - 6:  # smaller, down to where the name still reads, then elided
+            size = max(size * (self.box.w - 6) / wide, 7 * px)
+        readable = low and size * scale >= 6.0  # too small a box for its name to be read: none
+        self.summary.setVisible(readable)
+        if readable:
+            self.summary.setFont(font(round(size, 1), True))
+            fm = metrics(self.summary.font())
+            text = fm.elidedText(title, ELIDE, self.box.w - 6)
+            self.summary.setText(text)
+            self.summary.setPos(3, 2)
+            self.summary.setVisible(text == title or len(text) >= 6)  # never a stub like "fa..."
+
     def _pen(self) -> QPen:
         if self.isSelected():
-            return QPen(QColor(255, 140, 0), 2.4)
+            return PENS["selected"]
         if self.port_state == "bad":
-            return QPen(QColor(200, 0, 0), 1.6, Qt.PenStyle.DashLine)
+            return PENS["bad"]
         if self.port_state == "ok":
-            return QPen(QColor(0, 170, 0), 2.6)
+            return PENS["ok"]
+        if self.highlighted and self.binds and self.bind_shown:  # the chosen path's binding hop
+            return PENS["chosen bind"]
         if self.highlighted:
-            return QPen(HIGHLIGHT, 2.6)
-        if self.binds:
-            return QPen(BIND, 2.2)
-        return QPen(QColor(110, 120, 140) if not is_dark() else QColor(150, 160, 180), 0.8)
+            return PENS["highlight"]
+        if self.binds and self.bind_shown:
+            return PENS["bind"]
+        return PENS["dark edge" if is_dark() else "edge"]
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: Any = None) -> None:
         r = self.rect()
         painter.setBrush(QBrush(self._fill))
         painter.setPen(self._pen())
         painter.drawRoundedRect(r, 3, 3)
+        if self.bays or self.box.cells:
+            self._paint_bays(painter)
         if self.util is not None:  # utilization bar along the bottom edge
             bar = QRectF(r.left() + 2, r.bottom() - 3.5, (r.width() - 4) * min(self.util, 1.0), 2.5)
             painter.fillRect(bar, util_color(self.util))
         if self.box.collapsed:
-            painter.setPen(QPen(QColor(120, 120, 120), 0.8))
+            painter.setPen(PENS["plus"])
             painter.drawText(QRectF(r.right() - 14, r.top(), 12, 14), Qt.AlignmentFlag.AlignCenter, "+")
+
+    def _paint_bays(self, painter: QPainter) -> None:
+        """An enclosure's bays: its drives (filled by state, a selected one outlined) and, dotted,
+        its empty bays."""
+        for c in self.childItems():
+            if isinstance(c, BoxItem) and c.box.state:
+                painter.setBrush(QBrush(c._fill))
+                painter.setPen(PENS["selected cell"] if c.isSelected() else PENS["cell"])
+                painter.drawRect(QRectF(c.pos().x(), c.pos().y(), c.box.w, c.box.h))
+        if self.box.cells:
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.setPen(PENS["empty bay"])
+            for x, y, w, h in self.box.cells:
+                painter.drawRect(QRectF(x - self.box.x, y - self.box.y, w, h))
+
+
+def _pen(color: QColor, width: float, style: Qt.PenStyle = Qt.PenStyle.SolidLine) -> QPen:
+    return QPen(color, width, style)
+
+
+PENS = {
+    "selected": _pen(QColor(255, 140, 0), 2.4),
+    "selected cell": _pen(QColor(255, 140, 0), 1.6),
+    "bad": _pen(QColor(200, 0, 0), 1.6, Qt.PenStyle.DashLine),
+    "ok": _pen(QColor(0, 170, 0), 2.6),
+    "chosen bind": _pen(BIND, 3.2),
+    "highlight": _pen(HIGHLIGHT, 2.6),
+    "bind": _pen(BIND, 2.2),
+    "edge": _pen(QColor(110, 120, 140), 0.8),
+    "dark edge": _pen(QColor(150, 160, 180), 0.8),
+    "cell": _pen(QColor(110, 120, 140), 0.5),
+    "empty bay": _pen(QColor(150, 150, 150), 0.6, Qt.PenStyle.DotLine),
+    "plus": _pen(QColor(120, 120, 120), 0.8),
+}
+
+
+LINE = 11.0  # height of one 8 pt text line in scene units
+ELIDE = Qt.TextElideMode.ElideRight
+_METRICS: dict[tuple[float, bool], QFontMetricsF] = {}
+
+
+def metrics(f: QFont) -> QFontMetricsF:
+    key = (f.pointSizeF(), f.bold())
+    m = _METRICS.get(key)
+    if m is None:
+        m = _METRICS[key] = QFontMetricsF(f)
+    return m
+
+
+def wrap(text: str, fm: QFontMetricsF, width: float, lines: int, sep: str = " ") -> list[str]:
+    """``text`` on at most ``lines`` lines of ``width``, broken at ``sep``, the last one elided."""
+    if lines <= 1 or fm.horizontalAdvance(text) <= width:
+        return [fm.elidedText(text, ELIDE, width)]
+    words, first = text.split(sep), ""
+    while words and fm.horizontalAdvance(first + sep + words[0] if first else words[0]) <= width:
+        first = first + sep + words.pop(0) if first else words.pop(0)
+    if not first or not words:
+        return [fm.elidedText(text, ELIDE, width)]
+    return [first + sep.rstrip(), *wrap(sep.join(words), fm, width, lines - 1, sep)]
+
+
+#: drive bays: free drives white, drives of alternate arrays in two shades of the array colour
+CELL_FILLS = {"free": QColor(255, 255, 255), "array0": QColor(186, 160, 214), "array1": QColor(140, 158, 210)}
+
+
+def cell_fill(state: str) -> QColor:
+    """The fill of a drive bay in ``state`` ("free" or "array:<n>")."""
+    if state.startswith("array:"):
+        return CELL_FILLS[f"array{int(state.split(':')[1]) % 2}"]
+    return CELL_FILLS["free"]
 
 
 LINK_WIDTH = {"cable": 1.4, "tree": 1.0, "owner": 0.8, "pv": 0.6}

@@ -12,7 +12,8 @@ An analysis result is painted only when it was computed on the design revision t
 
 The scene never changes the model: intent goes out through its signals
 (``boxesMoved(dict id -> (x, y))``, ``dropPart(part_id, target_id or '', QPointF)``,
-``cableRequested(port_a, port_b)``, ``deleteRequested(list[str])``, ``duplicateRequested(list[str])``)
+``cableRequested(port_a, port_b)``, ``hbaMoveRequested(hba, slot)``, ``deleteRequested(list[str])``,
+``duplicateRequested(list[str])``)
 and the controller (:mod:`app.controller`) turns it into commands.
 """
 
@@ -56,6 +57,7 @@ class DiagramScene(QGraphicsScene):
     cableRequested = Signal(str, str)
     deleteRequested = Signal(list)
     duplicateRequested = Signal(list)
+    hbaMoveRequested = Signal(str, str)  # hba id, slot id
     collapseChanged = Signal()
 
     def __init__(self, doc, parent=None) -> None:
@@ -66,6 +68,9 @@ class DiagramScene(QGraphicsScene):
         self.links: list[LinkItem] = []
         self.diagram: Diagram | None = None
         self.shown_topology: Topology | None = None  # the design the items were built from
+        self._selected_cells: set[BoxItem] = set()  # drive bays selected (their enclosure draws them)
+        self.chosen_path: Any = None  # the path highlighted (from the paths table)
+        self.low_detail: tuple[bool, float] = (False, 1.0)  # summary boxes when zoomed far out
         self.painted_revision: int | None = None  # the design revision of the analysis shown
         self._ports: dict[str, list[str]] | None = None  # box id -> the ports it shows (cable ends)
         self._syncing = False
@@ -112,7 +117,7 @@ class DiagramScene(QGraphicsScene):
         if self.collapsed is None:
             self.collapsed = default_collapsed(topo)
         self.collapsed = {c for c in self.collapsed if c in topo}
-        return layout(topo, self.collapsed)
+        return layout(topo, self.collapsed, editor=True)
 
     def rebuild(self, force: bool = False) -> None:
         """Lay the design out again; recreate the items when anything moved (or ``force``)."""
@@ -121,6 +126,7 @@ class DiagramScene(QGraphicsScene):
             self._relabel(d)  # nothing moved: keep the items, refresh the labels
             return
         self._syncing = True
+        self._selected_cells = set()
         self.clear()
         self.items_by_id.clear()
         self.links.clear()
@@ -128,9 +134,14 @@ class DiagramScene(QGraphicsScene):
         self._ports = None
         self.diagram = d
         self.shown_topology = self.doc.topology
+        head: dict[str, float] = {}  # container -> room above its first inner box
+        for box in d.boxes.values():
+            if box.container is not None and box.container in d.boxes:
+                top = box.y - d.boxes[box.container].y
+                head[box.container] = min(head.get(box.container, top), top)
         for box in sorted(d.boxes.values(), key=lambda b: _depth(d, b)):  # containers first
             parent = self.items_by_id.get(box.container) if box.container else None
-            item = BoxItem(box, parent)
+            item = BoxItem(box, parent, head.get(box.id))
             if parent is None:
                 item.setPos(box.x, box.y)
                 self.addItem(item)
@@ -148,6 +159,19 @@ class DiagramScene(QGraphicsScene):
         self.show_selection(self.doc.selection)
         if self.doc.analysis is not None:
             self.apply_analysis(self.doc.analysis)
+        if self.chosen_path is not None:
+            self.highlight_path(self.chosen_path)
+        if self.low_detail[0]:
+            self.set_low_detail(True, self.low_detail[1], force=True)
+
+    def set_low_detail(self, low: bool, scale: float, force: bool = False) -> None:
+        """Switch to summary boxes (inner text hidden, group names large) or back; the view calls
+        it when the zoom crosses its threshold."""
+        if not force and self.low_detail[0] == low and (not low or abs(scale / self.low_detail[1] - 1) < 0.4):
+            return
+        self.low_detail = (low, scale)
+        for item in self.items_by_id.values():
+            item.set_low_detail(low, scale)
 
     def relabel(self) -> None:
         """After a field edit: refresh the text of the items whose label changed. Falls back to a
@@ -195,11 +219,22 @@ class DiagramScene(QGraphicsScene):
         best = self._busiest_per_box(result)
         group_load = {cid: v for g in COLLAPSIBLE for cid, v in result.by_group.get(g, {}).items()}
         for cid, item in self.items_by_id.items():
+            own = result.components.get(cid)
+            pct = f"{(own.utilization or 0) * 100:.0f}\u00a0%" if own is not None and own.capacity else ""
             if item.box.collapsed and cid in group_load:
-                first = item.box.label.split("\n")[1] if "\n" in item.box.label else ""
-                item.set_subtext(f"{first + ', ' if first else ''}{group_load[cid]:,.0f} MB/s")
+                first = item.box.label.split("\n")[1] + ", " if "\n" in item.box.label else ""
+                load = f"{group_load[cid]:,.0f} MB/s"
+                if pct:
+                    full = f"{first}{own.load:,.0f} / {own.capacity:,.0f} MB/s, {pct}"
+                    item.set_subtext(full, f"{first}{load}, {pct}", f"{load}, {pct}", f"{first}{load}")
+                else:
+                    item.set_subtext(f"{first}{load}")
+            if pct and not item.box.collapsed:
+                item.set_figure(f"{own.load:,.0f} / {own.capacity:,.0f} MB/s, {pct}", pct)
+            else:
+                item.set_figure("", "")
             u, nb, lines = best.get(cid, (None, 0, []))
-            tip = [item.box.label.replace("\n", " - ")]
+            tip = [item.base_tip()]
             if lines:
                 tip += lines[:6] + ([f"... {len(lines) - 6} more"] if len(lines) > 6 else [])
             if nb:
@@ -257,15 +292,18 @@ class DiagramScene(QGraphicsScene):
         return None
 
     def highlight_path(self, path: Any) -> None:
+        """Light up a path's boxes and links; only its own binding hop keeps the binding mark
+        (``None``: back to every binding hop marked)."""
         d = self.diagram
-        for item in self.items_by_id.values():
-            item.set_highlight(False)
         on: set[str] = set()
+        bind = None
         if path is not None and d is not None:
             on = {v for h in path.hops if (v := d.visible(h))}
-        for cid in on:
-            if cid in self.items_by_id:
-                self.items_by_id[cid].set_highlight(True)
+            bind = d.visible(path.bottleneck) if path.bottleneck else ""
+        self.chosen_path = path
+        for cid, item in self.items_by_id.items():
+            item.set_highlight(cid in on)
+            item.set_bind_shown(bind is None or cid == bind)
         hop_set = set(path.hops) if path is not None else set()
         for li in self.links:
             tree = li.link.kind == "tree" and li.a.cid in on and li.b.cid in on
@@ -274,6 +312,11 @@ class DiagramScene(QGraphicsScene):
 
     # -- selection ----------------------------------------------------------------------------
     def _selection_to_doc(self) -> None:
+        cells = {i for i in self.selectedItems() if isinstance(i, BoxItem) and i.box.state}
+        for cell in cells ^ self._selected_cells:  # a drive bay is drawn by its enclosure
+            if cell.parentItem() is not None:
+                cell.parentItem().update()
+        self._selected_cells = cells
         if self._syncing:
             return
         self.doc.select(self.selected_ids())
@@ -303,17 +346,44 @@ class DiagramScene(QGraphicsScene):
 
     def port_of(self, box_id: str) -> str | None:
         """The port a cable drawn from this box attaches to: the box's own port, or the first port
-        it shows (a slot shows its HBA's ports); None for a collapsed group or a box without one."""
+        it shows (an HBA shows its ports, and its slot row stands for them); None for a
+        collapsed group or a box without one."""
         if self._ports is None:
             self._ports = {}
             d, topo = self.diagram, self.doc.topology
             for kind in PORT_KINDS:
                 for port in topo.of_kind(kind) if d is not None else ():
                     box = d.boxes.get(d.visible(port.id) or "")
-                    if box is not None and not box.collapsed:
-                        self._ports.setdefault(box.id, []).append(port.id)
+                    if box is None or box.collapsed:
+                        continue
+                    self._ports.setdefault(box.id, []).append(port.id)
+                    if box.container is not None and KINDS[box.kind].part_kind:  # a slot row: its HBA's port
+                        self._ports.setdefault(box.container, []).append(port.id)
         ports = self._ports.get(box_id)
         return ports[0] if ports else None
+
+    def hba_item(self, item: BoxItem) -> BoxItem | None:
+        """The HBA an item shows: the HBA box itself, or the one in a slot row."""
+        if item.kind == "hba":
+            return item
+        if item.kind == "slot":
+            return next((c for c in item.childItems() if isinstance(c, BoxItem) and c.kind == "hba"), None)
+        return None
+
+    def slot_item(self, item: BoxItem) -> BoxItem | None:
+        """The slot row an item is, or lies in (an HBA box)."""
+        while item is not None and item.kind != "slot":
+            parent = item.parentItem()
+            item = parent if isinstance(parent, BoxItem) else None
+        return item
+
+    def is_free_slot(self, item: BoxItem) -> bool:
+        return item.kind == "slot" and self.hba_item(item) is None
+
+    def select_only(self, item: BoxItem) -> None:
+        """Select just ``item`` (a click)."""
+        self.clearSelection()
+        item.setSelected(True)
 
     def port_at(self, pos: QPointF) -> BoxItem | None:
         """The box under ``pos`` that a cable can start or end at."""

@@ -111,16 +111,21 @@ class PanTool(Tool):
 
 
 class CableTool(Tool):
-    """Draw a cable: press on a free port (a slot stands for its HBA's port), drag to another.
+    """Drag from an HBA (or its slot row) or a free port: draw a cable, or move the HBA.
 
-    While drawing, compatible free ports light up; releasing on one emits ``cableRequested``.
-    Esc cancels.
+    While dragging, compatible free ports and, when an HBA is dragged, the free slots light up.
+    Releasing on a port emits ``cableRequested``; releasing an HBA on a slot emits
+    ``hbaMoveRequested`` (the controller refuses a taken slot with a reason). A press and release
+    without a drag selects what was pressed. Esc cancels.
     """
 
     def __init__(self, view: DiagramView) -> None:
         super().__init__(view)
         self.source: BoxItem | None = None
+        self.port: str | None = None  # the free port a cable would start at
+        self.hba: BoxItem | None = None  # the HBA that would move
         self.line: RubberCableItem | None = None
+        self._press = QPointF()
 
     @property
     def active(self) -> bool:
@@ -129,23 +134,34 @@ class CableTool(Tool):
     def press(self, event, pos: QPointF) -> bool:
         if event.button() != Qt.MouseButton.LeftButton or self.view.pan.space:
             return False
-        port = self.scene.port_at(pos)
-        pid = self.scene.port_of(port.cid) if port is not None else None
-        if port is None or pid is None or self.scene.doc.topology.cable_at(pid) is not None:
+        if event.modifiers() & (Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier):
+            return False  # add to the selection: Qt's default
+        item = self.scene.box_at(pos)
+        if item is None:
             return False
-        self.start(port, pos)
+        hba = self.scene.hba_item(item)
+        pid = self.scene.port_of(item.cid)
+        free = pid is not None and self.scene.doc.topology.cable_at(pid) is None
+        if not free and hba is None:
+            return False
+        self.start(item, pos, pid if free else None, hba)
         return True
 
-    def start(self, port: BoxItem, pos: QPointF) -> None:
-        self.source = port
+    def start(self, item: BoxItem, pos: QPointF, port: str | None, hba: BoxItem | None = None) -> None:
+        self.source, self.port, self.hba, self._press = item, port, hba, pos
         self.line = RubberCableItem()
         self.scene.addItem(self.line)
         topo = self.scene.doc.topology
-        start = self.scene.port_of(port.cid)
-        for item in self.scene.items_by_id.values():
-            other = self.scene.port_of(item.cid) if item is not port else None
-            if other is not None:
-                item.set_port_state("ok" if cable_problem(topo, start, other) is None else "")
+        for other in self.scene.items_by_id.values():
+            if other is item or other is hba:
+                continue
+            ok = False
+            if port is not None and (end := self.scene.port_of(other.cid)) is not None:
+                ok = cable_problem(topo, port, end) is None
+            if hba is not None and self.scene.is_free_slot(other):
+                ok = True
+            if ok:
+                other.set_port_state("ok")
         self.move(None, pos)
 
     def move(self, event, pos: QPointF) -> bool:
@@ -157,13 +173,21 @@ class CableTool(Tool):
     def release(self, event, pos: QPointF) -> bool:
         if self.source is None or event.button() != Qt.MouseButton.LeftButton:
             return False
-        src, target = self.source, self.scene.port_at(pos)
+        src, port, hba = self.source, self.port, self.hba
+        target = self.scene.box_at(pos)
+        clicked = (pos - self._press).manhattanLength() < 3
         self.cancel()
-        if target is None or target is src:
+        if clicked or target is None or target is src or target is hba:
+            if clicked:
+                self.scene.select_only(src)
             return True
-        a, b = self.scene.port_of(src.cid), self.scene.port_of(target.cid)
-        if a and b:
-            self.scene.cableRequested.emit(a, b)
+        slot = self.scene.slot_item(target)
+        if hba is not None and slot is not None and slot is not hba.parentItem():
+            self.scene.hbaMoveRequested.emit(hba.cid, slot.cid)
+            return True
+        end = self.scene.port_of(target.cid)
+        if port and end:
+            self.scene.cableRequested.emit(port, end)
         return True
 
     def key_press(self, event) -> bool:
@@ -176,7 +200,8 @@ class CableTool(Tool):
         if self.line is not None:
             self.scene.removeItem(self.line)
         self.line = None
-        self.source = None
+        self.source = self.hba = None
+        self.port = None
         for item in self.scene.items_by_id.values():
             item.set_port_state("")
 

@@ -8,18 +8,24 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QKeySequence, QPainter, QPalette, QPen
+from PySide6.QtGui import QBrush, QColor, QCursor, QKeySequence, QPainter, QPalette, QPen
 from PySide6.QtWidgets import QApplication, QGraphicsView, QMenu
 
-from widgets.canvas.items import BIND, font, legend_rows
+from widgets.canvas.items import BIND, BoxItem, font, legend_rows
 from widgets.canvas.scene import DiagramScene
 from widgets.canvas.tools import CableTool, CollapseTool, DropTool, MoveTool, PanTool, RubberBandTool, Tool
 
+#: below this zoom the boxes switch to summaries (inner text hidden, group names large)
+LOW_DETAIL_SCALE = 0.6
+EMPTY_HINT = "Drag a server from Parts, or use Design > New system..."
+
 
 class DiagramView(QGraphicsView):
-    """Zoom (wheel, Ctrl +/-), fit (Ctrl+0), Delete, and the tools: pan (middle button or
-    Space+drag), cable drawing from a free port, moves with grid snap, rubber-band selection,
-    double-click collapse, drops from the palette."""
+    """Scroll (wheel; Shift+wheel sideways), zoom (Ctrl+wheel, Ctrl +/-), fit (Ctrl+0), Delete,
+    and the tools: pan (middle button or Space+drag), cable drawing from a free port and HBA
+    moves to another slot (drag), moves with grid snap, rubber-band selection, double-click
+    collapse, drops from the palette. The legend keeps to a corner with no boxes under it (and
+    hides with :attr:`show_legend`); an empty design shows how to begin."""
 
     zoomChanged = Signal(float)
 
@@ -44,19 +50,25 @@ class DiagramView(QGraphicsView):
         self.drop = DropTool(self)
         self.tools: list[Tool] = [self.pan, self.cable, CollapseTool(self), MoveTool(self), self.select, self.drop]
         self.show_legend = True
+        self.legend_rect = QRectF()  # where the legend was drawn last (viewport coordinates)
 
     # -- zoom -----------------------------------------------------------------------------------
     def zoom(self, factor: float) -> None:
         current = self.transform().m11()
         factor = max(0.02 / current, min(factor, 8.0 / current))
         self.scale(factor, factor)
-        self.zoomChanged.emit(self.transform().m11())
+        self._zoomed()
 
     def zoom_to_fit(self) -> None:
         rect = self.dscene.itemsBoundingRect()
         if rect.isValid():
             self.fitInView(rect.adjusted(-20, -20, 20, 20), Qt.AspectRatioMode.KeepAspectRatio)
-            self.zoomChanged.emit(self.transform().m11())
+            self._zoomed()
+
+    def _zoomed(self) -> None:
+        scale = self.transform().m11()
+        self.dscene.set_low_detail(scale < LOW_DETAIL_SCALE, scale)
+        self.zoomChanged.emit(scale)
 
     def center_on_ids(self, ids: Iterable[str]) -> None:
         rect = self.dscene.focus_items(ids)
@@ -64,11 +76,21 @@ class DiagramView(QGraphicsView):
             self.centerOn(rect.center())
 
     def wheelEvent(self, event) -> None:
-        if event.modifiers() & Qt.KeyboardModifier.ShiftModifier:
-            return super().wheelEvent(event)
-        steps = event.angleDelta().y() / 120.0
-        if steps:
-            self.zoom(1.15**steps)
+        """The wheel scrolls (Shift+wheel sideways); Ctrl+wheel zooms under the mouse."""
+        mods = event.modifiers()
+        delta = event.angleDelta()
+        if mods & Qt.KeyboardModifier.ControlModifier:
+            steps = (delta.y() or delta.x()) / 120.0
+            if steps:
+                self.zoom(1.15**steps)
+        elif mods & Qt.KeyboardModifier.ShiftModifier:
+            bar = self.horizontalScrollBar()
+            bar.setValue(bar.value() - (delta.y() or delta.x()))
+        else:
+            if delta.x():
+                self.horizontalScrollBar().setValue(self.horizontalScrollBar().value() - delta.x())
+            bar = self.verticalScrollBar()
+            bar.setValue(bar.value() - delta.y())
         event.accept()
 
     # -- keys -----------------------------------------------------------------------------------
@@ -109,6 +131,7 @@ class DiagramView(QGraphicsView):
             tool.after_press(event)
 
     def mouseMoveEvent(self, event) -> None:
+        self._legend_dodge(event.position())
         pos = self._scene_pos(event)
         if any(tool.move(event, pos) for tool in self.tools):
             event.accept()
@@ -171,19 +194,48 @@ class DiagramView(QGraphicsView):
         menu.addAction("Expand all", lambda: scene.set_all_collapsed(False))
         menu.addAction("Collapse all", lambda: scene.set_all_collapsed(True))
         menu.addAction("Zoom to fit", self.zoom_to_fit)
+        legend = menu.addAction("Show legend", lambda: self.set_legend_shown(not self.show_legend))
+        legend.setCheckable(True)
+        legend.setChecked(self.show_legend)
         menu.exec(event.globalPos())
 
-    # -- legend -------------------------------------------------------------------------------
+    # -- legend and the empty canvas ------------------------------------------------------------
+    def set_legend_shown(self, on: bool) -> None:
+        self.show_legend = on
+        self.viewport().update()
+
+    def _legend_corner(self, w: float, h: float) -> QRectF:
+        """The first corner (bottom right, bottom left, top right, top left) with no box under it,
+        and none under the mouse; bottom right when every corner is taken."""
+        vw, vh = self.viewport().width(), self.viewport().height()
+        mouse = self.viewport().mapFromGlobal(QCursor.pos())
+        corners = [(vw - w - 12, vh - h - 8), (8, vh - h - 8), (vw - w - 12, 8), (8, 8)]
+        for x, y in corners:
+            rect = QRectF(x, y, w, h)
+            if rect.contains(QPointF(mouse)):
+                continue
+            area = self.mapToScene(rect.toRect()).boundingRect()
+            if not any(isinstance(i, BoxItem) for i in self.dscene.items(area)):
+                return rect
+        x, y = corners[0]
+        return QRectF(x, y, w, h)
+
     def drawForeground(self, painter: QPainter, rect: QRectF) -> None:
+        if not self.dscene.items_by_id:
+            self._draw_empty_hint(painter)
+            return
         if not self.show_legend:
             return
         painter.save()
         painter.resetTransform()
-        x, y = self.viewport().width() - 212, self.viewport().height() - 78
+        box = self.legend_rect = self._legend_corner(200, 70)
+        x, y = box.x(), box.y()
         text = QApplication.palette().color(QPalette.ColorRole.Text)
         painter.setPen(QPen(QColor(120, 120, 120)))
-        painter.setBrush(QBrush(QApplication.palette().color(QPalette.ColorRole.Base)))
-        painter.drawRoundedRect(QRectF(x, y, 200, 70), 4, 4)
+        base = QColor(QApplication.palette().color(QPalette.ColorRole.Base))
+        base.setAlpha(235)
+        painter.setBrush(QBrush(base))
+        painter.drawRoundedRect(box, 4, 4)
         painter.setPen(text)
         painter.setFont(font(8))
         for i, (color, label) in enumerate(legend_rows()):
@@ -194,3 +246,19 @@ class DiagramView(QGraphicsView):
         painter.setPen(text)
         painter.drawText(QPointF(x + 36, y + 59), "binding hop of a path")
         painter.restore()
+
+    def _draw_empty_hint(self, painter: QPainter) -> None:
+        painter.save()
+        painter.resetTransform()
+        color = QColor(QApplication.palette().color(QPalette.ColorRole.Text))
+        color.setAlpha(150)
+        painter.setPen(color)
+        painter.setFont(font(13))
+        area = QRectF(self.viewport().rect()).adjusted(40, 40, -40, -40)
+        painter.drawText(area, Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap, EMPTY_HINT)
+        painter.restore()
+
+    def _legend_dodge(self, pos: QPointF) -> None:
+        """Move the legend out of the way when the mouse comes over it."""
+        if self.show_legend and self.legend_rect.contains(pos):
+            self.viewport().update()
