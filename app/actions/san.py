@@ -135,6 +135,8 @@ class ZoneHighlight:
 
     hops: tuple[str, ...]
     port: str = field(default="", compare=False)
+    bottleneck: str | None = field(default=None, compare=False)  # a zone has no binding hop
+    mbps: float | None = field(default=None, compare=False)
 
 
 def zone_highlight(topo: Any, ids: list[str]) -> ZoneHighlight | None:

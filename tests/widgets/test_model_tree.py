@@ -44,7 +44,7 @@ def test_every_component_is_in_the_outline(tree, doc):
     ]
     assert _path(tree, "z.Z_D1_FCS0_FASTT1_A") == ["Fabrics (1)", "FAB_D1", "Z_D1_FCS0_FASTT1_A"]
     assert _path(tree, "fastt1.map.P_FASTT1") == ["Subsystems (8)", "fastt1", "P_FASTT1"]
-    assert _path(tree, "fastt1.ld1")[:3] == ["Subsystems (8)", "fastt1", "fastt1 RAID5 8+P #1"]
+    assert _path(tree, "fastt1.ld1")[:3] == ["Subsystems (8)", "fastt1", "RAID5 8+P #1"]
     assert _path(tree, "p690.lpar1.hdisk2") == ["Servers (1)", "p690", "lpar1", "hdisk2"]
     lv = "p690.lpar1.datavg.stripelv01"
     assert _path(tree, lv + ".wl") == ["Servers (1)", "p690", "lpar1", "datavg", "stripelv01", "workload"]
