@@ -13,7 +13,7 @@ pushed with ``Document.push_project`` into the same linear history as design edi
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Protocol
 
 from PySide6.QtCore import QObject, Signal
@@ -51,6 +51,9 @@ class Controller(QObject):
         self.doc = doc
         self.catalog = catalog
         self.clipboard: list[str] = []
+        #: asks how many drives a new subsystem or enclosure comes with (the window sets it);
+        #: None: no question, the bays are filled
+        self.drive_count: Callable[[dict[str, Any]], int | None] | None = None
 
     # -- wiring -------------------------------------------------------------------------------
     def connect_canvas(self, scene: Any) -> None:
@@ -108,7 +111,12 @@ class Controller(QObject):
         part = self.catalog.get(part_id)
         if part is None:
             return self._message(f"part {part_id} is not in the catalog")
-        return self.doc.run(edit.place_part, part, target or None, self.doc.parts) is not None
+        drives = None
+        if part.get("kind") in ("subsystem", "enclosure") and int(part.get("drive_bays", 0) or 0) > 0 and self.drive_count:
+            drives = self.drive_count(part)  # how many drives it comes with; None: cancelled
+            if drives is None:
+                return False
+        return self.doc.run(edit.place_part, part, target or None, self.doc.parts, drives) is not None
 
     def move_boxes(self, moved: dict[str, tuple[float, float] | None]) -> bool:
         """Place top-level boxes (id -> (x, y), None: back to the automatic place); one undo step."""

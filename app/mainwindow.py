@@ -63,6 +63,7 @@ class MainWindow(QMainWindow):
         self.controller = Controller(self.doc, catalog, self)
         self.controller.connect_canvas(self.scene)
         self.view.extra_menu = self.fill_component_menu
+        self.controller.drive_count = lambda part: self.ask("drives", part.get("id", ""), part)
         self._build_docks()
         self.controller.connect_inspector(self.inspector)
         self.doc.scenariosChanged.connect(self._update_title)
@@ -766,6 +767,10 @@ class MainWindow(QMainWindow):
         if what == "error":
             QMessageBox.warning(self, APP_NAME, f"{text}\n\n{detail}")
             return None
+        if what == "drives":  # detail: the part; how many drives it comes with, None: cancel
+            from app.actions.storage import ask_drive_count
+
+            return ask_drive_count(self, detail)
         if what == "overwrite":
             r = QMessageBox.question(self, APP_NAME, f"{text}\n\n{detail}", B.Yes | B.No, B.No)
             return r == B.Yes

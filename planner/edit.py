@@ -590,20 +590,26 @@ STRUCTURAL = structural_kinds()  # kinds made with their parent (planner.schema)
 
 
 def place_part(
-    topo: Topology, part: dict[str, Any], target: str | None = None, parts: dict[str, dict[str, Any]] | None = None
+    topo: Topology,
+    part: dict[str, Any],
+    target: str | None = None,
+    parts: dict[str, dict[str, Any]] | None = None,
+    drives: int | None = None,
 ) -> Builder:
     """Add a catalog part where the user dropped it (``target``: the component under the drop).
 
     A drawer goes into the server, an HBA into the slot it was dropped on (or the first free
     slot under the target, or in the design), an enclosure into its subsystem, a drive into a
-    free bay. A new switch gets its own fabric; a new subsystem has its bays filled with the
-    catalog's first drive. Raises ModelError saying where the part can go when it cannot.
+    free bay. A new switch gets its own fabric; a new subsystem or enclosure gets ``drives``
+    drives of the catalog's first drive (default: its bays full, 14 at most for a subsystem).
+    Raises ModelError saying where the part can go when it cannot.
     """
     kind = part.get("kind")
     place = _PLACERS.get(kind)
     if place is None:
         raise ModelError(f"a {kind} part cannot be placed on the canvas")
-    return place(topo, part, topo.get(target) if target else None, parts)
+    extra = {"drives": drives} if drives is not None and kind in ("subsystem", "enclosure") else {}
+    return place(topo, part, topo.get(target) if target else None, parts, **extra)
 
 
 def _place_server(topo: Topology, part: dict[str, Any], tgt: Component | None, parts: Any) -> Builder:
@@ -636,22 +642,28 @@ def _place_switch(topo: Topology, part: dict[str, Any], tgt: Component | None, p
     return b
 
 
-def _place_subsystem(topo: Topology, part: dict[str, Any], tgt: Component | None, parts: Any) -> Builder:
+def _place_subsystem(
+    topo: Topology, part: dict[str, Any], tgt: Component | None, parts: Any, drives: int | None = None
+) -> Builder:
     n = len(topo.of_kind("subsystem")) + 1
     base = "ess" if "ESS" in part.get("id", "") else "fastt"
     drive = _first_drive(parts)
     bays = int(part.get("drive_bays", 0))
+    count = min(bays, 14) if drives is None else drives
     return add_subsystem(
-        topo, part, topo.new_id(f"{base}{n}"), drive_part=drive if bays else None, drives=min(bays, 14) if drive else 0
+        topo, part, topo.new_id(f"{base}{n}"), drive_part=drive if bays else None, drives=count if drive else 0
     )
 
 
-def _place_enclosure(topo: Topology, part: dict[str, Any], tgt: Component | None, parts: Any) -> Builder:
+def _place_enclosure(
+    topo: Topology, part: dict[str, Any], tgt: Component | None, parts: Any, drives: int | None = None
+) -> Builder:
     sub = topo.ancestor(tgt.id, "subsystem") if tgt else None
     if sub is None:
         raise ModelError("drop an enclosure onto the subsystem it extends")
     drive = _first_drive(parts)
-    return add_enclosure(topo, sub.id, part, drive_part=drive, drives=int(part.get("drive_bays", 0)) if drive else 0)
+    count = int(part.get("drive_bays", 0)) if drives is None else drives
+    return add_enclosure(topo, sub.id, part, drive_part=drive, drives=count if drive else 0)
 
 
 def _place_drive(topo: Topology, part: dict[str, Any], tgt: Component | None, parts: Any) -> Builder:
@@ -671,7 +683,7 @@ def _place_drive(topo: Topology, part: dict[str, Any], tgt: Component | None, pa
 
 
 #: part kind -> how a dropped part of that kind is placed
-_PLACERS: dict[str, Callable[[Topology, dict[str, Any], Component | None, Any], Builder]] = {
+_PLACERS: dict[str, Callable[..., Builder]] = {
     "server": _place_server,
     "drawer": _place_drawer,
     "hba": _place_hba,

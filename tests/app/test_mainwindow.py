@@ -47,10 +47,16 @@ def test_set_a_property_in_the_inspector(window, qtbot):
 
 def test_drop_from_palette_adds_a_subsystem(window):
     w = window
-    before = len(w.doc.topology.of_kind("subsystem"))
-    w.drop_part("FAStT900", "", QPointF(10, 10))
-    assert len(w.doc.topology.of_kind("subsystem")) == before + 1
+    t = w.doc.topology
+    before = len(t.of_kind("subsystem"))
+    w.drop_part("FAStT600-Turbo", "", QPointF(10, 10))  # the drive-count question cancelled: nothing added
+    assert w.asked[-1][0] == "drives" and len(t.of_kind("subsystem")) == before
+    w.answers["drives"] = 5
+    w.drop_part("FAStT600-Turbo", "", QPointF(10, 10))
+    assert len(t.of_kind("subsystem")) == before + 1
     assert w.doc.undo_stack.undoText().startswith("Add subsystem")
+    new = t.of_kind("subsystem")[-1]
+    assert sum(len(t.children(e.id, "drive")) for e in t.children(new.id, "enclosure")) == 5
 
 
 def test_impossible_edit_is_refused_with_reason(window):
