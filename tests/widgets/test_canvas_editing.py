@@ -212,7 +212,7 @@ def test_the_legend_keeps_out_of_the_way(canvas, qtbot):
 def test_an_empty_canvas_says_how_to_begin(qtbot, parts):
     doc, scene, view = make_canvas(qtbot, parts, Topology("blank"))
     assert not scene.items_by_id
-    assert "Drag a server from Parts" in EMPTY_HINT and "Design > New system" in EMPTY_HINT
+    assert "Drag a server from Parts" in EMPTY_HINT and "File > Open example" in EMPTY_HINT
 
     def inked(image) -> int:  # pixels of the middle band that are not background
         y0, bg = image.height() // 2, image.pixelColor(5, 5)

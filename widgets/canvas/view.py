@@ -17,7 +17,7 @@ from widgets.canvas.tools import CableTool, CollapseTool, DropTool, MoveTool, Pa
 
 #: below this zoom the boxes switch to summaries (inner text hidden, group names large)
 LOW_DETAIL_SCALE = 0.6
-EMPTY_HINT = "Drag a server from Parts, or use Design > New system..."
+EMPTY_HINT = "Drag a server from Parts onto the canvas, or open an example (File > Open example)"
 
 
 class DiagramView(QGraphicsView):
