@@ -6,23 +6,10 @@ import json
 
 import pytest
 
-from app.cli import main
 from planner import edit
 from planner.io import save_project
 from planner.model import Topology
-
-
-@pytest.fixture(autouse=True)
-def _home(tmp_path, monkeypatch):
-    monkeypatch.setenv("SANPLAN_HOME", str(tmp_path / "home"))
-    monkeypatch.delenv("DISPLAY", raising=False)
-    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
-
-
-def run(capsys, *argv):
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
+from tests.app.test_cli import _home, run  # noqa: F401  (the CLI tests' fixture and runner)
 
 
 @pytest.fixture
