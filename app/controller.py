@@ -19,10 +19,11 @@ from typing import Any, Protocol
 from PySide6.QtCore import QObject, Signal
 
 from planner import edit
+from planner import edit_create as ec
 from planner.commands import Macro, SetAttr, SetMeta, SetPositions
 from planner.io.project import AddScenario, DeleteScenario, RenameScenario, SwitchScenario
 from planner.model import ModelError
-from planner.naming import label
+from planner.naming import label, label_list
 from planner.schema import KINDS, attr_label, check_attr, count_label, kind_name, name_problem, structural_kinds
 
 # -- the controller ----------------------------------------------------------------------------------
@@ -105,6 +106,16 @@ class Controller(QObject):
         """The inspector's slot choice for an HBA: :meth:`move_hba`, a refusal shown under the field."""
         self.doc.last_refusal = ""
         return self.move_hba(hba, slot) or (bool(self.doc.last_refusal) and self._refuse("slot", self.doc.last_refusal))
+
+    def assign_hbas(self, hbas: list[str], lpar: str) -> bool:
+        """HBAs dropped on an LPAR (the model tree): give them to it as one undo step; an LPAR of
+        another server is refused with the reason."""
+        topo = self.doc.topology
+        if not hbas:
+            return self._message("drag HBAs, their ports or the slots holding them onto an LPAR")
+        if topo.get(lpar) is not None and all(topo.get(h) is not None and topo[h]["lpar"] == lpar for h in hbas):
+            return self._message(f"{label_list(topo, hbas)} already belong to {label(topo, topo[lpar])}")
+        return self.doc.run(ec.assign_hbas, list(hbas), lpar) is not None
 
     def drop_part(self, part_id: str, target: str = "") -> bool:
         """Add catalog part ``part_id`` where it fits (into ``target`` when given)."""

@@ -124,6 +124,7 @@ class MainWindow(QMainWindow):
         self.tabifyDockWidget(self.docks["palette"], self.docks["tree"])
         self.docks["palette"].raise_()
         self.model_tree.focusRequested.connect(self.focus_components)
+        self.model_tree.hbasDropped.connect(self.controller.assign_hbas)  # drag HBAs onto an LPAR
         self.zone_highlighter = ZoneHighlighter(self.doc)  # the canvas marks a selected port's zone partners
 
     def _action(self, text: str, slot, shortcut=None, icon=None, tip: str = "") -> QAction:

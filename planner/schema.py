@@ -104,6 +104,7 @@ def _number(lo: float | None = None, hi: float | None = None, integer: bool = Fa
             raise ModelError(f"{value} is above the maximum {hi}")
         return value
 
+    check.bounds = (lo, hi, integer)  # type: ignore[attr-defined]  # the inspector's tooltips show them
     return check
 
 
@@ -114,6 +115,7 @@ def _text(max_len: int = 200):
             raise ModelError(problem)
         return value
 
+    check.max_len = max_len  # type: ignore[attr-defined]
     return check
 
 
@@ -136,6 +138,8 @@ def _power_of_two(lo: int, hi: int):
             raise ModelError(f"{value} is not a power of two")
         return value
 
+    check.bounds = (lo, hi, True)  # type: ignore[attr-defined]
+    check.hint = "a power of two"  # type: ignore[attr-defined]
     return check
 
 
@@ -144,6 +148,8 @@ def _wwpn_or_empty(value: Any) -> str:
         return ""
     return normalize_wwpn(value)
 
+
+_wwpn_or_empty.hint = "16 hex digits (10:00:00:00:c9:12:34:56) or empty"  # type: ignore[attr-defined]
 
 @dataclass(frozen=True)
 class Attr:

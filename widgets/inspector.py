@@ -32,6 +32,7 @@ from widgets.inspector_fields import (
     ListField,
     TextField,
     error_label,
+    field_tip,
     option_text,
 )
 
@@ -40,6 +41,7 @@ if TYPE_CHECKING:
 
 __all__ = ["SLOT", "InspectorPanel", "error_label"]
 
+_APPLY_HINT = "Enter or leaving the field applies; Esc reverts"
 SLOT = "slot"  # the field of an HBA that moves it to another PCI slot (its parent, not an attribute)
 
 
@@ -186,12 +188,15 @@ class InspectorPanel(QWidget):
         form = _form(attrs)
         if single:
             f = TextField(self, "name", None)
-            f.line.setToolTip(f"Name shown on the canvas, in findings and build sheets (at most {MAX_NAME} characters)")
+            about = f"shown on the canvas, in findings and build sheets (at most {MAX_NAME} characters)"
+            f.line.setToolTip(f"{field_tip('name', None, about)}\n{_APPLY_HINT}")
             self._add_field(form, "Name", f)
             if kind == "hba":
                 slot = ChoiceField(self, SLOT, None, self._slot_options)
                 slot.combo.setToolTip(
-                    "The PCI slot the HBA is in; choose a free slot to move it there (cables go along)"
+                    field_tip(
+                        SLOT, None, "the PCI slot the HBA is in; choose a free slot to move it there (cables go along)"
+                    )
                 )
                 self._add_field(form, "Slot", slot)
         for key, attr in schema.items():

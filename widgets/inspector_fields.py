@@ -63,6 +63,42 @@ def option_text(key: str, option: Any) -> str:
     return format_value(option)
 
 
+def allowed_text(key: str, attr: Attr) -> str:
+    """What the attribute accepts, as its validator knows it: 'one of 8, 16, 32',
+    'a whole number from 1 to 4096', 'a reference to a Logical drive'; '' when nothing is known."""
+    check = attr.check
+    options = getattr(check, "options", None)
+    if options is not None:
+        return "one of " + ", ".join(option_text(key, o) for o in options)
+    if attr.ref:
+        kinds = " or ".join(kind_name(k) for k in attr.ref)
+        return f"any number of: {kinds}" if attr.many else f"one {kinds}, or none"
+    if isinstance(attr.default, bool):
+        return "yes or no"
+    parts = [getattr(check, "hint", "")]
+    lo, hi, integer = getattr(check, "bounds", (None, None, False))
+    what = "a whole number" if integer else "a number"
+    if lo is not None and hi is not None:
+        parts.append(f"{what} from {format_value(lo)} to {format_value(hi)}")
+    elif lo is not None or hi is not None:
+        parts.append(
+            f"{what} {'at least' if lo is not None else 'at most'} {format_value(lo if lo is not None else hi)}"
+        )
+    if getattr(check, "max_len", None):
+        parts.append(f"text of at most {check.max_len} characters")  # type: ignore[attr-defined]
+    return ", ".join(p for p in parts if p)
+
+
+def field_tip(key: str, attr: Attr | None, about: str = "") -> str:
+    """The tooltip of an inspector field: its label and what it is (the schema's doc, or
+    ``about``), then the values it accepts."""
+    label = "Name" if key == "name" and attr is None else attr_label(key)
+    doc = (attr.doc if attr is not None else "") or about
+    first = f"{label}: {doc}" if doc else label
+    allowed = allowed_text(key, attr) if attr is not None else ""
+    return f"{first}\nAllowed: {allowed}" if allowed else first
+
+
 class Field:
     """One editable row: the editor, the red reason under it, and how to show values."""
 
@@ -76,8 +112,7 @@ class Field:
         self.error = error_label()
         lay.addWidget(self.error)
         self.alive = True
-        tip = attr.doc if attr is not None and attr.doc else ""
-        editor.setToolTip(tip or f"{attr_label(key)}")
+        editor.setToolTip(field_tip(key, attr))
 
     @property
     def has_error(self) -> bool:
@@ -229,7 +264,7 @@ class ListField(Field):
         self.filter.setToolTip("Show only candidates whose label or id contains this text")
         self.filter.textChanged.connect(self._apply_filter)
         self.list = QListWidget()
-        self.list.setToolTip(f"Tick the components {attr_label(key).lower()} should name")
+        self.list.setToolTip(f"{field_tip(key, attr)}\nTick the components {attr_label(key).lower()} should name")
         self.list.setMinimumHeight(90)
         self.list.setMaximumHeight(190)
         self.list.setUniformItemSizes(True)

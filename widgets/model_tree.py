@@ -11,7 +11,10 @@ its row, a move re-parents it, a name or attribute edit rewrites only the rows w
 (the component and those that name it); a new project or scenario rebuilds it. Its selection and
 the document's are kept the same both ways. The context menu offers the registered component
 actions through ``fill_menu(menu, ids)`` (the window's, passed in: widgets never import the app).
-The tree never changes the design.
+HBAs are given to an LPAR by dragging: rows of HBAs, their ports or the slots that hold them
+drag onto an LPAR row (nothing else takes the drop), and the tree emits
+``hbasDropped(hbas, lpar)``; the controller makes it one undo step. The tree never changes the
+design.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import (
     QItemSelection,
     QItemSelectionModel,
+    QMimeData,
     QModelIndex,
     QRegularExpression,
     QSortFilterProxyModel,
@@ -43,6 +47,78 @@ SEARCH_ROLE = Qt.ItemDataRole.UserRole + 2
 MAX_DETAILS = 3
 #: references listed by name up to this many, counted beyond
 MAX_NAMED = 3
+#: the drag payload of tree rows: component ids, one a line
+MIME_IDS = "application/x-sanplan-components"
+
+
+def hbas_of(topo: Topology, ids: list[str]) -> list[str]:
+    """The HBAs that rows ``ids`` stand for: an HBA, the HBA of a port, the HBA in a slot."""
+    out: list[str] = []
+    for cid in ids:
+        comp = topo.get(cid)
+        if comp is None:
+            continue
+        if comp.kind == "hba":
+            out.append(cid)
+        elif comp.kind == "slot":
+            out += [h.id for h in topo.children(cid, "hba")]
+        elif comp.kind == "hba_port" and comp.parent:
+            out.append(comp.parent)
+    return list(dict.fromkeys(out))
+
+
+class OutlineModel(QStandardItemModel):
+    """The tree's rows; HBA rows (HBAs, their ports, slots holding one) drag, LPAR rows take them."""
+
+    def __init__(self, panel: ModelTreePanel) -> None:
+        super().__init__(0, 2, panel)
+        self.panel = panel
+
+    def _comp(self, index: QModelIndex) -> Component | None:
+        cid = index.siblingAtColumn(0).data(ID_ROLE) if index.isValid() else None
+        return self.panel.topology.get(cid) if cid else None
+
+    def flags(self, index: QModelIndex) -> Qt.ItemFlag:
+        flags = super().flags(index) & ~(Qt.ItemFlag.ItemIsDragEnabled | Qt.ItemFlag.ItemIsDropEnabled)
+        comp = self._comp(index)
+        if comp is not None and hbas_of(self.panel.topology, [comp.id]):
+            flags |= Qt.ItemFlag.ItemIsDragEnabled
+        if comp is not None and comp.kind == "lpar":
+            flags |= Qt.ItemFlag.ItemIsDropEnabled
+        return flags
+
+    def mimeTypes(self) -> list[str]:
+        return [MIME_IDS]
+
+    def mimeData(self, indexes) -> QMimeData:
+        ids = dict.fromkeys(i.siblingAtColumn(0).data(ID_ROLE) for i in indexes)
+        data = QMimeData()
+        data.setData(MIME_IDS, "\n".join(i for i in ids if i).encode())
+        return data
+
+    def supportedDragActions(self) -> Qt.DropAction:
+        return Qt.DropAction.CopyAction
+
+    def supportedDropActions(self) -> Qt.DropAction:
+        return Qt.DropAction.CopyAction
+
+    def dropped_hbas(self, data: QMimeData, row: int, parent: QModelIndex) -> tuple[list[str], str]:
+        """The HBAs ``data`` carries and the LPAR it is dropped on; ([], "") when refused."""
+        lpar = self._comp(parent)
+        if row != -1 or lpar is None or lpar.kind != "lpar" or not data.hasFormat(MIME_IDS):
+            return [], ""
+        ids = bytes(data.data(MIME_IDS).data()).decode().split()
+        hbas = hbas_of(self.panel.topology, ids)
+        return (hbas, lpar.id) if hbas else ([], "")
+
+    def canDropMimeData(self, data, action, row, column, parent) -> bool:
+        return bool(self.dropped_hbas(data, row, parent)[0])
+
+    def dropMimeData(self, data, action, row, column, parent) -> bool:
+        hbas, lpar = self.dropped_hbas(data, row, parent)
+        if hbas:
+            self.panel.hbasDropped.emit(hbas, lpar)
+        return bool(hbas)
 
 
 def details(topo: Topology, comp: Component) -> str:
@@ -74,9 +150,11 @@ class ModelTreePanel(QWidget):
     """The outline of ``doc`` (an ``app.document.Document``, duck-typed). ``fill_menu(menu, ids)``
     adds the registered actions for the components ``ids`` to a context menu.
 
-    Signals: ``focusRequested(list[str])`` (double-click or "Show on canvas")."""
+    Signals: ``focusRequested(list[str])`` (double-click or "Show on canvas");
+    ``hbasDropped(list[str], str)``: HBAs dragged onto an LPAR row (HBA ids, LPAR id)."""
 
     focusRequested = Signal(list)
+    hbasDropped = Signal(list, str)
 
     def __init__(self, doc: Any, fill_menu: Callable[[QMenu, list[str]], None] | None = None, parent=None) -> None:
         super().__init__(parent)
@@ -85,7 +163,7 @@ class ModelTreePanel(QWidget):
         self.items: dict[str, QStandardItem] = {}  # component id -> its name item
         self.groups: dict[str, QStandardItem] = {}  # top-level kind -> its group item
         self._syncing = False
-        self.model = QStandardItemModel(0, 2, self)
+        self.model = OutlineModel(self)
         self.model.setHorizontalHeaderLabels(["Name", "Details"])
         self.proxy = QSortFilterProxyModel(self)
         self.proxy.setSourceModel(self.model)
@@ -102,6 +180,10 @@ class ModelTreePanel(QWidget):
         self.view.setUniformRowHeights(True)
         self.view.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.view.setDragDropMode(QAbstractItemView.DragDropMode.DragDrop)
+        self.view.setDefaultDropAction(Qt.DropAction.CopyAction)
+        self.view.setDragDropOverwriteMode(True)  # a drop lands on a row, never between rows
+        self.view.setDropIndicatorShown(True)
         self.view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.view.customContextMenuRequested.connect(self._context_menu_at)
         self.view.doubleClicked.connect(lambda idx: self._focus(self._ids_of([idx])))
