@@ -14,6 +14,7 @@
     sanplan revisions FILE       list the saved revisions
     sanplan restore FILE REV     restore a revision (saved as a new revision)
     sanplan parts [--kind K] [TEXT]   list catalog parts with their figures and sources
+    sanplan diff OLD NEW [--figures ...] [--from ...] [--json]   compare two designs (FILE or FILE:SCENARIO)
 
 Exit codes: 0 fine; 1 ``check`` found errors; 2 the input is unusable (the message names the
 file and the problem). No command prints a traceback for bad input.
@@ -93,6 +94,8 @@ def _parser() -> argparse.ArgumentParser:
     rs.add_argument("file")
     rs.add_argument("revision", type=int)
 
+    _diff_parser(sub)
+
     pt = sub.add_parser("parts", help="list catalog parts")
     pt.add_argument("text", nargs="?", default="")
     pt.add_argument("--kind")
@@ -141,6 +144,16 @@ def _assist_parser(sub) -> None:
         sp.add_argument("out", help="output .sanplan (or .json) file; may be FILE itself (a new revision)")
         sp.add_argument("--scenario", help="scenario to work on (default: the file's current one)")
     fx.add_argument("--rule", action="append", default=[], help="only this rule's findings (repeatable)")
+
+
+def _diff_parser(sub) -> None:
+    """``sanplan diff OLD NEW``: each side a file or FILE:SCENARIO."""
+    d = sub.add_parser("diff", help="compare two designs or scenarios; exit 1 when NEW adds an error")
+    d.add_argument("old", help="FILE or FILE:SCENARIO (default scenario: the file's current one)")
+    d.add_argument("new", help="FILE or FILE:SCENARIO")
+    d.add_argument("--figures", choices=FIGURE_SETS, default="planning", help="figure set (default planning)")
+    d.add_argument("--from", dest="source", choices=SOURCES, default="disk", help="disk (default) or cache")
+    d.add_argument("--json", action="store_true", help="machine-readable output")
 
 
 def _dest(flag: str, prefix: str = "export") -> str:
@@ -578,6 +591,19 @@ def cmd_parts(args) -> int:
     return EXIT_OK
 
 
+def cmd_diff(args) -> int:
+    from planner.diff import diff, open_design, summary_lines
+
+    old, old_name = open_design(args.old)
+    new, new_name = open_design(args.new)
+    result = diff(old, new, args.figures, args.source)
+    if args.json:
+        print(json.dumps({"old": old_name, "new": new_name, **result.to_dict()}, indent=1))
+    else:
+        print("\n".join(summary_lines(result, old, new, old_name, new_name)))
+    return EXIT_FINDINGS if any(f.severity == "error" for f in result.findings_added) else EXIT_OK
+
+
 def cmd_default(args) -> int:
     """No arguments (or ``gui``): the editor when it and a display are available; otherwise the
     headless job on the bundled p690 benchmark."""
@@ -660,6 +686,7 @@ COMMANDS = {
     "revisions": cmd_revisions,
     "restore": cmd_restore,
     "parts": cmd_parts,
+    "diff": cmd_diff,
     "gui": cmd_default,
     None: cmd_default,
 }
