@@ -88,3 +88,14 @@ def test_unknown_scenario_names_the_scenarios(plan, capsys):
 def test_missing_file_and_windows_path(tmp_path, capsys):
     code, _, err = run(capsys, "diff", r"C:\plans\a.sanplan:Base", tmp_path / "b.sanplan")
     assert code == 2 and "a.sanplan" in err and "Traceback" not in err
+
+
+def test_export_pdf_with_changes_from(plan, tmp_path, capsys):
+    out = tmp_path / "less.pdf"
+    code, stdout, err = run(capsys, "export", plan, "--pdf", out, "--scenario", "less", "--changes-from", "Base")
+    assert code == 0, err
+    assert "wrote" in stdout and out.stat().st_size > 0
+    code, _, err = run(capsys, "export", plan, "--pdf", tmp_path / "x.pdf", "--changes-from", "Nope")
+    assert code == 2 and "Base, less" in err
+    code, _, err = run(capsys, "export", plan, "--json", tmp_path / "x.json", "--changes-from", "Base")
+    assert code == 2 and "--changes-from does not apply" in err

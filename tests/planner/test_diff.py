@@ -115,3 +115,38 @@ def test_open_design_a_path_with_a_colon_that_exists(tmp_path, one_drawer):
     save_project(Project.single(one_drawer), path)
     topo, name = open_design(str(path))
     assert len(topo.of_kind("hba")) == 16 and name == f"{path}:Base"
+
+
+def _pdf_text(path) -> str:
+    """The literal strings of an uncompressed PDF's content streams, joined."""
+    import re
+
+    data = path.read_bytes()
+    return " ".join(m.decode("cp1252", "replace") for m in re.findall(rb"\(((?:[^()\\]|\\.)*)\)\s*Tj", data))
+
+
+def test_build_sheet_changes_section(tmp_path, one_drawer, one_hba_less):
+    from planner.exports.buildsheet import build_sheet
+
+    path = tmp_path / "changes.pdf"
+    build_sheet(one_hba_less, path, scenario="less", compare_with=("Base", one_drawer), compress=False)
+    text = _pdf_text(path)
+    assert "Changes from scenario Base" in text
+    assert "-150.0" in text and "-142.5" in text  # read and write deltas
+    assert "FC6239" in text and "UNREACHABLE" in text
+    plain = tmp_path / "plain.pdf"
+    build_sheet(one_hba_less, plain, scenario="less", compress=False)
+    assert "Changes from scenario" not in _pdf_text(plain)
+
+
+def test_pdf_export_option_compare_with(tmp_path, one_drawer, one_hba_less):
+    from planner.exports import ExportError, get
+
+    project = Project.from_scenarios({"Base": one_drawer, "less": one_hba_less}, "less")
+    fmt = get("pdf")
+    assert fmt.option("compare_with").flag == "--changes-from"
+    fmt.export(project, tmp_path / "a.pdf", {"compare_with": "Base"})
+    assert (tmp_path / "a.pdf").stat().st_size > 0
+    with pytest.raises(ExportError) as err:
+        fmt.export(project, tmp_path / "b.pdf", {"compare_with": "Nope"})
+    assert "Base, less" in str(err.value) and not (tmp_path / "b.pdf").exists()

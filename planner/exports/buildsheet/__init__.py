@@ -6,6 +6,7 @@ Sections, each starting on a new page, in this order:
 
 cover (design, customer, author, date, file revision, scenario, figure set, contents) ->
 summary (aggregate read and write, the hops that bind, findings by severity, the main findings) ->
+changes from another scenario (only when ``compare_with`` is given: ``sections_changes``) ->
 topology diagram (vector; an overview with drawers, switches and subsystems collapsed, then one
 page per drawer with its slots, its switches and the subsystems it reaches; parts coloured by
 utilization) -> slot placement per drawer (with load against capacity of every PHB, RIO2 link and
@@ -30,6 +31,7 @@ from typing import Any
 from planner.exports.buildsheet import (
     diagram,
     document,
+    sections_changes,
     sections_data,
     sections_hardware,
     sections_overview,
@@ -54,6 +56,7 @@ def build_sheet(
     scenario: str = "",
     revision: str = "",
     labels: bool = False,
+    compare_with: tuple[str, Topology] | None = None,
     compress: bool = True,
     progress: Callable[[float, str], None] | None = None,
 ) -> int:
@@ -61,7 +64,8 @@ def build_sheet(
 
     Parameters: ``paper`` "a4" or "letter"; ``figures`` the figure set (rated, measured,
     planning); ``scenario`` and ``revision`` are shown on the cover (the caller knows them;
-    an empty revision reads "unsaved"); ``labels`` adds pages of cable labels; ``compress=False``
+    an empty revision reads "unsaved"); ``labels`` adds pages of cable labels; ``compare_with``
+    (scenario name, its design) adds the section "Changes from scenario X"; ``compress=False``
     writes uncompressed page streams (tests search them); ``progress(fraction, text)`` is called
     as the sheet is analysed, assembled and laid out.
     Raises ExportError for a bad option, a reportlab without the CVE-2023-33733 fix, or a file
@@ -76,7 +80,7 @@ def build_sheet(
     report(0.0, "analysing the design")
     sheet = Sheet(topo, figures, scenario, revision, paper)
     report(0.05, "assembling the sections")
-    story = _story(sheet, paper, labels, report)
+    story = _story(sheet, paper, labels, report, compare_with)
     pages = [0]
 
     def write(tmp: str) -> None:
@@ -87,7 +91,13 @@ def build_sheet(
     return pages[0]
 
 
-def _story(sheet: Sheet, paper: str, labels: bool, report: Callable[[float, str], None]) -> list[Any]:
+def _story(
+    sheet: Sheet,
+    paper: str,
+    labels: bool,
+    report: Callable[[float, str], None],
+    compare_with: tuple[str, Topology] | None = None,
+) -> list[Any]:
     steps: list[tuple[str, Callable[[], list[Any]]]] = [
         ("cover", lambda: sections_overview.cover(sheet, paper)),
         ("summary", lambda: sections_overview.summary(sheet)),
@@ -101,6 +111,8 @@ def _story(sheet: Sheet, paper: str, labels: bool, report: Callable[[float, str]
         ("findings", lambda: sections_overview.findings(sheet)),
         ("bill of materials", lambda: sections_overview.bom(sheet)),
     ]
+    if compare_with is not None:
+        steps.insert(2, ("changes", lambda: sections_changes.changes(sheet, *compare_with)))
     if labels:
         steps.append(("cable labels", lambda: sections_overview.labels(sheet)))
     story: list[Any] = []
@@ -136,6 +148,12 @@ PDF_OPTIONS = (
         setting="cable_labels",
         setting_title="Build sheet with cable &labels",
     ),
+    ExportOption(
+        "compare_with",
+        "",
+        "--changes-from",
+        "PDF: add a section 'Changes from scenario SCENARIO' (another scenario of the file)",
+    ),
 )
 
 
@@ -150,9 +168,19 @@ def _write_pdf(source: ExportSource, path: str, *, options: dict[str, Any], prog
         scenario=source.scenario,
         revision=source.revision,
         labels=bool(options["labels"]),
+        compare_with=_compared(source, options.get("compare_with") or ""),
         progress=progress,
     )
     return [Written(path, f" ({pages} pages, {'A4' if paper == 'a4' else 'Letter'})")]
+
+
+def _compared(source: ExportSource, name: str) -> tuple[str, Topology] | None:
+    """The scenario the build sheet shows its changes from; ExportError for one the file lacks."""
+    if not name:
+        return None
+    if name not in source.project.scenarios:
+        raise ExportError(f"no scenario {name!r} to compare with; choose one of {', '.join(source.project.scenarios)}")
+    return name, source.project.scenarios[name]
 
 
 register(
