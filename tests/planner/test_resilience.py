@@ -140,3 +140,15 @@ def test_a_fixture_without_owner_is_served_by_nobody(one_drawer):
     set_raw(one_drawer, "fastt1.ld1", "owner", "")
     res = resilience(one_drawer)
     assert res.baseline_mbps <= 2400
+
+
+def test_build_sheet_has_a_resilience_section(one_drawer, tmp_path):
+    from planner.exports.buildsheet import build_sheet
+    from tests.planner.exports.test_buildsheet import pdf_lines
+
+    path = tmp_path / "one.pdf"
+    build_sheet(one_drawer, str(path), compress=False)
+    text = " ".join(pdf_lines(path.read_bytes()))
+    assert "Resilience: single failures" in text
+    assert "Worst single failure" in text and "Failures that lose data access" in text
+    assert "2,250" in text  # one HBA failed: 2,400 - 150 MB/s
