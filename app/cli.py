@@ -6,6 +6,8 @@
     sanplan analyze FILE [--figures rated|measured|planning] [--direction read|write]
                          [--from disk|cache] [--only ID,...] [--scenario NAME] [--json]
     sanplan check FILE [--figures ...] [--direction ...] [--json]
+    sanplan resilience FILE [--figures ...] [--direction ...] [--from ...] [--json]
+                                 fail each component in turn: what survives
     sanplan export FILE --json OUT | --pdf OUT [--paper a4|letter] [--labels]
                         | --zoning brocade|cisco OUT [--vsan N] | --cabling csv|netbox OUT
     sanplan complete FILE OUT    run every assistant that applies (cable, zone, map, LVM, ...)
@@ -80,6 +82,10 @@ def _parser() -> argparse.ArgumentParser:
     c = sub.add_parser("check", help="run the rules; exit 1 when there are errors")
     c.add_argument("file")
     figure_opts(c)
+
+    rz = sub.add_parser("resilience", help="fail each component in turn: the aggregate left and what is lost")
+    rz.add_argument("file")
+    figure_opts(rz)
 
     _export_parser(sub)
     _assist_parser(sub)
@@ -409,6 +415,16 @@ def cmd_check(args) -> int:
     return EXIT_FINDINGS if any(f.severity == "error" for f in findings) else EXIT_OK
 
 
+def cmd_resilience(args) -> int:
+    """Fail each single component in turn (:mod:`planner.resilience`); worst first."""
+    from planner import resilience
+
+    topo = _open(args.file, args.scenario).topology
+    res = resilience.resilience(topo, args.figures, args.direction, args.source)
+    print(json.dumps(resilience.to_dict(topo, res), indent=1) if args.json else resilience.format_text(topo, res))
+    return EXIT_OK
+
+
 def cmd_export(args) -> int:
     """One export per run, its format picked by the registry's flags (--json OUT, --pdf OUT,
     --zoning VENDOR OUT, --cabling FORMAT OUT...); options that do not apply to it, a bad choice or
@@ -679,6 +695,7 @@ COMMANDS = {
     "example": cmd_example,
     "analyze": cmd_analyze,
     "check": cmd_check,
+    "resilience": cmd_resilience,
     "export": cmd_export,
     "complete": cmd_complete,
     "fix": cmd_fix,

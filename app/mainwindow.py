@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 
 from app.actions.menus import fill_component_menu, fill_design_menu
 from app.controller import Controller
+from app.dock_tabs import hide_stale_tab_bars
 from app.document import Document
 from app.export_files import with_extension, written_report
 from app.recent import MAX_RECENT, forget, menu_text, recent_files, remember  # noqa: F401
@@ -90,6 +91,7 @@ class MainWindow(QMainWindow):
         from widgets.inspector import InspectorPanel
         from widgets.palette import PalettePanel
         from widgets.paths import PathsPanel
+        from widgets.resilience import ResiliencePanel
 
         self.palette_panel = PalettePanel(lambda: list(self.catalog.parts()))
         self.inspector = InspectorPanel(self.doc)
@@ -126,6 +128,12 @@ class MainWindow(QMainWindow):
         self.model_tree.focusRequested.connect(self.focus_components)
         self.model_tree.hbasDropped.connect(self.controller.assign_hbas)  # drag HBAs onto an LPAR
         self.zone_highlighter = ZoneHighlighter(self.doc)  # the canvas marks a selected port's zone partners
+        self.resilience = ResiliencePanel(self.doc)  # what survives each single failure
+        self.docks["resilience"] = self._dock(
+            "Resilience", self.resilience, Qt.DockWidgetArea.BottomDockWidgetArea, "ResilienceDock"
+        )
+        self.tabifyDockWidget(self.docks["charts"], self.docks["resilience"])
+        self.resilience.focusRequested.connect(self.focus_components)
 
     def _action(self, text: str, slot, shortcut=None, icon=None, tip: str = "") -> QAction:
         act = QAction(text, self)
@@ -719,18 +727,7 @@ class MainWindow(QMainWindow):
 
     def showEvent(self, event) -> None:
         super().showEvent(event)
-        QTimer.singleShot(0, self._hide_stale_tab_bars)
-
-    def _hide_stale_tab_bars(self) -> None:
-        """QMainWindow sometimes leaves the tab bar of an earlier, smaller tab group of the same
-        docks on screen after a third dock joins the group; hide such leftovers."""
-        from PySide6.QtWidgets import QTabBar
-
-        bars = [b for b in self.findChildren(QTabBar) if b.parent() is self]
-        texts = {b: {b.tabText(i) for i in range(b.count())} for b in bars}
-        for b in bars:
-            if any(o is not b and texts[b] < texts[o] for o in bars):
-                b.hide()
+        QTimer.singleShot(0, lambda: hide_stale_tab_bars(self))
 
     # -- closing ----------------------------------------------------------------------------------
     def closeEvent(self, event) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from planner import naming
 from planner.model import Component, Topology
+from planner.resilience import lost_access_by_component
 from planner.rules.context import Context
 from planner.rules.registry import RULES, Finding, Rule, rule
 from planner.rules.wording import plural, ranges, verb
@@ -379,44 +380,6 @@ _SPOF_FIXES = {  # kind of single point -> the fix
 }
 
 
-def _paths_by_lpar(
-    topo: Topology, ctx: Context, maps: list[Component], ctls: set[str]
-) -> dict[str, list[tuple[str, str]]]:
-    """LPAR id -> (HBA port, host port) connections of host mappings ``maps`` to controllers ``ctls``."""
-    conns = ctx.connections
-    by_lpar: dict[str, list[tuple[str, str]]] = {}
-    for m in maps:
-        for p in m["hba_ports"]:
-            if p not in topo:
-                continue
-            for hp in conns.get(p, {}):
-                if topo[hp].parent in ctls:
-                    by_lpar.setdefault(ctx.lpar_of_port(p), []).append((p, hp))
-    return by_lpar
-
-
-def _single_points(topo: Topology, ctx: Context, pairs: list[tuple[str, str]]) -> list[tuple[str, str]]:
-    """(kind, id) of the HBA, switch or controller that all the connections ``pairs`` go through."""
-    hbas = {topo[p].parent for p, _ in pairs}
-    ctls = {topo[hp].parent for _, hp in pairs}
-    switches: set[str] = set()
-    direct = False
-    for p, _ in pairs:
-        how, sp = ctx.attachment(p)
-        if how == "switch" and sp is not None:
-            switches.add(ctx.switch_of(sp).id)
-        else:
-            direct = True
-    singles = []
-    if len(hbas) == 1:
-        singles.append(("hba", next(iter(hbas))))
-    if len(switches) == 1 and not direct:
-        singles.append(("switch", next(iter(switches))))
-    if len(ctls) == 1:
-        singles.append(("controller", next(iter(ctls))))
-    return singles
-
-
 @rule(
     "SINGLE_POINT_OF_FAILURE",
     "warning",
@@ -426,23 +389,18 @@ def _single_points(topo: Topology, ctx: Context, pairs: list[tuple[str, str]]) -
 )
 def single_point_of_failure(topo: Topology, ctx: Context) -> list[Finding]:
     """Warning when a host reaches a mapped logical drive through only one HBA, only one switch,
-    or only one controller, counting every zoned and cabled connection (RDAC's standby path to
-    the other controller counts: it is what failover uses). Grouped per LPAR and kind of single
-    point, so the benchmark (one switch per drawer by the paper's choice) gives one finding."""
+    or only one controller: failing that component leaves the host no path to the drive, with
+    RDAC's failover to the other controller counted (:mod:`planner.resilience`, the machinery of
+    the resilience report, which also fails drawers, PHBs, links, ASICs, cables and ports). Grouped
+    per LPAR and kind of single point, so the benchmark (one switch per drawer by the paper's
+    choice) gives one finding."""
     me, out = RULES["SINGLE_POINT_OF_FAILURE"], []
     groups: dict[tuple[str, str], tuple[dict[str, None], dict[str, None]]] = {}
-    ctls_of: dict[str, set[str]] = {}
-    for ld_id, maps in ctx.mappings_by_ld.items():
-        sub = ctx.subsystem_of(ld_id) if ld_id in topo else None
-        if sub is None:
-            continue
-        if sub.id not in ctls_of:
-            ctls_of[sub.id] = {c.id for c in topo.children(sub.id, "controller")}
-        for lpar, pairs in _paths_by_lpar(topo, ctx, maps, ctls_of[sub.id]).items():
-            for kind, cid in _single_points(topo, ctx, pairs):
-                points, lds = groups.setdefault((lpar, kind), ({}, {}))
-                points[cid] = None
-                lds[ld_id] = None
+    for cid, lost in lost_access_by_component(topo, _SPOF_FIXES).items():
+        for lpar, ld_id in lost:
+            points, lds = groups.setdefault((lpar, topo[cid].kind), ({}, {}))
+            points[cid] = None
+            lds[ld_id] = None
     for (lpar, kind), (points, lds) in groups.items():
         host = naming.qualified_name(topo, topo[lpar]) if lpar in topo else "an unassigned adapter"
         out.append(

@@ -36,6 +36,7 @@ from planner.exports.buildsheet import (
     sections_hardware,
     sections_overview,
     sections_paths,
+    sections_resilience,
 )
 from planner.exports.buildsheet.document import PAPERS, reportlab_problem, require_reportlab
 from planner.exports.buildsheet.sheet import Sheet
@@ -108,6 +109,7 @@ def _story(
         ("zoning", lambda: sections_data.zoning(sheet)),
         ("storage layout", lambda: sections_data.storage(sheet)),
         ("paths", lambda: sections_paths.paths(sheet)),
+        ("resilience", lambda: sections_resilience.section(sheet)),
         ("findings", lambda: sections_overview.findings(sheet)),
         ("bill of materials", lambda: sections_overview.bom(sheet)),
     ]

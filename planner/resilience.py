@@ -1,0 +1,523 @@
+"""What survives a failure: fail each single component on the data path in turn and re-analyse.
+
+The host's multipath driver decides what a failure does [DOMAIN "RDAC failover"; P690
+Appendix B]. On a subsystem driven by RDAC (the FAStT family: a logical drive is served by its
+owning controller only) a logical drive whose owner has lost every path moves to the other
+controller (AVT / failover) and is carried by that controller's paths, the standby paths the
+analysis leaves idle. On a subsystem whose driver balances (SDD / MPIO, the ESS) the remaining
+paths carry it. A host loses a logical drive when no path to it is left at all; a workload on
+an LV loses access when a physical volume of its volume group loses its logical drive (an LV
+may have partitions on every PV of its VG; the paper's striped LVs span them all).
+
+Speed: the path search runs once (:func:`all_paths`); a failure only removes the paths that
+cross the failed component, re-owns logical drives under RDAC, and re-runs the max-min fair
+allocation (:func:`planner.analysis.max_min_fair`) on the flows left, with the capacities of the
+full analysis. Failures that remove the same paths share one allocation.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from planner import naming
+from planner.analysis import Analysis, Path, _host_hops, _targets, analyze, max_min_fair
+from planner.model import Component, Topology
+from planner.schema import hop_kinds, kind_name, spec
+
+_HOPS = hop_kinds()
+#: the kinds failed one at a time: the hops between the server and the storage (drawer to
+#: controller, as ordered in the schema), the cables between ports and the switches that hold
+#: ASICs. The server, the subsystem and its arrays are the ends of every path, not redundancy.
+FAIL_KINDS: tuple[str, ...] = (*_HOPS[1 : _HOPS.index("subsystem")], "cable", spec("asic").parents[0])
+
+
+@dataclass
+class Failure:
+    """One component failed: the aggregate after it and what is lost."""
+
+    component: str
+    kind: str
+    aggregate_mbps: float
+    loss_mbps: float
+    paths_lost: int
+    lost_logical_drives: list[str] = field(default_factory=list)
+    lost_workloads: list[str] = field(default_factory=list)
+    unmet_workloads: list[str] = field(default_factory=list)
+    failed_over: list[str] = field(default_factory=list)  # logical drives RDAC moved to the other controller
+
+    @property
+    def loses_data(self) -> bool:
+        return bool(self.lost_logical_drives)
+
+
+@dataclass
+class Resilience:
+    """Every single failure, worst first (lost data access, then lost bandwidth)."""
+
+    figures: str
+    direction: str
+    source: str
+    baseline_mbps: float
+    failures: list[Failure]
+    unaffected: int = 0  # components of the failed kinds that carry no path
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def worst(self) -> Failure | None:
+        return self.failures[0] if self.failures else None
+
+    @property
+    def data_loss(self) -> list[Failure]:
+        """The failures that cost some host all access to a logical drive."""
+        return [f for f in self.failures if f.loses_data]
+
+
+# -- the paths, owner and standby ------------------------------------------------------------
+
+
+def owner_only(topo: Topology, sub: Component) -> bool:
+    """The subsystem serves a logical drive from its owning controller only (RDAC), as
+    :func:`planner.analysis.find_paths` assumes; otherwise every path carries it (SDD)."""
+    return "RDAC" in ((topo.part_of(sub) or {}).get("multipath") or ["RDAC"])
+
+
+def _indexes(topo: Topology):
+    """Zones by member, host mappings by HBA port and inter-switch links by switch (as
+    :func:`planner.analysis.find_paths` builds them)."""
+    zones: dict[str, list[Component]] = {}
+    for z in topo.of_kind("zone"):
+        for m in z["members"]:
+            zones.setdefault(m, []).append(z)
+    maps: dict[str, list[Component]] = {}
+    for m in topo.of_kind("host_mapping"):
+        for p in m["hba_ports"]:
+            maps.setdefault(p, []).append(m)
+    isl: dict[str, list[tuple[str, str, str]]] = {}
+    for cab in topo.of_kind("cable"):
+        pa, pb = topo.get(cab["a"]), topo.get(cab["b"])
+        if pa and pb and pa.kind == pb.kind == "switch_port":
+            sa, sb = topo.ancestor(pa.id, "switch"), topo.ancestor(pb.id, "switch")
+            isl.setdefault(sa.id, []).append((pa.id, cab.id, pb.id))
+            isl.setdefault(sb.id, []).append((pb.id, cab.id, pa.id))
+    return zones, maps, isl
+
+
+def all_paths(topo: Topology) -> list[Path]:
+    """Every path the design allows whatever the logical drive's owner: the analysis's paths
+    plus RDAC's standby paths through the non-owning controller. Cost O(total path length)."""
+    zones, maps, isl = _indexes(topo)
+    out: list[Path] = []
+    for hp in topo.of_kind("hba_port"):
+        host = _host_hops(topo, hp)
+        if host is None:
+            continue
+        for target, middle in _targets(topo, hp, zones, isl):
+            ctl = topo.get(target.parent)
+            sub = topo.get(ctl.parent) if ctl else None
+            if sub is None:
+                continue
+            seen: set[str] = set()
+            for mapping in maps.get(hp.id, ()):
+                if mapping.parent != sub.id:
+                    continue
+                for ld_id in mapping["logical_drives"]:
+                    ld = topo.get(ld_id)
+                    if ld is None or ld_id in seen:
+                        continue
+                    seen.add(ld_id)
+                    hops = [*host, *middle, target.id, ctl.id, sub.id, ld.parent, ld_id]
+                    out.append(Path(f"{hp.id}>{target.id}>{ld_id}", hp.id, target.id, ld_id, hops))
+    return out
+
+
+@dataclass
+class _PathInfo:
+    ld: str
+    ctl: str
+    owner: str  # the LD's owner; '' when every path carries it (not RDAC)
+    host: str  # the LPAR of the HBA ('' for an adapter assigned to none)
+
+
+class Paths:
+    """The paths once, indexed for failures: which paths cross each component (or a component
+    inside it, for a switch), and per (LPAR, logical drive) access how many paths it has."""
+
+    def __init__(self, topo: Topology, paths: list[Path] | None = None) -> None:
+        self.topo = topo
+        self.paths = all_paths(topo) if paths is None else paths
+        self.info: list[_PathInfo] = []
+        self.crossing: dict[str, list[int]] = {}
+        ancestors: dict[str, list[str]] = {}
+        rdac: dict[str, bool] = {}
+        for i, p in enumerate(self.paths):
+            ctl = topo[p.host_port].parent or ""
+            sub = topo[ctl].parent or ""
+            if sub not in rdac:
+                rdac[sub] = owner_only(topo, topo[sub])
+            hba = topo.get(topo[p.hba_port].parent)
+            owner = (topo[p.logical_drive]["owner"] or "") if rdac[sub] else ""
+            self.info.append(_PathInfo(p.logical_drive, ctl, owner, (hba["lpar"] or "") if hba else ""))
+            for hid in p.hops:
+                ups = ancestors.get(hid)
+                if ups is None:
+                    ups = ancestors[hid] = self._failing(hid)
+                for cid in ups:
+                    self.crossing.setdefault(cid, []).append(i)
+        self.access: dict[tuple[str, str], list[int]] = {}
+        for i, inf in enumerate(self.info):
+            self.access.setdefault((inf.host, inf.ld), []).append(i)
+
+    def _failing(self, hid: str) -> list[str]:
+        """The hop and the components around it whose failure takes it down (a switch port's
+        ASIC and switch), kept to the kinds that are failed."""
+        out, c = [], self.topo.get(hid)
+        while c is not None:
+            if c.kind in FAIL_KINDS:
+                out.append(c.id)
+            if c.kind not in ("switch_port", "asic", "backplane"):
+                break  # a drawer's failure is a hop of the path itself; only switches hold hops
+            c = self.topo.get(c.parent)
+        return out
+
+    def lost_access(self, removed: Iterable[int]) -> list[tuple[str, str]]:
+        """(LPAR, logical drive) pairs left with no path when the paths ``removed`` are gone."""
+        count: dict[tuple[str, str], int] = {}
+        for i in removed:
+            key = (self.info[i].host, self.info[i].ld)
+            count[key] = count.get(key, 0) + 1
+        return sorted(k for k, n in count.items() if n == len(self.access[k]))
+
+    def serving(self, removed: set[int]) -> tuple[list[int], list[str]]:
+        """The flows that carry data once the paths ``removed`` are gone, and the logical drives
+        RDAC moved: an owner-only logical drive is carried by its owner's paths while one is
+        left, else by the paths left to its other controllers."""
+        owner_alive: set[str] = set()
+        for i, inf in enumerate(self.info):
+            if inf.owner and i not in removed and inf.ctl == inf.owner:
+                owner_alive.add(inf.ld)
+        flows, moved = [], set()
+        for i, inf in enumerate(self.info):
+            if i in removed:
+                continue
+            if not inf.owner or inf.ctl == inf.owner:
+                flows.append(i)
+            elif inf.ld not in owner_alive:
+                flows.append(i)
+                moved.add(inf.ld)
+        return flows, sorted(moved)
+
+
+# -- workloads --------------------------------------------------------------------------------
+
+
+def workloads_by_access(topo: Topology) -> dict[tuple[str, str], list[str]]:
+    """(LPAR, logical drive) -> the workloads on LVs of a volume group with that drive's hdisk."""
+    vg_of: dict[str, list[str]] = {}
+    for vg in topo.of_kind("volume_group"):
+        for pv in vg["pvs"]:
+            vg_of.setdefault(pv, []).append(vg.id)
+    out: dict[tuple[str, str], list[str]] = {}
+    for hd in topo.of_kind("hdisk"):
+        if not hd["logical_drive"]:
+            continue
+        found = out.setdefault((hd.parent or "", hd["logical_drive"]), [])
+        for vg in vg_of.get(hd.id, ()):
+            for lv in topo.children(vg, "logical_volume"):
+                found += [w.id for w in topo.children(lv.id, "workload") if w.id not in found]
+    return out
+
+
+def _field(obj: Any, name: str) -> Any:
+    return obj.get(name) if isinstance(obj, dict) else getattr(obj, name, None)
+
+
+def workload_results(result: Analysis) -> list[Any]:
+    """The analysis's workload results when it offers them (demand analysis), else []."""
+    got = getattr(result, "workloads", None) or []
+    return list(got.values()) if isinstance(got, dict) else list(got)
+
+
+class _Demand:
+    """Which workloads become unmet: each met workload with a target, against the bandwidth
+    its logical drives keep. An estimate: the drives' surviving max-min fair bandwidth is shared
+    by the targets of the workloads that use any of them."""
+
+    def __init__(self, topo: Topology, result: Analysis, by_access: dict[tuple[str, str], list[str]]) -> None:
+        self.lds: dict[str, set[str]] = {}
+        for (_, ld), wls in by_access.items():
+            for w in wls:
+                self.lds.setdefault(w, set()).add(ld)
+        self.target: dict[str, float] = {}
+        for w in workload_results(result):
+            wid, target = _field(w, "id"), _field(w, "target_mbps")
+            if wid in self.lds and target and _field(w, "met") is not False:
+                self.target[wid] = float(target)
+
+    def unmet(self, ld_rate: dict[str, float], lost: set[str]) -> list[str]:
+        out = []
+        for w in self.target:
+            if w in lost:
+                out.append(w)
+                continue
+            supply = sum(ld_rate.get(ld, 0.0) for ld in self.lds[w])
+            demand = sum(t for o, t in self.target.items() if self.lds[o] & self.lds[w])
+            if supply < demand * (1 - 1e-9):
+                out.append(w)
+        return sorted(out)
+
+
+# -- the failures -------------------------------------------------------------------------------
+
+
+class _Allocator:
+    """Max-min fair rates of any subset of the paths, with the capacities of one analysis."""
+
+    def __init__(self, paths: Paths, result: Analysis) -> None:
+        index: dict[str, int] = {}
+        self.caps: list[float] = []
+        self.flows: list[list[int]] = []
+        for p in paths.paths:
+            fl = []
+            for hid in p.hops:
+                if hid not in index:
+                    load = result.components.get(hid)
+                    if load is None or not load.capacity or load.capacity <= 0:
+                        index[hid] = -1
+                        continue
+                    index[hid] = len(self.caps)
+                    self.caps.append(load.capacity)
+                if index[hid] >= 0:
+                    fl.append(index[hid])
+            self.flows.append(fl)
+
+    def rates(self, flows: list[int]) -> dict[int, float]:
+        """Path index -> rate for the flows given (paths with no capacitated hop are left out)."""
+        rates, bott = max_min_fair([self.flows[i] for i in flows], self.caps)
+        return {i: r for i, r, b in zip(flows, rates, bott) if b is not None and not math.isinf(r)}
+
+
+def resilience(
+    topo: Topology, figures: str = "planning", direction: str = "read", source: str = "disk", kinds: Iterable[str] = ()
+) -> Resilience:
+    """Fail each component of ``kinds`` (default :data:`FAIL_KINDS`) that carries a path, one at
+    a time, and re-analyse. Raises AnalysisError for an unknown option (as :func:`analyze`).
+    Cost: one analysis and one path search, then one allocation per distinct set of lost paths."""
+    base = analyze(topo, figures, direction, source, cross_check=False)
+    paths = Paths(topo)
+    alloc = _Allocator(paths, base)
+    by_access = workloads_by_access(topo)
+    demand = _Demand(topo, base, by_access)
+    flows, moved0 = paths.serving(set())
+    rates0 = alloc.rates(flows)
+    baseline = sum(rates0.values())
+    notes = []
+    if moved0:
+        notes.append(
+            f"{len(moved0)} logical drive(s) have no path to their owning controller; RDAC carries them "
+            f"through the other controller here (the analysis counts owner paths only: {base.aggregate:,.1f} MB/s)"
+        )
+    kinds = set(kinds or FAIL_KINDS)
+    memo: dict[frozenset[int], tuple[float, list[str], dict[str, float]]] = {}
+    failures: list[Failure] = []
+    candidates = [c for k in FAIL_KINDS if k in kinds for c in topo.of_kind(k)]
+    for comp in candidates:
+        crossing = paths.crossing.get(comp.id)
+        if not crossing:
+            continue
+        key = frozenset(crossing)
+        if key not in memo:
+            fl, moved = paths.serving(set(key))
+            rates = alloc.rates(fl)
+            per_ld: dict[str, float] = {}
+            for i, r in rates.items():
+                per_ld[paths.info[i].ld] = per_ld.get(paths.info[i].ld, 0.0) + r
+            memo[key] = (sum(rates.values()), [m for m in moved if m not in moved0], per_ld)
+        failures.append(_failure(comp, key, memo[key], baseline, paths, by_access, demand))
+    failures.sort(key=_impact)
+    unaffected = len(candidates) - len(failures)
+    return Resilience(figures, direction, source, baseline, failures, unaffected, notes)
+
+
+def _failure(
+    comp: Component,
+    removed: frozenset[int],
+    outcome: tuple[float, list[str], dict[str, float]],
+    baseline: float,
+    paths: Paths,
+    by_access: dict[tuple[str, str], list[str]],
+    demand: _Demand,
+) -> Failure:
+    aggregate, moved, per_ld = outcome
+    lost = paths.lost_access(removed)
+    lost_lds = sorted({ld for _, ld in lost})
+    lost_wl: dict[str, None] = {}
+    for pair in lost:
+        for w in by_access.get(pair, ()):
+            lost_wl[w] = None
+    return Failure(
+        comp.id,
+        comp.kind,
+        aggregate,
+        max(baseline - aggregate, 0.0),
+        len(removed),
+        lost_lds,
+        list(lost_wl),
+        demand.unmet(per_ld, set(lost_wl)),
+        moved,
+    )
+
+
+def _impact(f: Failure) -> tuple:
+    """Worst first: more logical drives lost, then less bandwidth left; then in path order."""
+    return (
+        -len(f.lost_logical_drives),
+        -len(f.lost_workloads),
+        round(f.aggregate_mbps, 6),
+        FAIL_KINDS.index(f.kind),
+        f.component,
+    )
+
+
+def lost_access_by_component(topo: Topology, kinds: Iterable[str]) -> dict[str, list[tuple[str, str]]]:
+    """Component id -> the (LPAR, logical drive) accesses its failure leaves with no path, for
+    the components of ``kinds`` whose failure loses some (no bandwidth analysis: fast enough
+    for a rule). Used by the SINGLE_POINT_OF_FAILURE rule."""
+    paths = Paths(topo)
+    out: dict[str, list[tuple[str, str]]] = {}
+    memo: dict[frozenset[int], list[tuple[str, str]]] = {}
+    for kind in kinds:
+        for comp in topo.of_kind(kind):
+            crossing = paths.crossing.get(comp.id)
+            if not crossing:
+                continue
+            key = frozenset(crossing)
+            if key not in memo:
+                memo[key] = paths.lost_access(key)
+            if memo[key]:
+                out[comp.id] = memo[key]
+    return out
+
+
+# -- output -------------------------------------------------------------------------------------
+
+
+def _r(x: float) -> float:
+    return round(float(x), 1)
+
+
+def summary(res: Resilience) -> dict[str, Any]:
+    """The summary: the baseline, the worst single failure and the components whose failure
+    loses data access."""
+    worst = res.worst
+    return {
+        "baseline_mbps": _r(res.baseline_mbps),
+        "failures_analysed": len(res.failures),
+        "components_carrying_no_path": res.unaffected,
+        "worst": None
+        if worst is None
+        else {
+            "component": worst.component,
+            "kind": worst.kind,
+            "aggregate_mbps": _r(worst.aggregate_mbps),
+            "loss_mbps": _r(worst.loss_mbps),
+            "lost_logical_drives": len(worst.lost_logical_drives),
+        },
+        "loses_data_access": [f.component for f in res.data_loss],
+        "notes": res.notes,
+    }
+
+
+def to_dict(topo: Topology, res: Resilience) -> dict[str, Any]:
+    """The documented JSON of ``sanplan resilience --json`` (docs/cli.md)."""
+    return {
+        "design": topo.meta.get("name", ""),
+        "figures": res.figures,
+        "direction": res.direction,
+        "source": res.source,
+        "baseline_mbps": _r(res.baseline_mbps),
+        "failures": [
+            {
+                "component": f.component,
+                "kind": f.kind,
+                "aggregate_mbps": _r(f.aggregate_mbps),
+                "loss_mbps": _r(f.loss_mbps),
+                "paths_lost": f.paths_lost,
+                "lost_logical_drives": f.lost_logical_drives,
+                "lost_workloads": f.lost_workloads,
+                "unmet_workloads": f.unmet_workloads,
+                "failed_over": f.failed_over,
+            }
+            for f in res.failures
+        ],
+        "summary": summary(res),
+    }
+
+
+def impact_text(topo: Topology, f: Failure) -> str:
+    """What a failure does, in a few words: 'loses 2 logical drives (...)', 'RDAC moves ...'."""
+    parts = []
+    if f.lost_logical_drives:
+        parts.append(f"loses {naming.label_list(topo, f.lost_logical_drives, 3)}")
+    if f.lost_workloads:
+        parts.append(f"{len(f.lost_workloads)} workload(s) lose access")
+    if f.failed_over:
+        parts.append(f"RDAC moves {len(f.failed_over)} logical drive(s) to the other controller")
+    if f.unmet_workloads:
+        parts.append(f"{len(f.unmet_workloads)} workload(s) become unmet")
+    return "; ".join(parts) or "the remaining paths carry the load"
+
+
+def format_text(topo: Topology, res: Resilience, max_rows: int | None = None) -> str:
+    """The text report of ``sanplan resilience``: the summary, then the failures worst first."""
+    out = [
+        f"Design: {topo.meta.get('name', '')}",
+        f"Figures: {res.figures}   direction: {res.direction}   data from: {res.source}",
+        f"Aggregate with nothing failed: {res.baseline_mbps:,.1f} MB/s",
+    ]
+    worst = res.worst
+    if worst is None:
+        out.append("No component carries a path: nothing to fail.")
+        return "\n".join(out)
+    out.append(
+        f"Worst single failure: {naming.label(topo, worst.component)} [{kind_name(worst.kind)}]: "
+        f"{worst.aggregate_mbps:,.1f} MB/s left; {impact_text(topo, worst)}"
+    )
+    lose = res.data_loss
+    out.append(
+        f"{len(lose)} of {len(res.failures)} single failures lose data access"
+        + (f": {naming.label_list(topo, [f.component for f in lose], 8)}" if lose else "")
+    )
+    out += [f"note: {n}" for n in res.notes]
+    out.append("")
+    shown = res.failures if max_rows is None else res.failures[:max_rows]
+    rows = [
+        (
+            naming.label(topo, f.component),
+            kind_name(f.kind),
+            f"{f.aggregate_mbps:,.1f}",
+            f"{f.loss_mbps:,.1f}",
+            impact_text(topo, f),
+        )
+        for f in shown
+    ]
+    out.append(_table(rows, ("failed component", "kind", "MB/s left", "MB/s lost", "impact")))
+    if len(shown) < len(res.failures):
+        out.append(f"... the {len(shown)} worst of {len(res.failures)} failures")
+    return "\n".join(out)
+
+
+def _table(rows: list[tuple[str, ...]], header: tuple[str, ...]) -> str:
+    cells = [header, *rows]
+    widths = [max(len(r[i]) for r in cells) for i in range(len(header))]
+    right = (2, 3)
+    lines = []
+    for n, r in enumerate(cells):
+        lines.append(
+            "  ".join(r[i].rjust(widths[i]) if i in right else r[i].ljust(widths[i]) for i in range(len(r))).rstrip()
+        )
+        if n == 0:
+            lines.append("  ".join("-" * w for w in widths))
+    return "\n".join(lines)
