@@ -505,8 +505,7 @@ def analyze(
     result = Analysis(figures, direction, source, paths, loads, total, unreachable=unreachable, notes=notes)
     result.by_group = _groups(topo, result)
     if demand is not None:
-        binding = [p.bottleneck for p in paths]
-        result.workloads = workload_results(demand, rates, binding, lambda c: max_min_fair(flows, caps, c)[0])
+        result.workloads = workload_results(demand, paths, rates, loads)
     if cross_check and paths:
         result.max_flow, result.min_cut = _max_flow(paths, loads)
     return result

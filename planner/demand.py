@@ -17,20 +17,21 @@ The model (a sizing model, stated so its numbers can be checked by hand):
   without a target, or no workload at all, has no cap: an unplanned load competes with the
   planned ones. On a path shared by several workloads, the path's rate is split max-min fairly
   among them, each up to its demand (:func:`split`).
-- Headroom: for a met workload, how much more it could take with its own target lifted and
-  the others kept, still spread evenly (its weakest path relative to its share decides); for
-  an unmet workload, minus the shortfall.
+- Headroom: for a met workload, how much more it could take, spread as now, before a hop on
+  its paths is full (spare capacity / the workload's share through the hop, least over its
+  hops); for an unmet workload, minus the shortfall.
 
-No Qt. Cost: O(total path length) to map, plus one extra fair-share run per met workload.
+No Qt. Cost: O(total path length) per workload.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from planner import naming
 from planner.model import Topology
 
 #: met when the achieved rate is within this of the target (MB/s): rounding, not a margin
@@ -62,23 +63,17 @@ class DemandModel:
     unreached: dict[str, list[str]]  # workload id -> its PVs with no path
     on_path: list[dict[str, float]]  # per path: workload id -> its share of that workload
 
-    def caps(self, lifted: str | None = None) -> list[float]:
-        """Per path the sum of its workloads' demands (inf where one has none, or ``lifted``)."""
-        out = []
-        for users in self.on_path:
-            total = 0.0 if users else math.inf
-            for wl, w in users.items():
-                total += math.inf if wl == lifted else self.demand[wl] * w
-            out.append(total)
-        return out
+    def caps(self) -> list[float]:
+        """Per path the sum of its workloads' demands (inf where one of them has no target, or
+        where no workload uses the path)."""
+        return [sum(self.demand[wl] * w for wl, w in users.items()) if users else math.inf for users in self.on_path]
 
-    def parts(self, rates: Sequence[float], lifted: str | None = None) -> list[dict[str, float]]:
+    def parts(self, rates: Sequence[float]) -> list[dict[str, float]]:
         """Per path: workload id -> the MB/s it gets of the path's rate (:func:`split`)."""
         out = []
         for users, rate in zip(self.on_path, rates):
             ids = list(users)
-            wants = [math.inf if wl == lifted else self.demand[wl] * users[wl] for wl in ids]
-            out.append(dict(zip(ids, split(rate, wants))))
+            out.append(dict(zip(ids, split(rate, [self.demand[wl] * users[wl] for wl in ids]))))
         return out
 
 
@@ -159,13 +154,11 @@ def demand_model(topo: Topology, paths: Sequence[Any], direction: str) -> Demand
 
 
 def workload_results(
-    model: DemandModel,
-    rates: Sequence[float],
-    bottlenecks: Sequence[str | None],
-    rerun: Callable[[list[float]], Sequence[float]],
+    model: DemandModel, paths: Sequence[Any], rates: Sequence[float], loads: dict[str, Any]
 ) -> list[WorkloadResult]:
-    """One result per targeted workload, given the capped allocation (``rates`` and the binding
-    hop of each path). ``rerun(caps)`` returns the path rates under other caps (for headroom)."""
+    """One result per targeted workload, given the capped allocation: ``paths`` (with their
+    ``hops`` and binding ``bottleneck``), the rate of each and the hop ``loads`` (``capacity``
+    and ``load`` by hop id, as :class:`planner.analysis.Load`)."""
     parts = model.parts(rates)
     out = []
     for wl, target in model.target.items():
@@ -174,26 +167,68 @@ def workload_results(
         binding: dict[str, float] = {}
         for i, w in weights.items():
             short = target * w - parts[i].get(wl, 0.0)
-            if short > TOLERANCE:
-                hop = bottlenecks[i] or ""
-                binding[hop] = binding.get(hop, 0.0) + short
-        missing = model.unreached[wl]
+            if short > TOLERANCE and paths[i].bottleneck:
+                binding[paths[i].bottleneck] = binding.get(paths[i].bottleneck, 0.0) + short
         met = achieved >= target - TOLERANCE * max(1.0, target)
-        res = WorkloadResult(wl, target, achieved, met, achieved - target, None, {}, len(weights), missing)
-        res.binding = {h: v for h, v in binding.items() if h}
-        if res.binding:
-            res.bottleneck = max(res.binding, key=lambda h: res.binding[h])
-        if met and target > 0:
-            res.headroom_mbps = _headroom(model, wl, target, rerun)
+        res = WorkloadResult(wl, target, achieved, met, achieved - target, None, binding, len(weights))
+        res.unreached_pvs = model.unreached[wl]
+        if binding:
+            res.bottleneck = max(binding, key=lambda h: binding[h])
+        if met:
+            res.headroom_mbps = _headroom(weights, paths, loads)
         out.append(res)
     return out
 
 
-def _headroom(model: DemandModel, wl: str, target: float, rerun: Callable[[list[float]], Sequence[float]]) -> float:
-    """How much more a met workload could take, spread evenly, with its own target lifted."""
-    parts = model.parts(rerun(model.caps(lifted=wl)), lifted=wl)
-    weights = model.weights[wl]
-    if not weights:
-        return 0.0
-    most = min(parts[i][wl] / w for i, w in weights.items())
-    return max(0.0, most - target) if math.isfinite(most) else math.inf
+def _headroom(weights: dict[int, float], paths: Sequence[Any], loads: dict[str, Any]) -> float:
+    """How much more a workload could take, spread as now, before a hop on its paths is full:
+    the least over those hops of spare capacity / the workload's share through the hop
+    (math.inf when no hop on its paths has a capacity)."""
+    through: dict[str, float] = {}
+    for i, w in weights.items():
+        for hid in set(paths[i].hops):
+            if loads[hid].capacity:
+                through[hid] = through.get(hid, 0.0) + w
+    spare = (max(0.0, loads[h].capacity - loads[h].load) / f for h, f in through.items() if f > 0)
+    return min(spare, default=math.inf)
+
+
+def workloads_to_dict(topo: Topology, results: Sequence[WorkloadResult]) -> list[dict[str, Any]]:
+    """The ``workloads`` of ``sanplan analyze --json`` (docs/cli.md), rates to 0.1 MB/s."""
+    out = []
+    for r in results:
+        hop = topo.get(r.bottleneck) if r.bottleneck else None
+        out.append(
+            {
+                "id": r.id,
+                "target_mbps": round(r.target_mbps, 1),
+                "achieved_mbps": round(r.achieved_mbps, 1),
+                "met": r.met,
+                "headroom_mbps": round(r.headroom_mbps, 1) if math.isfinite(r.headroom_mbps) else None,
+                "bottleneck": r.bottleneck,
+                "bottleneck_kind": hop.kind if hop is not None else None,
+                "paths": r.paths,
+                "unreached_pvs": list(r.unreached_pvs),
+            }
+        )
+    return out
+
+
+WORKLOAD_COLUMNS = ("workload", "target MB/s", "gets MB/s", "met", "headroom MB/s", "binding hop")
+
+
+def workload_rows(topo: Topology, results: Sequence[WorkloadResult]) -> list[tuple[str, ...]]:
+    """One row of text per workload (:data:`WORKLOAD_COLUMNS`): the CLI, the build sheet and the
+    editor's table show the same words."""
+    rows = []
+    for r in results:
+        if r.bottleneck:
+            hop = naming.label(topo, r.bottleneck)
+        elif r.unreached_pvs:
+            hop = f"no path to {len(r.unreached_pvs)} PV(s)"
+        else:
+            hop = "-" if r.met else "no path"
+        head = f"{r.headroom_mbps:+,.0f}" if math.isfinite(r.headroom_mbps) else "unlimited"
+        met = "met" if r.met else "UNMET"
+        rows.append((naming.label(topo, r.id), f"{r.target_mbps:,.0f}", f"{r.achieved_mbps:,.0f}", met, head, hop))
+    return rows
