@@ -225,3 +225,17 @@ def test_analyze_json_and_text_list_the_workloads(one_drawer):
     assert "UNMET" in text and "1,760" in text and "headroom" in text
     plain = analyze(one_drawer, "planning", "read", "disk", only=["d1"])
     assert analysis_to_dict(one_drawer, plain)["workloads"] == []
+
+
+def test_build_sheet_has_a_workloads_section(tmp_path, one_drawer):
+    """Targets 2000 and 640 MB/s, all reads: the read column shows 1,760 UNMET and 640 met; the
+    write column has no target (0 % writes)."""
+    from planner.exports.buildsheet import build_sheet
+
+    edit.set_attr(one_drawer, WL1, "target_mbps", 2000)
+    edit.set_attr(one_drawer, WL2, "target_mbps", 640)
+    path = tmp_path / "sheet.pdf"
+    build_sheet(one_drawer, str(path), compress=False)
+    raw = path.read_bytes()
+    for text in (b"(Workloads)", b"(1,760 UNMET)", b"(640 met)", b"(2,000)"):
+        assert text in raw, text

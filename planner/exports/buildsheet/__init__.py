@@ -34,6 +34,7 @@ from planner.exports.buildsheet import (
     sections_hardware,
     sections_overview,
     sections_paths,
+    sections_workloads,
 )
 from planner.exports.buildsheet.document import PAPERS, reportlab_problem, require_reportlab
 from planner.exports.buildsheet.sheet import Sheet
@@ -98,6 +99,7 @@ def _story(sheet: Sheet, paper: str, labels: bool, report: Callable[[float, str]
         ("zoning", lambda: sections_data.zoning(sheet)),
         ("storage layout", lambda: sections_data.storage(sheet)),
         ("paths", lambda: sections_paths.paths(sheet)),
+        ("workloads", lambda: sections_workloads.workloads(sheet)),
         ("findings", lambda: sections_overview.findings(sheet)),
         ("bill of materials", lambda: sections_overview.bom(sheet)),
     ]
