@@ -34,6 +34,7 @@ from typing import Any
 from app.terminal import escape_controls, safe_output
 from planner import naming
 from planner.analysis import SOURCES, Analysis, AnalysisError, analyze
+from planner.demand import WORKLOAD_COLUMNS, workload_rows, workloads_to_dict
 from planner.figures import DIRECTIONS, FIGURE_SETS
 from planner.model import ModelError
 from planner.schema import count_label, kind_name
@@ -232,6 +233,7 @@ def analysis_to_dict(topo, result: Analysis) -> dict[str, Any]:
         ],
         "unreachable": result.unreachable,
         "notes": result.notes,
+        "workloads": workloads_to_dict(topo, result.workloads),
     }
 
 
@@ -283,6 +285,8 @@ def _analysis_summary(topo, result: Analysis) -> list[str]:
 
 def format_analysis(topo, result: Analysis, max_rows: int | None = None) -> str:
     out = _analysis_summary(topo, result)
+    if result.workloads:  # those with a target (planner.demand)
+        out += ["", _table(workload_rows(topo, result.workloads), WORKLOAD_COLUMNS, right=(1, 2, 4))]
     out.append("")
     shown = result.paths if max_rows is None else sorted(result.paths, key=lambda p: p.mbps or 0)[:max_rows]
     rows = [

@@ -92,6 +92,7 @@ class MainWindow(QMainWindow):
         from widgets.palette import PalettePanel
         from widgets.paths import PathsPanel
         from widgets.resilience import ResiliencePanel
+        from widgets.workloads import WorkloadsPanel
 
         self.palette_panel = PalettePanel(lambda: list(self.catalog.parts()))
         self.inspector = InspectorPanel(self.doc)
@@ -114,6 +115,11 @@ class MainWindow(QMainWindow):
         self.docks["inspector"].raise_()
         self.tabifyDockWidget(self.docks["findings"], self.docks["paths"])
         self.tabifyDockWidget(self.docks["paths"], self.docks["charts"])
+        self.workloads = WorkloadsPanel(self.doc)
+        bottom = Qt.DockWidgetArea.BottomDockWidgetArea
+        self.docks["workloads"] = self._dock("Workloads", self.workloads, bottom, "WorkloadsDock")
+        self.tabifyDockWidget(self.docks["charts"], self.docks["workloads"])
+        self.workloads.focusRequested.connect(self.focus_components)
         self.docks["findings"].raise_()
         self.palette_panel.partActivated.connect(self.controller.drop_part)
         self.findings.focusRequested.connect(self.focus_components)

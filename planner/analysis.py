@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from planner.demand import WorkloadResult, demand_model, workload_results
 from planner.figures import DIRECTIONS, FIGURE_SETS, Figure, figure, layout_throughput
 from planner.model import Component, Topology
 from planner.schema import KINDS, hop_kinds, part_kinds
@@ -78,6 +79,7 @@ class Analysis:
     min_cut: list[str] = field(default_factory=list)
     unreachable: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    workloads: list[WorkloadResult] = field(default_factory=list)  # those with a target (planner.demand)
 
     def binding_hops(self) -> dict[str, int]:
         """Bottleneck component id -> number of paths it binds."""
@@ -361,13 +363,18 @@ def _storage_hops(topo: Topology, hp: Component, target: Component, maps_by_port
 # -- allocation --------------------------------------------------------------------------------
 
 
-def max_min_fair(flows: list[list[int]], capacity: list[float]) -> tuple[list[float], list[int | None]]:
-    """Max-min fair rates by progressive filling.
+def max_min_fair(
+    flows: list[list[int]], capacity: list[float], demands: list[float] | None = None
+) -> tuple[list[float], list[int | None]]:
+    """Max-min fair rates by progressive filling, each flow up to its demand.
 
     Parameters: ``flows`` lists, per flow, the indexes of the capacitated hops it crosses;
-    ``capacity`` gives each hop's capacity (> 0).
-    Returns (rate per flow, binding hop index per flow or None for a flow with no hop: rate inf).
-    Complexity O(L log L) for L = total path length (a heap of hop saturation levels).
+    ``capacity`` gives each hop's capacity (> 0); ``demands`` (optional) gives each flow's
+    upper bound (math.inf: none). A flow stops rising at its demand and leaves the rest to the
+    others; a hop that saturates at the same level as a demand leaves that flow at its demand.
+    Returns (rate per flow, binding hop index per flow, or None for a flow that stopped at its
+    demand or crosses no hop: rate inf when it has neither).
+    Complexity O(L log L + F log F) for L = total path length, F flows.
     """
     nh = len(capacity)
     users: list[list[int]] = [[] for _ in range(nh)]
@@ -384,17 +391,16 @@ def max_min_fair(flows: list[list[int]], capacity: list[float]) -> tuple[list[fl
         (round(capacity[h] / active[h], 6), capacity[h], h, 0, capacity[h] / active[h]) for h in range(nh) if active[h]
     ]
     heapq.heapify(heap)
-    while heap:
-        _, _, h, ver, level = heapq.heappop(heap)
-        if ver != version[h] or active[h] == 0:
-            continue
+    capped = sorted(((d, f) for f, d in enumerate(demands or ()) if d < math.inf), reverse=True)  # pop: lowest
+
+    def freeze(fs: Iterable[int], level: float, hop: int | None) -> None:
         touched: set[int] = set()
-        for f in users[h]:
+        for f in fs:
             if done[f]:
                 continue
             done[f] = True
             rate[f] = level
-            bott[f] = h
+            bott[f] = hop
             for g in flows[f]:
                 active[g] -= 1
                 frozen_load[g] += level
@@ -404,6 +410,18 @@ def max_min_fair(flows: list[list[int]], capacity: list[float]) -> tuple[list[fl
             if active[g]:
                 lv = max((capacity[g] - frozen_load[g]) / active[g], level)
                 heapq.heappush(heap, (round(lv, 6), capacity[g], g, version[g], lv))
+
+    while heap or capped:
+        while heap and (heap[0][3] != version[heap[0][2]] or active[heap[0][2]] == 0):
+            heapq.heappop(heap)
+        if capped and (not heap or round(capped[-1][0], 6) <= heap[0][0]):
+            d, f = capped.pop()
+            freeze((f,), max(d, 0.0), None)
+            continue
+        if not heap:
+            break
+        _, _, h, _, level = heapq.heappop(heap)
+        freeze(users[h], level, h)
     return rate, bott
 
 
@@ -453,7 +471,9 @@ def analyze(
 ) -> Analysis:
     """Analyse a design. ``figures``: rated/measured/planning; ``direction``: read/write;
     ``source``: 'disk' (arrays and subsystems limit) or 'cache' (controller cache hits, as in
-    the paper's hardware profiling). Raises AnalysisError for an unknown option."""
+    the paper's hardware profiling). Workloads with a target cap their paths and are reported in
+    ``workloads`` (model in :mod:`planner.demand`; not when ``only`` profiles a part of the
+    design). Raises AnalysisError for an unknown option."""
     if figures not in FIGURE_SETS:
         raise AnalysisError(f"figure set must be one of {', '.join(FIGURE_SETS)}, not {figures!r}")
     if direction not in DIRECTIONS:
@@ -463,15 +483,16 @@ def analyze(
     cap = _Capacities(topo, figures, direction, source)
     paths, unreachable = find_paths(topo, only)
     loads, flows, caps, hop_ids = _hop_table(topo, paths, cap)
-    rates, bott = max_min_fair(flows, caps)
+    demand = None if only else demand_model(topo, paths, direction)  # workload targets cap paths
+    rates, bott = max_min_fair(flows, caps, demand.caps() if demand else None)
     notes: list[str] = []
     total = 0.0
     for p, r, b in zip(paths, rates, bott):
-        if b is None:
+        if b is None and math.isinf(r):
             p.mbps, p.bottleneck = None, None
             notes.append(f"path {p.id} crosses no part with a known capacity; its rate is unknown")
             continue
-        p.mbps, p.bottleneck = r, hop_ids[b]
+        p.mbps, p.bottleneck = r, (hop_ids[b] if b is not None else None)  # None: held at its demand
         total += r
         for hid in p.hops:
             loads[hid].load += r
@@ -483,6 +504,8 @@ def analyze(
                 loads[comp.id] = Load(comp.id, comp.kind, fig.value, fig.source, fig.estimate)
     result = Analysis(figures, direction, source, paths, loads, total, unreachable=unreachable, notes=notes)
     result.by_group = _groups(topo, result)
+    if demand is not None:
+        result.workloads = workload_results(demand, paths, rates, loads)
     if cross_check and paths:
         result.max_flow, result.min_cut = _max_flow(paths, loads)
     return result

@@ -620,6 +620,12 @@ KINDS: dict[str, KindSpec] = {
                 "platform": Attr(_choice("aix", "windows", "solaris"), "aix", label="Platform"),
                 "bufsize_kb": Attr(_number(0, 1 << 20), 0, doc="SAS BUFSIZE; 0 = unknown", label="SAS BUFSIZE (KB)"),
                 "bufno": Attr(_number(0, 100000, integer=True), 0, doc="SAS BUFNO; 0 = unknown", label="SAS BUFNO"),
+                "target_mbps": Attr(
+                    _number(0, 1 << 20),
+                    0,
+                    doc="throughput the workload needs, reads and writes together (MB/s); 0 = no target",
+                    label="Target (MB/s)",
+                ),
             },
             context=(" on ", ("logical_volume",)),
         ),

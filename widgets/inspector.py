@@ -35,6 +35,7 @@ from widgets.inspector_fields import (
     field_tip,
     option_text,
 )
+from widgets.workloads import inspector_rows
 
 if TYPE_CHECKING:
     from app.document import AnalysisBundle, Document
@@ -311,7 +312,7 @@ class InspectorPanel(QWidget):
             return
         while form.rowCount():
             form.removeRow(0)
-        for key in ("Load", "Capacity", "Utilization", "Figure source", "Paths"):
+        for key in ("Load", "Capacity", "Utilization", "Figure source", "Paths", "Workload"):
             self._info.pop(key, None)
         bundle: AnalysisBundle | None = self.doc.analysis
         topo = self.doc.topology
@@ -320,7 +321,12 @@ class InspectorPanel(QWidget):
             return
         result = bundle.result
         box.setTitle(f"Analysis ({bundle.direction}, {bundle.figures} figures)")
+        targets = inspector_rows(topo, result, self._ids)  # workloads with a target: met or unmet
+        for name, text in targets:
+            self._row(form, name, text)
         loads = [result.components[i] for i in self._ids if i in result.components]
+        if not loads and targets:
+            return
         if not loads:
             on_path = self._kind in on_path_kinds()
             note = QLabel("Not on any analysed path." if on_path else "No load figures for this kind.")

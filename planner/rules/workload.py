@@ -3,13 +3,17 @@ Windows SGIO buffers) and full-stripe alignment of the volume groups the workloa
 
 from __future__ import annotations
 
+import math
+
 from planner import naming
+from planner.demand import WorkloadResult
 from planner.figures import data_drives
 from planner.model import Component, Topology
 from planner.rules.context import Context
 from planner.rules.registry import RULES, Finding, rule
 from planner.rules.storage import FASTT_SEGMENTS
 from planner.rules.wording import kb, plural, verb
+from planner.schema import count_label, hop_kinds, kind_name
 
 
 def _layouts(topo: Topology, arrays: list[str]) -> dict[tuple[int, int, int], list[str]]:
@@ -227,4 +231,89 @@ def sgio_buffer_limit(topo: Topology, ctx: Context) -> list[Finding]:
                     "advice",
                 )
             )
+    return out
+
+
+_ADAPTER_MBPS = 150  # P690 'Choosing the number and slot location': planning figure per busy adapter
+
+
+def _where(kind: str) -> str:
+    """Which side of the path a binding hop kind is on, from its place in the schema's hop order."""
+    hops = hop_kinds()
+    if kind not in hops:
+        return "other"
+    at = hops.index(kind)
+    for side, first in (("storage", "host_port"), ("san", "switch_port"), ("adapter", "hba")):
+        if first in hops and at >= hops.index(first):
+            return side
+    return "server"
+
+
+def _unmet_fix(ctx: Context, res: WorkloadResult) -> str:
+    """What to change so the workload gets its target, by where its binding hop is."""
+    topo, short = ctx.topo, res.target_mbps - res.achieved_mbps
+    if res.unreached_pvs:
+        return (
+            f"Map and zone the logical drives of {ctx.names(res.unreached_pvs)} to the LPAR's HBAs, or take "
+            "those hdisks out of the volume group: the LV's share on them goes nowhere."
+        )
+    if res.bottleneck is None:
+        return "Give the workload a path: put its logical volume on hdisks whose logical drives the LPAR reaches."
+    kind = topo[res.bottleneck].kind
+    side = _where(kind)
+    name = kind_name(kind)
+    if side == "adapter":
+        more = max(1, math.ceil(short / _ADAPTER_MBPS))
+        how = (
+            f"add {plural(more, 'adapter')} ({_ADAPTER_MBPS} MB/s each when many are busy) on PHBs with room, each "
+            "with its own logical drive, and spread the LV over them"
+        )
+    elif side == "server":
+        how = (
+            f"move adapters off the saturated {name} to PHBs, links or drawers with room (link0 feeds PHB1 only, "
+            "link1 feeds PHB2 and PHB3), or add a drawer"
+        )
+    elif side == "san":
+        how = "cable each HBA on the same ASIC as its storage port and zone them together, or add switch ports"
+    else:
+        how = "spread the LV over more arrays and subsystems (more PVs, both controllers)"
+    return f"{how[0].upper()}{how[1:]}; or lower the target to {res.achieved_mbps:.0f} MB/s."
+
+
+@rule(
+    "WORKLOAD_UNMET",
+    "warning",
+    "Workload target not met",
+    "P690 'Choosing the number and slot location of the Fibre Channel HBAs' (150 MB/s per adapter for "
+    "sizing); SUN 'General Guidelines' (spread the load over as many spindles, controllers and paths as possible)",
+)
+def workload_unmet(topo: Topology, ctx: Context) -> list[Finding]:
+    """Warning for each workload whose target (MB/s, its share in the analysed direction) its
+    paths cannot carry when everything runs at once (demand-capped max-min fair sharing, see
+    planner.demand): what it gets, the hop that binds most of the shortfall and how to fix it."""
+    me, out = RULES["WORKLOAD_UNMET"], []
+    for res in ctx.analysis.workloads:
+        if res.met:
+            continue
+        hops = sorted(res.binding, key=lambda h: -res.binding[h])
+        if res.bottleneck:
+            cause = f"{ctx.label(res.bottleneck)} binds it"
+            if len(hops) > 1:
+                kinds = {topo[h].kind for h in hops}
+                many = count_label(len(hops), kinds.pop()) if len(kinds) == 1 else plural(len(hops), "hop")
+                cause += f" ({many} bind it in all: {ctx.names(hops)})"
+        elif res.unreached_pvs:
+            cause = (
+                f"{ctx.names(res.unreached_pvs)} {verb(len(res.unreached_pvs), 'has', 'have')} no path from the LPAR"
+            )
+        else:
+            cause = "no path carries it"
+        out.append(
+            me.finding(
+                (res.id, *hops, *res.unreached_pvs),
+                f"{ctx.label(res.id)} needs {res.target_mbps:.0f} MB/s ({ctx.direction}) but gets "
+                f"{res.achieved_mbps:.0f} MB/s, {res.target_mbps - res.achieved_mbps:.0f} MB/s short; {cause}.",
+                _unmet_fix(ctx, res),
+            )
+        )
     return out
