@@ -135,11 +135,11 @@ class _Capacities:
         if kind == "host_port":
             fig = self._fig(t.ancestor(comp.id, "subsystem"), "host_port")
             return fig or Figure(comp["speed_gbps"] * 100.0, "FC line rate: 1 Gbps ~ 100 MB/s", True)
-        if self.source == "cache":
-            return None  # data from controller cache: the disks and arrays do not limit
+        if kind == "controller":
+            return self._fig(t.ancestor(comp.id, "subsystem"), "controller")
         if kind == "subsystem":
             return self._subsystem(comp)
-        if kind == "array":
+        if kind == "array" and self.source == "disk":  # from cache the disks and arrays do not limit
             return self._array(comp)
         return None
 
@@ -150,6 +150,28 @@ class _Capacities:
         )
 
     def _subsystem(self, sub: Component) -> Figure | None:
+        """The controllers' ceiling from cache; from disk the smaller of it and the layouts' figure."""
+        ceiling = self._ceiling(sub)
+        if self.source == "cache":
+            return ceiling
+        disk = self._from_disk(sub)
+        if disk is None or (ceiling is not None and ceiling.value < disk.value):
+            return ceiling
+        return disk
+
+    def _ceiling(self, sub: Component) -> Figure | None:
+        """The subsystem's ceiling whatever the disks do: its ``subsystem_cache`` figure, else
+        (a part without one) its rated read figure, which the controllers limit [P690 App. C]."""
+        fig = self._fig(sub, "subsystem_cache")
+        if fig is not None or sub.part is None:
+            return fig
+        rated = figure(self.topo.part_of(sub), "subsystem", "rated", "read")
+        if rated is None:
+            return None
+        note = "the part has no subsystem_cache figure: its rated read figure taken as the controllers' ceiling"
+        return Figure(rated.value, rated.source, True, note)
+
+    def _from_disk(self, sub: Component) -> Figure | None:
         rated = self._fig(sub, "subsystem")
         if self.figset == "rated":
             return rated
