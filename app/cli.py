@@ -3,8 +3,8 @@
     sanplan                      open the editor on the p690 benchmark (headless job without a display)
     sanplan gui [FILE]           open the editor
     sanplan example NAME OUT     write a bundled example design
-    sanplan analyze FILE [--figures rated|measured|planning] [--direction read|write]
-                         [--from disk|cache] [--only ID,...] [--scenario NAME] [--json]
+    sanplan analyze FILE [--figures rated|measured|planning] [--direction read|write|mixed]
+                         [--read-pct N] [--from disk|cache] [--only ID,...] [--scenario NAME] [--json]
     sanplan check FILE [--figures ...] [--direction ...] [--json]
     sanplan export FILE --json OUT | --pdf OUT [--paper a4|letter] [--labels]
                         | --zoning brocade|cisco OUT [--vsan N] | --cabling csv|netbox OUT
@@ -30,7 +30,7 @@ from typing import Any
 
 from app.terminal import escape_controls, safe_output
 from planner import naming
-from planner.analysis import SOURCES, Analysis, AnalysisError, analyze
+from planner.analysis import ANALYSIS_DIRECTIONS, SOURCES, Analysis, AnalysisError, analyze
 from planner.figures import DIRECTIONS, FIGURE_SETS
 from planner.model import ModelError
 from planner.schema import count_label, kind_name
@@ -58,9 +58,11 @@ def _parser() -> argparse.ArgumentParser:
     e.add_argument("name", help="example name (sanplan example list)")
     e.add_argument("out", nargs="?", help="output .sanplan (or .json) file")
 
-    def figure_opts(sp: argparse.ArgumentParser) -> None:
+    def figure_opts(sp: argparse.ArgumentParser, directions: Sequence[str] = DIRECTIONS) -> None:
         sp.add_argument("--figures", choices=FIGURE_SETS, default="planning", help="figure set (default planning)")
-        sp.add_argument("--direction", choices=DIRECTIONS, default="read", help="read or write (default read)")
+        sp.add_argument(
+            "--direction", choices=directions, default="read", help=f"{', '.join(directions)} (default read)"
+        )
         sp.add_argument(
             "--from",
             dest="source",
@@ -73,7 +75,13 @@ def _parser() -> argparse.ArgumentParser:
 
     a = sub.add_parser("analyze", help="bandwidth per path and the hop that binds it")
     a.add_argument("file")
-    figure_opts(a)
+    figure_opts(a, ANALYSIS_DIRECTIONS)
+    a.add_argument(
+        "--read-pct",
+        type=float,
+        metavar="N",
+        help="with --direction mixed: every path reads N %% of its traffic (default: each workload's share, else 50)",
+    )
     a.add_argument("--only", default="", help="comma-separated component ids: analyse only paths through them")
 
     c = sub.add_parser("check", help="run the rules; exit 1 when there are errors")
@@ -183,6 +191,9 @@ def analysis_to_dict(topo, result: Analysis) -> dict[str, Any]:
         "direction": result.direction,
         "source": result.source,
         "aggregate_mbps": _r(result.aggregate),
+        "read_mbps": _r(result.read_mbps),
+        "write_mbps": _r(result.write_mbps),
+        "read_pct": result.read_pct,
         "max_flow_mbps": _r(result.max_flow),
         "min_cut": result.min_cut,
         "groups": {k: {cid: _r(v) for cid, v in d.items()} for k, d in result.by_group.items()},
@@ -194,6 +205,8 @@ def analysis_to_dict(topo, result: Analysis) -> dict[str, Any]:
                 "logical_drive": p.logical_drive,
                 "hops": p.hops,
                 "mbps": _r(p.mbps),
+                "read_mbps": _r(p.read_mbps),
+                "write_mbps": _r(p.write_mbps),
                 "bottleneck": {"id": p.bottleneck, "kind": topo[p.bottleneck].kind} if p.bottleneck else None,
             }
             for p in result.paths
@@ -203,6 +216,8 @@ def analysis_to_dict(topo, result: Analysis) -> dict[str, Any]:
                 "id": ld.id,
                 "kind": ld.kind,
                 "load_mbps": _r(ld.load),
+                "read_load_mbps": _r(ld.read_load),
+                "write_load_mbps": _r(ld.write_load),
                 "capacity_mbps": _r(ld.capacity),
                 "utilization": None if ld.utilization is None else round(ld.utilization, 4),
                 "paths": ld.paths,
@@ -244,6 +259,9 @@ def _analysis_summary(topo, result: Analysis) -> list[str]:
         f"Aggregate: {result.aggregate:,.1f} MB/s over {len(result.paths)} paths"
         + (f"   (max-flow cross-check {result.max_flow:,.1f} MB/s)" if result.max_flow is not None else ""),
     ]
+    if result.direction == "mixed":
+        share = "each workload's share" if result.read_pct is None else f"{result.read_pct:g} % read"
+        out.append(f"Read {result.read_mbps:,.1f} MB/s + write {result.write_mbps:,.1f} MB/s ({share})")
     kinds: dict[str, int] = {}
     for cid, n in result.binding_hops().items():
         kinds[topo[cid].kind] = kinds.get(topo[cid].kind, 0) + n
@@ -365,7 +383,9 @@ def cmd_analyze(args) -> int:
     missing = [o for o in only if o not in topo]
     if missing:
         return _fail(f"{args.file}: --only names {', '.join(missing)}, which the design does not have")
-    result = analyze(topo, args.figures, args.direction, args.source, only=only)
+    if args.read_pct is not None and args.direction != "mixed":
+        return _fail("sanplan analyze: --read-pct applies to --direction mixed only")
+    result = analyze(topo, args.figures, args.direction, args.source, only=only, read_pct=args.read_pct)
     if args.json:
         print(json.dumps(analysis_to_dict(topo, result), indent=1))
     else:

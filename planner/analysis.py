@@ -13,6 +13,12 @@ local cause: three adapters at 195 MB/s under one PHB are adapter-bound, as the 
 The aggregate is cross-checked with a networkx maximum flow over the union of the paths (node
 capacities by node splitting); max flow is an upper bound of the fair aggregate and equals it
 when no path could gain without another losing.
+
+A mixed run (direction ``mixed``) gives each path a read share (``read_pct``, else its workloads'
+``read_pct``): the path's rate x is s*x read and (1-s)*x write. A Fibre Channel hop (full duplex,
+``KindSpec.duplex``) has a read and a write capacity; every other hop (PCI-X, RIO2, planar,
+drawer, GX, controllers) is simplex and shares one capacity between the directions, which a
+path uses at s/read + (1-s)/write of its figures [P690 Figure 13, 'JFS2 with DIO read-behind-write'].
 """
 
 from __future__ import annotations
@@ -28,6 +34,10 @@ from planner.model import Component, Topology
 from planner.schema import KINDS, hop_kinds, part_kinds
 
 SOURCES = ("disk", "cache")
+#: what ``analyze`` takes as a direction: one of the figures' directions, or both at once
+ANALYSIS_DIRECTIONS = (*DIRECTIONS, "mixed")
+#: the read share of a path in a mixed run when neither --read-pct nor a workload says
+DEFAULT_READ_PCT = 50.0
 
 #: part kind -> the part figures the analysis reads (see _Capacities); the catalog editor shows
 #: them, and a test keeps the built-in catalog in step with it
@@ -46,6 +56,8 @@ class Path:
     hops: list[str]
     mbps: float | None = None
     bottleneck: str | None = None
+    read_mbps: float | None = None
+    write_mbps: float | None = None
 
 
 @dataclass
@@ -57,9 +69,20 @@ class Load:
     estimate: bool = False
     load: float = 0.0
     paths: int = 0
+    read_load: float = 0.0
+    write_load: float = 0.0
+    #: mixed runs only: the capacity each way (duplex) or the shared figures (simplex)
+    read_capacity: float | None = None
+    write_capacity: float | None = None
+    duplex: bool = False
 
     @property
     def utilization(self) -> float | None:
+        if self.read_capacity or self.write_capacity:  # a mixed run
+            rc = self.read_capacity or self.write_capacity
+            wc = self.write_capacity or self.read_capacity
+            r, w = self.read_load / rc, self.write_load / wc  # type: ignore[operator]
+            return max(r, w) if self.duplex else r + w
         if not self.capacity:
             return None
         return self.load / self.capacity
@@ -78,6 +101,9 @@ class Analysis:
     min_cut: list[str] = field(default_factory=list)
     unreachable: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    read_mbps: float = 0.0
+    write_mbps: float = 0.0
+    read_pct: float | None = None  # mixed runs: the share given for every path, None = per workload
 
     def binding_hops(self) -> dict[str, int]:
         """Bottleneck component id -> number of paths it binds."""
@@ -383,27 +409,36 @@ def _storage_hops(topo: Topology, hp: Component, target: Component, maps_by_port
 # -- allocation --------------------------------------------------------------------------------
 
 
-def max_min_fair(flows: list[list[int]], capacity: list[float]) -> tuple[list[float], list[int | None]]:
+def max_min_fair(
+    flows: list[list[int]], capacity: list[float], coef: list[list[float]] | None = None
+) -> tuple[list[float], list[int | None]]:
     """Max-min fair rates by progressive filling.
 
-    Parameters: ``flows`` lists, per flow, the indexes of the capacitated hops it crosses;
-    ``capacity`` gives each hop's capacity (> 0).
-    Returns (rate per flow, binding hop index per flow or None for a flow with no hop: rate inf).
-    Complexity O(L log L) for L = total path length (a heap of hop saturation levels).
+    Parameters: ``flows`` lists, per flow, the indexes of the capacity constraints it crosses
+    (a hop, or one direction of a duplex hop); ``capacity`` gives each constraint's capacity
+    (> 0); ``coef`` (optional, parallel to ``flows``) how much of a constraint one unit of the
+    flow's rate uses (> 0; default 1: a mixed path uses its read share of a read capacity).
+    Returns (rate per flow, binding constraint index per flow or None for a flow with no
+    constraint: rate inf). Complexity O(L log L) for L = total path length (a heap of
+    constraint saturation levels).
     """
     nh = len(capacity)
     users: list[list[int]] = [[] for _ in range(nh)]
+    active = [0] * nh
+    weight = [0.0] * nh  # sum of the coefficients of the flows still rising
     for f, hops in enumerate(flows):
-        for h in hops:
+        cs = coef[f] if coef is not None else None
+        for i, h in enumerate(hops):
             users[h].append(f)
-    active = [len(u) for u in users]
+            active[h] += 1
+            weight[h] += cs[i] if cs is not None else 1.0
     frozen_load = [0.0] * nh
     version = [0] * nh
     rate: list[float] = [math.inf] * len(flows)
     bott: list[int | None] = [None] * len(flows)
     done = [False] * len(flows)
     heap = [
-        (round(capacity[h] / active[h], 6), capacity[h], h, 0, capacity[h] / active[h]) for h in range(nh) if active[h]
+        (round(capacity[h] / weight[h], 6), capacity[h], h, 0, capacity[h] / weight[h]) for h in range(nh) if active[h]
     ]
     heapq.heapify(heap)
     while heap:
@@ -417,16 +452,25 @@ def max_min_fair(flows: list[list[int]], capacity: list[float]) -> tuple[list[fl
             done[f] = True
             rate[f] = level
             bott[f] = h
-            for g in flows[f]:
+            cs = coef[f] if coef is not None else None
+            for i, g in enumerate(flows[f]):
+                c = cs[i] if cs is not None else 1.0
                 active[g] -= 1
-                frozen_load[g] += level
+                weight[g] -= c
+                frozen_load[g] += c * level
                 touched.add(g)
         for g in touched:
             version[g] += 1
             if active[g]:
-                lv = max((capacity[g] - frozen_load[g]) / active[g], level)
+                lv = max((capacity[g] - frozen_load[g]) / max(weight[g], 1e-12), level)
                 heapq.heappush(heap, (round(lv, 6), capacity[g], g, version[g], lv))
     return rate, bott
+
+
+def _load_of(comp: Component, fig: Figure | None) -> Load:
+    if fig is None:
+        return Load(comp.id, comp.kind, None)
+    return Load(comp.id, comp.kind, fig.value, fig.source, fig.estimate)
 
 
 def _hop_table(
@@ -446,23 +490,112 @@ def _hop_table(
         for hid in p.hops:
             ld = loads.get(hid)
             if ld is None:
-                fig = cap(topo[hid])
-                ld = loads[hid] = Load(
-                    hid,
-                    topo[hid].kind,
-                    fig.value if fig else None,
-                    fig.source if fig else "",
-                    fig.estimate if fig else False,
-                )
-                if fig is not None and fig.value > 0:
+                ld = loads[hid] = _load_of(topo[hid], cap(topo[hid]))
+                if ld.capacity is not None and ld.capacity > 0:
                     index[hid] = len(caps)
-                    caps.append(fig.value)
+                    caps.append(ld.capacity)
                     hop_ids.append(hid)
             ld.paths += 1
             if hid in index:
                 fl.append(index[hid])
         flows.append(fl)
     return loads, flows, caps, hop_ids
+
+
+class _Mixed:
+    """The constraints of a mixed run: per duplex hop a read and a write capacity, per simplex
+    hop one shared capacity (its read figure; a path's write share counts read/write times)."""
+
+    def __init__(self, topo: Topology, cap_r: _Capacities, cap_w: _Capacities) -> None:
+        self.topo, self.cap_r, self.cap_w = topo, cap_r, cap_w
+        self.loads: dict[str, Load] = {}
+        self.index: dict[tuple[str, str], int] = {}
+        self.caps: list[float] = []
+        self.hop_ids: list[str] = []
+
+    def load(self, comp: Component) -> Load:
+        """The Load of ``comp`` with its read and write capacities, its constraints registered."""
+        ld = self.loads.get(comp.id)
+        if ld is not None:
+            return ld
+        fr, fw = self.cap_r(comp), self.cap_w(comp)
+        rc = fr.value if fr is not None and fr.value > 0 else None
+        wc = fw.value if fw is not None and fw.value > 0 else None
+        ld = self.loads[comp.id] = _load_of(comp, fr or fw)
+        ld.read_capacity, ld.write_capacity, ld.duplex = rc, wc, KINDS[comp.kind].duplex
+        if ld.duplex:  # a figure given one way only holds each way
+            ld.capacity = (rc or wc or 0.0) + (wc or rc or 0.0) or None
+            wanted = [("r", rc or wc), ("w", wc or rc)]
+        else:
+            wanted = [("s", rc or wc)]
+        for key, c in wanted:
+            if c:
+                self.index[(comp.id, key)] = len(self.caps)
+                self.caps.append(c)
+                self.hop_ids.append(comp.id)
+        return ld
+
+    def uses(self, ld: Load, share: float) -> list[tuple[int, float]]:
+        """(constraint, coefficient) a path with read share ``share`` puts on hop ``ld``."""
+        rc = ld.read_capacity or ld.write_capacity
+        wc = ld.write_capacity or ld.read_capacity
+        if rc is None or wc is None:
+            return []
+        if ld.duplex:
+            return [(self.index[(ld.id, k)], c) for k, c in (("r", share), ("w", 1.0 - share)) if c > 0]
+        return [(self.index[(ld.id, "s")], share + (1.0 - share) * rc / wc)]
+
+    def table(self, paths: list[Path], shares: list[float]) -> tuple[list[list[int]], list[list[float]]]:
+        flows: list[list[int]] = []
+        coefs: list[list[float]] = []
+        for p, share in zip(paths, shares):
+            fl: list[int] = []
+            co: list[float] = []
+            for hid in p.hops:
+                ld = self.load(self.topo[hid])
+                ld.paths += 1
+                for i, c in self.uses(ld, share):
+                    fl.append(i)
+                    co.append(c)
+            flows.append(fl)
+            coefs.append(co)
+        return flows, coefs
+
+
+def path_read_shares(topo: Topology, paths: list[Path], read_pct: float | None = None) -> list[float]:
+    """Each path's read share (0..1): ``read_pct`` for all when given, else the mean ``read_pct``
+    of the workloads on the volume groups that use the path's logical drive (an hdisk of it is a
+    PV), else DEFAULT_READ_PCT."""
+    if read_pct is not None:
+        return [read_pct / 100.0] * len(paths)
+    pcts: dict[str, list[float]] = {}
+    for vg in topo.of_kind("volume_group"):
+        wl = [w["read_pct"] for lv in topo.children(vg.id, "logical_volume") for w in topo.children(lv.id, "workload")]
+        if not wl:
+            continue
+        for pv in vg["pvs"]:
+            hd = topo.get(pv)
+            if hd is not None and hd["logical_drive"]:
+                pcts.setdefault(hd["logical_drive"], []).extend(wl)
+    out = []
+    for p in paths:
+        got = pcts.get(p.logical_drive)
+        out.append((sum(got) / len(got) if got else DEFAULT_READ_PCT) / 100.0)
+    return out
+
+
+def _check_options(figures: str, direction: str, source: str, read_pct: float | None) -> None:
+    if figures not in FIGURE_SETS:
+        raise AnalysisError(f"figure set must be one of {', '.join(FIGURE_SETS)}, not {figures!r}")
+    if direction not in ANALYSIS_DIRECTIONS:
+        raise AnalysisError(f"direction must be read or write, or mixed (with a read share), not {direction!r}")
+    if source not in SOURCES:
+        raise AnalysisError(f"source must be disk or cache, not {source!r}")
+    if read_pct is not None:
+        if direction != "mixed":
+            raise AnalysisError("a read share (read_pct) applies to the mixed direction only")
+        if isinstance(read_pct, bool) or not isinstance(read_pct, (int, float)) or not 0 <= read_pct <= 100:
+            raise AnalysisError(f"read share must be a percentage from 0 to 100, not {read_pct!r}")
 
 
 def analyze(
@@ -472,42 +605,62 @@ def analyze(
     source: str = "disk",
     only: Iterable[str] = (),
     cross_check: bool = True,
+    read_pct: float | None = None,
 ) -> Analysis:
-    """Analyse a design. ``figures``: rated/measured/planning; ``direction``: read/write;
-    ``source``: 'disk' (arrays and subsystems limit) or 'cache' (controller cache hits, as in
-    the paper's hardware profiling). Raises AnalysisError for an unknown option."""
-    if figures not in FIGURE_SETS:
-        raise AnalysisError(f"figure set must be one of {', '.join(FIGURE_SETS)}, not {figures!r}")
-    if direction not in DIRECTIONS:
-        raise AnalysisError(f"direction must be read or write, not {direction!r}")
-    if source not in SOURCES:
-        raise AnalysisError(f"source must be disk or cache, not {source!r}")
-    cap = _Capacities(topo, figures, direction, source)
+    """Analyse a design. ``figures``: rated/measured/planning; ``direction``: read, write or
+    mixed (each path reads ``read_pct`` % of its rate, or its workloads' share; see
+    :func:`path_read_shares`); ``source``: 'disk' (arrays and subsystems limit) or 'cache'
+    (controller cache hits, as in the paper's hardware profiling; the controllers still limit).
+    The max-flow cross-check is for single-direction runs. Raises AnalysisError for an unknown
+    option."""
+    _check_options(figures, direction, source, read_pct)
     paths, unreachable = find_paths(topo, only)
-    loads, flows, caps, hop_ids = _hop_table(topo, paths, cap)
-    rates, bott = max_min_fair(flows, caps)
-    notes: list[str] = []
-    total = 0.0
-    for p, r, b in zip(paths, rates, bott):
-        if b is None:
-            p.mbps, p.bottleneck = None, None
-            notes.append(f"path {p.id} crosses no part with a known capacity; its rate is unknown")
-            continue
-        p.mbps, p.bottleneck = r, hop_ids[b]
-        total += r
-        for hid in p.hops:
-            loads[hid].load += r
+    if direction == "mixed":
+        shares = path_read_shares(topo, paths, read_pct)
+        mixed = _Mixed(topo, _Capacities(topo, figures, "read", source), _Capacities(topo, figures, "write", source))
+        flows, coefs = mixed.table(paths, shares)
+        loads, caps, hop_ids = mixed.loads, mixed.caps, mixed.hop_ids
+        rates, bott = max_min_fair(flows, caps, coefs)
+        cap: Callable[[Component], Any] = mixed.load
+    else:
+        shares = [1.0 if direction == "read" else 0.0] * len(paths)
+        cap = _Capacities(topo, figures, direction, source)
+        loads, flows, caps, hop_ids = _hop_table(topo, paths, cap)
+        rates, bott = max_min_fair(flows, caps)
+    result = Analysis(figures, direction, source, paths, loads, 0.0, unreachable=unreachable, read_pct=read_pct)
+    _apply_rates(result, shares, rates, [None if b is None else hop_ids[b] for b in bott])
     # idle components with a capacity (an empty PHB, an unused switch port) show up too
     for comp in topo.components():
         if comp.id not in loads and comp.kind in HOP_LEVELS:
-            fig = cap(comp)
-            if fig is not None:
-                loads[comp.id] = Load(comp.id, comp.kind, fig.value, fig.source, fig.estimate)
-    result = Analysis(figures, direction, source, paths, loads, total, unreachable=unreachable, notes=notes)
+            got = cap(comp)
+            if isinstance(got, Figure):
+                loads[comp.id] = _load_of(comp, got)
+            elif got is not None and got.capacity is None:
+                del loads[comp.id]
     result.by_group = _groups(topo, result)
-    if cross_check and paths:
+    if cross_check and paths and direction != "mixed":
         result.max_flow, result.min_cut = _max_flow(paths, loads)
     return result
+
+
+def _apply_rates(result: Analysis, shares: list[float], rates: list[float], bott: list[str | None]) -> None:
+    """Each path's rate, read and write parts and binding hop; the hops' loads; the totals."""
+    loads = result.components
+    for p, s, r, b in zip(result.paths, shares, rates, bott):
+        if b is None:
+            p.mbps, p.bottleneck = None, None
+            result.notes.append(f"path {p.id} crosses no part with a known capacity; its rate is unknown")
+            continue
+        p.mbps, p.bottleneck = r, b
+        p.read_mbps, p.write_mbps = r * s, r - r * s
+        result.aggregate += r
+        result.read_mbps += p.read_mbps
+        result.write_mbps += p.write_mbps
+        for hid in p.hops:
+            ld = loads[hid]
+            ld.load += r
+            ld.read_load += p.read_mbps
+            ld.write_load += p.write_mbps
 
 
 def _groups(topo: Topology, result: Analysis) -> dict[str, dict[str, float]]:
