@@ -23,13 +23,14 @@ path uses at s/read + (1-s)/write of its figures [P690 Figure 13, 'JFS2 with DIO
 
 from __future__ import annotations
 
+import functools
 import heapq
 import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
 
 from planner.figures import DIRECTIONS, FIGURE_SETS, Figure, figure, layout_throughput
+from planner.maxflow import max_flow as _max_flow
 from planner.model import Component, Topology
 from planner.schema import KINDS, hop_kinds, part_kinds
 
@@ -473,6 +474,10 @@ def _load_of(comp: Component, fig: Figure | None) -> Load:
     return Load(comp.id, comp.kind, fig.value, fig.source, fig.estimate)
 
 
+def _single_load(cap: _Capacities, comp: Component) -> Load:
+    return _load_of(comp, cap(comp))
+
+
 def _hop_table(
     topo: Topology, paths: list[Path], cap: Callable[[Component], Figure | None]
 ) -> tuple[dict[str, Load], list[list[int]], list[float], list[str]]:
@@ -621,22 +626,23 @@ def analyze(
         flows, coefs = mixed.table(paths, shares)
         loads, caps, hop_ids = mixed.loads, mixed.caps, mixed.hop_ids
         rates, bott = max_min_fair(flows, caps, coefs)
-        cap: Callable[[Component], Any] = mixed.load
+        new_load: Callable[[Component], Load] = mixed.load
     else:
         shares = [1.0 if direction == "read" else 0.0] * len(paths)
         cap = _Capacities(topo, figures, direction, source)
         loads, flows, caps, hop_ids = _hop_table(topo, paths, cap)
         rates, bott = max_min_fair(flows, caps)
+        new_load = functools.partial(_single_load, cap)
     result = Analysis(figures, direction, source, paths, loads, 0.0, unreachable=unreachable, read_pct=read_pct)
     _apply_rates(result, shares, rates, [None if b is None else hop_ids[b] for b in bott])
     # idle components with a capacity (an empty PHB, an unused switch port) show up too
     for comp in topo.components():
         if comp.id not in loads and comp.kind in HOP_LEVELS:
-            got = cap(comp)
-            if isinstance(got, Figure):
-                loads[comp.id] = _load_of(comp, got)
-            elif got is not None and got.capacity is None:
-                del loads[comp.id]
+            ld = new_load(comp)
+            if ld.capacity is None:
+                loads.pop(comp.id, None)
+            else:
+                loads[comp.id] = ld
     result.by_group = _groups(topo, result)
     if cross_check and paths and direction != "mixed":
         result.max_flow, result.min_cut = _max_flow(paths, loads)
@@ -694,96 +700,3 @@ def _groups(topo: Topology, result: Analysis) -> dict[str, dict[str, float]]:
         for sw in crossed:
             groups["switch"][sw] += p.mbps
     return groups
-
-
-def _max_flow(paths: list[Path], loads: dict[str, Load]) -> tuple[float, list[str]]:
-    """Max flow over the union of the paths (capacities on split nodes) and the min-cut hops.
-
-    Hops crossed by exactly the same paths are in series; they are merged into one node with
-    the smallest capacity first. Paths that share no capacitated hop are independent, so the
-    flow is computed per connected group of paths and summed (a site of many servers).
-    """
-    group_of, groups, best = _series_groups(paths, loads)
-    total, cut = 0.0, []
-    for seqs in _independent_chains(paths, group_of, groups).values():
-        if any(not s for s in seqs):
-            return math.inf, []
-        value, hops = _min_cut(seqs, best)
-        total += value
-        cut += hops
-    return float(total), sorted(cut)
-
-
-def _series_groups(
-    paths: list[Path], loads: dict[str, Load]
-) -> tuple[dict[str, int], dict[tuple[int, ...], int], list[tuple[float, str]]]:
-    """Merge hops crossed by the same set of paths: (hop -> group, path set -> group, per group
-    its smallest capacity and the hop that has it)."""
-    members: dict[str, list[int]] = {}
-    for i, p in enumerate(paths):
-        for hid in p.hops:
-            if loads[hid].capacity:
-                members.setdefault(hid, []).append(i)
-    group_of: dict[str, int] = {}
-    groups: dict[tuple[int, ...], int] = {}
-    best: list[tuple[float, str]] = []
-    for hid, idx in members.items():
-        key = tuple(idx)
-        gid = groups.get(key)
-        cap = loads[hid].capacity or 0.0
-        if gid is None:
-            gid = groups[key] = len(best)
-            best.append((cap, hid))
-        elif cap < best[gid][0]:
-            best[gid] = (cap, hid)
-        group_of[hid] = gid
-    return group_of, groups, best
-
-
-def _independent_chains(
-    paths: list[Path], group_of: dict[str, int], groups: dict[tuple[int, ...], int]
-) -> dict[int, list[list[int]]]:
-    """Paths as chains of series groups, bundled by connected component (union-find)."""
-    parent = list(range(len(paths)))
-
-    def find(x: int) -> int:
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
-    for idx in groups:
-        r = find(idx[0])
-        for i in idx[1:]:
-            ri = find(i)
-            if ri != r:
-                parent[ri] = r
-    chains: dict[int, list[list[int]]] = {}
-    for i, p in enumerate(paths):
-        seq: list[int] = []
-        for hid in p.hops:
-            gid = group_of.get(hid, -1)
-            if gid >= 0 and (not seq or seq[-1] != gid):
-                seq.append(gid)
-        chains.setdefault(find(i), []).append(seq)
-    return chains
-
-
-def _min_cut(seqs: list[list[int]], best: list[tuple[float, str]]) -> tuple[float, list[str]]:
-    """Max flow and min-cut hops of one independent bundle of chains (networkx)."""
-    import networkx as nx
-    from networkx.algorithms.flow import shortest_augmenting_path
-
-    edges: dict[tuple[Any, Any], dict[str, float]] = {}
-    for seq in seqs:
-        prev: Any = "SOURCE"
-        for gid in seq:
-            edges[(prev, ("in", gid))] = {}
-            edges[(("in", gid), ("out", gid))] = {"capacity": best[gid][0]}
-            prev = ("out", gid)
-        edges[(prev, "SINK")] = {}
-    g = nx.DiGraph()
-    g.add_edges_from((u, v, d) for (u, v), d in edges.items())
-    value, (reach, _) = nx.minimum_cut(g, "SOURCE", "SINK", flow_func=shortest_augmenting_path)
-    cut = [best[n[1]][1] for n in reach if isinstance(n, tuple) and n[0] == "in" and ("out", n[1]) not in reach]
-    return value, cut
