@@ -3,8 +3,8 @@
     sanplan                      open the editor on the p690 benchmark (headless job without a display)
     sanplan gui [FILE]           open the editor
     sanplan example NAME OUT     write a bundled example design
-    sanplan analyze FILE [--figures rated|measured|planning] [--direction read|write]
-                         [--from disk|cache] [--only ID,...] [--scenario NAME] [--json]
+    sanplan analyze FILE [--figures rated|measured|planning] [--direction read|write|mixed]
+                         [--read-pct N] [--from disk|cache] [--only ID,...] [--scenario NAME] [--json]
     sanplan check FILE [--figures ...] [--direction ...] [--json]
     sanplan resilience FILE [--figures ...] [--direction ...] [--from ...] [--json]
                                  fail each component in turn: what survives
@@ -33,7 +33,7 @@ from typing import Any
 
 from app.terminal import escape_controls, safe_output
 from planner import naming
-from planner.analysis import SOURCES, Analysis, AnalysisError, analyze
+from planner.analysis import ANALYSIS_DIRECTIONS, SOURCES, Analysis, AnalysisError, analyze
 from planner.demand import WORKLOAD_COLUMNS, workload_rows, workloads_to_dict
 from planner.figures import DIRECTIONS, FIGURE_SETS
 from planner.model import ModelError
@@ -51,6 +51,33 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(f"{self.prog}: {message} (see 'sanplan --help')")
 
 
+def _figure_opts(sp: argparse.ArgumentParser, directions: Sequence[str] = DIRECTIONS) -> None:
+    sp.add_argument("--figures", choices=FIGURE_SETS, default="planning", help="figure set (default planning)")
+    sp.add_argument("--direction", choices=directions, default="read", help=f"{', '.join(directions)} (default read)")
+    sp.add_argument(
+        "--from",
+        dest="source",
+        choices=SOURCES,
+        default="disk",
+        help="disk: arrays and subsystems limit (default); cache: controller-cache hits, as in the paper's profiling",
+    )
+    sp.add_argument("--scenario", help="scenario to use (default: the file's current one)")
+    sp.add_argument("--json", action="store_true", help="machine-readable output")
+
+
+def _analyze_parser(sub: Any) -> None:
+    a = sub.add_parser("analyze", help="bandwidth per path and the hop that binds it")
+    a.add_argument("file")
+    _figure_opts(a, ANALYSIS_DIRECTIONS)
+    a.add_argument(
+        "--read-pct",
+        type=float,
+        metavar="N",
+        help="with --direction mixed: every path reads N %% of its traffic (default: each workload's share, else 50)",
+    )
+    a.add_argument("--only", default="", help="comma-separated component ids: analyse only paths through them")
+
+
 def _parser() -> argparse.ArgumentParser:
     p = _Parser(prog="sanplan", description="SANplan: server-to-storage topology planner")
     sub = p.add_subparsers(dest="command")
@@ -62,31 +89,15 @@ def _parser() -> argparse.ArgumentParser:
     e.add_argument("name", help="example name (sanplan example list)")
     e.add_argument("out", nargs="?", help="output .sanplan (or .json) file")
 
-    def figure_opts(sp: argparse.ArgumentParser) -> None:
-        sp.add_argument("--figures", choices=FIGURE_SETS, default="planning", help="figure set (default planning)")
-        sp.add_argument("--direction", choices=DIRECTIONS, default="read", help="read or write (default read)")
-        sp.add_argument(
-            "--from",
-            dest="source",
-            choices=SOURCES,
-            default="disk",
-            help="disk: arrays and subsystems limit (default); cache: controller-cache hits, as in the paper's profiling",
-        )
-        sp.add_argument("--scenario", help="scenario to use (default: the file's current one)")
-        sp.add_argument("--json", action="store_true", help="machine-readable output")
-
-    a = sub.add_parser("analyze", help="bandwidth per path and the hop that binds it")
-    a.add_argument("file")
-    figure_opts(a)
-    a.add_argument("--only", default="", help="comma-separated component ids: analyse only paths through them")
+    _analyze_parser(sub)
 
     c = sub.add_parser("check", help="run the rules; exit 1 when there are errors")
     c.add_argument("file")
-    figure_opts(c)
+    _figure_opts(c)
 
     rz = sub.add_parser("resilience", help="fail each component in turn: the aggregate left and what is lost")
     rz.add_argument("file")
-    figure_opts(rz)
+    _figure_opts(rz)
 
     _export_parser(sub)
     _assist_parser(sub)
@@ -203,6 +214,9 @@ def analysis_to_dict(topo, result: Analysis) -> dict[str, Any]:
         "direction": result.direction,
         "source": result.source,
         "aggregate_mbps": _r(result.aggregate),
+        "read_mbps": _r(result.read_mbps),
+        "write_mbps": _r(result.write_mbps),
+        "read_pct": result.read_pct,
         "max_flow_mbps": _r(result.max_flow),
         "min_cut": result.min_cut,
         "groups": {k: {cid: _r(v) for cid, v in d.items()} for k, d in result.by_group.items()},
@@ -214,6 +228,8 @@ def analysis_to_dict(topo, result: Analysis) -> dict[str, Any]:
                 "logical_drive": p.logical_drive,
                 "hops": p.hops,
                 "mbps": _r(p.mbps),
+                "read_mbps": _r(p.read_mbps),
+                "write_mbps": _r(p.write_mbps),
                 "bottleneck": {"id": p.bottleneck, "kind": topo[p.bottleneck].kind} if p.bottleneck else None,
             }
             for p in result.paths
@@ -223,6 +239,8 @@ def analysis_to_dict(topo, result: Analysis) -> dict[str, Any]:
                 "id": ld.id,
                 "kind": ld.kind,
                 "load_mbps": _r(ld.load),
+                "read_load_mbps": _r(ld.read_load),
+                "write_load_mbps": _r(ld.write_load),
                 "capacity_mbps": _r(ld.capacity),
                 "utilization": None if ld.utilization is None else round(ld.utilization, 4),
                 "paths": ld.paths,
@@ -265,6 +283,9 @@ def _analysis_summary(topo, result: Analysis) -> list[str]:
         f"Aggregate: {result.aggregate:,.1f} MB/s over {len(result.paths)} paths"
         + (f"   (max-flow cross-check {result.max_flow:,.1f} MB/s)" if result.max_flow is not None else ""),
     ]
+    if result.direction == "mixed":
+        share = "each workload's share" if result.read_pct is None else f"{result.read_pct:g} % read"
+        out.append(f"Read {result.read_mbps:,.1f} MB/s + write {result.write_mbps:,.1f} MB/s ({share})")
     kinds: dict[str, int] = {}
     for cid, n in result.binding_hops().items():
         kinds[topo[cid].kind] = kinds.get(topo[cid].kind, 0) + n
@@ -388,7 +409,9 @@ def cmd_analyze(args) -> int:
     missing = [o for o in only if o not in topo]
     if missing:
         return _fail(f"{args.file}: --only names {', '.join(missing)}, which the design does not have")
-    result = analyze(topo, args.figures, args.direction, args.source, only=only)
+    if args.read_pct is not None and args.direction != "mixed":
+        return _fail("sanplan analyze: --read-pct applies to --direction mixed only")
+    result = analyze(topo, args.figures, args.direction, args.source, only=only, read_pct=args.read_pct)
     if args.json:
         print(json.dumps(analysis_to_dict(topo, result), indent=1))
     else:

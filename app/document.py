@@ -101,12 +101,14 @@ class _AnalysisJob(QRunnable):
 
 
 def compute_bundle(topo: Topology, revision: int, figures: str, direction: str) -> AnalysisBundle:
-    """Analyse ``topo`` in both directions and check it; the bundle's ``origin`` is ``topo``
-    (the caller sets it to the live design when ``topo`` is a snapshot)."""
+    """Analyse ``topo`` in both directions (and mixed, when chosen: each workload's read share)
+    and check it; the bundle's ``origin`` is ``topo`` (the caller sets it to the live design
+    when ``topo`` is a snapshot). The rules of a mixed run use the read analysis."""
     read = analyze(topo, figures, "read", cross_check=False)
     write = analyze(topo, figures, "write", cross_check=False)
-    chosen = read if direction == "read" else write
-    findings = check(topo, figures, direction, analysis=chosen)
+    chosen = {"read": read, "write": write}.get(direction) or analyze(topo, figures, direction, cross_check=False)
+    ruled = read if direction == "mixed" else chosen
+    findings = check(topo, figures, ruled.direction, analysis=ruled)
     return AnalysisBundle(revision, figures, direction, chosen, read.aggregate, write.aggregate, findings, origin=topo)
 
 

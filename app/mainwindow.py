@@ -38,8 +38,9 @@ from app.recent import MAX_RECENT, forget, menu_text, recent_files, remember  # 
 from app.session import APP_NAME, _latest_revision, _remove_autosave, data_dir, pending_recovery, settings  # noqa: F401
 from app.startup import apply_tips, build_central, show_guide, show_start_page
 from app.theme import apply_theme
+from planner.analysis import ANALYSIS_DIRECTIONS
 from planner.examples import EXAMPLES, build_example
-from planner.figures import DIRECTIONS, FIGURE_SETS
+from planner.figures import FIGURE_SETS
 from planner.io import Project, ProjectError, save_project
 from planner.model import Topology
 from widgets.canvas import DiagramScene, DiagramView
@@ -277,7 +278,7 @@ class MainWindow(QMainWindow):
         tb.addWidget(self.figures_box)
         tb.addWidget(QLabel(" Direction: "))
         self.direction_box = QComboBox()
-        self.direction_box.addItems(DIRECTIONS)
+        self.direction_box.addItems(ANALYSIS_DIRECTIONS)  # mixed: each workload's read share
         self.direction_box.currentTextChanged.connect(self.doc.set_direction)
         tb.addWidget(self.direction_box)
         tb.addSeparator()

@@ -13,22 +13,33 @@ local cause: three adapters at 195 MB/s under one PHB are adapter-bound, as the 
 The aggregate is cross-checked with a networkx maximum flow over the union of the paths (node
 capacities by node splitting); max flow is an upper bound of the fair aggregate and equals it
 when no path could gain without another losing.
+
+A mixed run (direction ``mixed``) gives each path a read share (``read_pct``, else its workloads'
+``read_pct``): the path's rate x is s*x read and (1-s)*x write. A Fibre Channel hop (full duplex,
+``KindSpec.duplex``) has a read and a write capacity; every other hop (PCI-X, RIO2, planar,
+drawer, GX, controllers) is simplex and shares one capacity between the directions, which a
+path uses at s/read + (1-s)/write of its figures [P690 Figure 13, 'JFS2 with DIO read-behind-write'].
 """
 
 from __future__ import annotations
 
+import functools
 import heapq
 import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
 
 from planner.demand import WorkloadResult, demand_model, workload_results
 from planner.figures import DIRECTIONS, FIGURE_SETS, Figure, figure, layout_throughput
+from planner.maxflow import max_flow as _max_flow
 from planner.model import Component, Topology
 from planner.schema import KINDS, hop_kinds, part_kinds
 
 SOURCES = ("disk", "cache")
+#: what ``analyze`` takes as a direction: one of the figures' directions, or both at once
+ANALYSIS_DIRECTIONS = (*DIRECTIONS, "mixed")
+#: the read share of a path in a mixed run when neither --read-pct nor a workload says
+DEFAULT_READ_PCT = 50.0
 
 #: part kind -> the part figures the analysis reads (see _Capacities); the catalog editor shows
 #: them, and a test keeps the built-in catalog in step with it
@@ -47,6 +58,8 @@ class Path:
     hops: list[str]
     mbps: float | None = None
     bottleneck: str | None = None
+    read_mbps: float | None = None
+    write_mbps: float | None = None
 
 
 @dataclass
@@ -58,9 +71,20 @@ class Load:
     estimate: bool = False
     load: float = 0.0
     paths: int = 0
+    read_load: float = 0.0
+    write_load: float = 0.0
+    #: mixed runs only: the capacity each way (duplex) or the shared figures (simplex)
+    read_capacity: float | None = None
+    write_capacity: float | None = None
+    duplex: bool = False
 
     @property
     def utilization(self) -> float | None:
+        if self.read_capacity or self.write_capacity:  # a mixed run
+            rc = self.read_capacity or self.write_capacity
+            wc = self.write_capacity or self.read_capacity
+            r, w = self.read_load / rc, self.write_load / wc  # type: ignore[operator]
+            return max(r, w) if self.duplex else r + w
         if not self.capacity:
             return None
         return self.load / self.capacity
@@ -79,6 +103,9 @@ class Analysis:
     min_cut: list[str] = field(default_factory=list)
     unreachable: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    read_mbps: float = 0.0
+    write_mbps: float = 0.0
+    read_pct: float | None = None  # mixed runs: the share given for every path, None = per workload
     workloads: list[WorkloadResult] = field(default_factory=list)  # those with a target (planner.demand)
 
     def binding_hops(self) -> dict[str, int]:
@@ -137,11 +164,11 @@ class _Capacities:
         if kind == "host_port":
             fig = self._fig(t.ancestor(comp.id, "subsystem"), "host_port")
             return fig or Figure(comp["speed_gbps"] * 100.0, "FC line rate: 1 Gbps ~ 100 MB/s", True)
-        if self.source == "cache":
-            return None  # data from controller cache: the disks and arrays do not limit
+        if kind == "controller":
+            return self._fig(t.ancestor(comp.id, "subsystem"), "controller")
         if kind == "subsystem":
             return self._subsystem(comp)
-        if kind == "array":
+        if kind == "array" and self.source == "disk":  # from cache the disks and arrays do not limit
             return self._array(comp)
         return None
 
@@ -152,6 +179,28 @@ class _Capacities:
         )
 
     def _subsystem(self, sub: Component) -> Figure | None:
+        """The controllers' ceiling from cache; from disk the smaller of it and the layouts' figure."""
+        ceiling = self._ceiling(sub)
+        if self.source == "cache":
+            return ceiling
+        disk = self._from_disk(sub)
+        if disk is None or (ceiling is not None and ceiling.value < disk.value):
+            return ceiling
+        return disk
+
+    def _ceiling(self, sub: Component) -> Figure | None:
+        """The subsystem's ceiling whatever the disks do: its ``subsystem_cache`` figure, else
+        (a part without one) its rated read figure, which the controllers limit [P690 App. C]."""
+        fig = self._fig(sub, "subsystem_cache")
+        if fig is not None or sub.part is None:
+            return fig
+        rated = figure(self.topo.part_of(sub), "subsystem", "rated", "read")
+        if rated is None:
+            return None
+        note = "the part has no subsystem_cache figure: its rated read figure taken as the controllers' ceiling"
+        return Figure(rated.value, rated.source, True, note)
+
+    def _from_disk(self, sub: Component) -> Figure | None:
         rated = self._fig(sub, "subsystem")
         if self.figset == "rated":
             return rated
@@ -364,65 +413,99 @@ def _storage_hops(topo: Topology, hp: Component, target: Component, maps_by_port
 
 
 def max_min_fair(
-    flows: list[list[int]], capacity: list[float], demands: list[float] | None = None
+    flows: list[list[int]],
+    capacity: list[float],
+    coef: list[list[float]] | None = None,
+    demands: list[float] | None = None,
 ) -> tuple[list[float], list[int | None]]:
     """Max-min fair rates by progressive filling, each flow up to its demand.
 
-    Parameters: ``flows`` lists, per flow, the indexes of the capacitated hops it crosses;
-    ``capacity`` gives each hop's capacity (> 0); ``demands`` (optional) gives each flow's
-    upper bound (math.inf: none). A flow stops rising at its demand and leaves the rest to the
-    others; a hop that saturates at the same level as a demand leaves that flow at its demand.
-    Returns (rate per flow, binding hop index per flow, or None for a flow that stopped at its
-    demand or crosses no hop: rate inf when it has neither).
-    Complexity O(L log L + F log F) for L = total path length, F flows.
+    Parameters: ``flows`` lists, per flow, the indexes of the capacity constraints it crosses
+    (a hop, or one direction of a duplex hop); ``capacity`` gives each constraint's capacity
+    (> 0); ``coef`` (optional, parallel to ``flows``) how much of a constraint one unit of the
+    flow's rate uses (> 0; default 1: a mixed path uses its read share of a read capacity);
+    ``demands`` (optional) each flow's upper bound (math.inf: none): a flow stops rising at its
+    demand and leaves the rest to the others.
+    Returns (rate per flow, binding constraint index per flow, or None for a flow held at its
+    demand or with no constraint: rate inf when it has neither). Complexity O(L log L + F log F)
+    for L = total path length, F flows (a heap of constraint saturation levels).
     """
-    nh = len(capacity)
-    users: list[list[int]] = [[] for _ in range(nh)]
-    for f, hops in enumerate(flows):
-        for h in hops:
-            users[h].append(f)
-    active = [len(u) for u in users]
-    frozen_load = [0.0] * nh
-    version = [0] * nh
-    rate: list[float] = [math.inf] * len(flows)
-    bott: list[int | None] = [None] * len(flows)
-    done = [False] * len(flows)
-    heap = [
-        (round(capacity[h] / active[h], 6), capacity[h], h, 0, capacity[h] / active[h]) for h in range(nh) if active[h]
-    ]
-    heapq.heapify(heap)
+    fill = _Filling(flows, capacity, coef)
     capped = sorted(((d, f) for f, d in enumerate(demands or ()) if d < math.inf), reverse=True)  # pop: lowest
-
-    def freeze(fs: Iterable[int], level: float, hop: int | None) -> None:
-        touched: set[int] = set()
-        for f in fs:
-            if done[f]:
-                continue
-            done[f] = True
-            rate[f] = level
-            bott[f] = hop
-            for g in flows[f]:
-                active[g] -= 1
-                frozen_load[g] += level
-                touched.add(g)
-        for g in touched:
-            version[g] += 1
-            if active[g]:
-                lv = max((capacity[g] - frozen_load[g]) / active[g], level)
-                heapq.heappush(heap, (round(lv, 6), capacity[g], g, version[g], lv))
-
+    heap = fill.heap
     while heap or capped:
-        while heap and (heap[0][3] != version[heap[0][2]] or active[heap[0][2]] == 0):
+        while heap and (heap[0][3] != fill.version[heap[0][2]] or fill.active[heap[0][2]] == 0):
             heapq.heappop(heap)
         if capped and (not heap or round(capped[-1][0], 6) <= heap[0][0]):
             d, f = capped.pop()
-            freeze((f,), max(d, 0.0), None)
+            fill.freeze((f,), max(d, 0.0), None)
             continue
         if not heap:
             break
         _, _, h, _, level = heapq.heappop(heap)
-        freeze(users[h], level, h)
-    return rate, bott
+        fill.freeze(fill.users[h], level, h)
+    return fill.rate, fill.bott
+
+
+class _Filling:
+    """The state of a progressive filling: per constraint its rising flows, their weight and the
+    load of the frozen ones; a heap of the levels at which constraints saturate."""
+
+    def __init__(self, flows: list[list[int]], capacity: list[float], coef: list[list[float]] | None) -> None:
+        nh = len(capacity)
+        self.flows, self.capacity, self.coef = flows, capacity, coef
+        self.users: list[list[int]] = [[] for _ in range(nh)]
+        self.active = [0] * nh
+        self.weight = [0.0] * nh  # sum of the coefficients of the flows still rising
+        for f, hops in enumerate(flows):
+            cs = coef[f] if coef is not None else None
+            for i, h in enumerate(hops):
+                self.users[h].append(f)
+                self.active[h] += 1
+                self.weight[h] += cs[i] if cs is not None else 1.0
+        self.frozen_load = [0.0] * nh
+        self.version = [0] * nh
+        self.rate: list[float] = [math.inf] * len(flows)
+        self.bott: list[int | None] = [None] * len(flows)
+        self.done = [False] * len(flows)
+        self.heap = [
+            (round(capacity[h] / self.weight[h], 6), capacity[h], h, 0, capacity[h] / self.weight[h])
+            for h in range(nh)
+            if self.active[h]
+        ]
+        heapq.heapify(self.heap)
+
+    def freeze(self, fs: Iterable[int], level: float, hop: int | None) -> None:
+        """Fix flows ``fs`` at ``level`` (bound by ``hop``, None: by their demand)."""
+        touched: set[int] = set()
+        for f in fs:
+            if self.done[f]:
+                continue
+            self.done[f] = True
+            self.rate[f] = level
+            self.bott[f] = hop
+            cs = self.coef[f] if self.coef is not None else None
+            for i, g in enumerate(self.flows[f]):
+                c = cs[i] if cs is not None else 1.0
+                self.active[g] -= 1
+                self.weight[g] -= c
+                self.frozen_load[g] += c * level
+                touched.add(g)
+        for g in touched:
+            self.version[g] += 1
+            if self.active[g]:
+                lv = max((self.capacity[g] - self.frozen_load[g]) / max(self.weight[g], 1e-12), level)
+                heapq.heappush(self.heap, (round(lv, 6), self.capacity[g], g, self.version[g], lv))
+
+
+def _load_of(comp: Component, fig: Figure | None) -> Load:
+    if fig is None:
+        return Load(comp.id, comp.kind, None)
+    return Load(comp.id, comp.kind, fig.value, fig.source, fig.estimate)
+
+
+def _single_load(cap: _Capacities, comp: Component) -> Load:
+    return _load_of(comp, cap(comp))
 
 
 def _hop_table(
@@ -442,23 +525,112 @@ def _hop_table(
         for hid in p.hops:
             ld = loads.get(hid)
             if ld is None:
-                fig = cap(topo[hid])
-                ld = loads[hid] = Load(
-                    hid,
-                    topo[hid].kind,
-                    fig.value if fig else None,
-                    fig.source if fig else "",
-                    fig.estimate if fig else False,
-                )
-                if fig is not None and fig.value > 0:
+                ld = loads[hid] = _load_of(topo[hid], cap(topo[hid]))
+                if ld.capacity is not None and ld.capacity > 0:
                     index[hid] = len(caps)
-                    caps.append(fig.value)
+                    caps.append(ld.capacity)
                     hop_ids.append(hid)
             ld.paths += 1
             if hid in index:
                 fl.append(index[hid])
         flows.append(fl)
     return loads, flows, caps, hop_ids
+
+
+class _Mixed:
+    """The constraints of a mixed run: per duplex hop a read and a write capacity, per simplex
+    hop one shared capacity (its read figure; a path's write share counts read/write times)."""
+
+    def __init__(self, topo: Topology, cap_r: _Capacities, cap_w: _Capacities) -> None:
+        self.topo, self.cap_r, self.cap_w = topo, cap_r, cap_w
+        self.loads: dict[str, Load] = {}
+        self.index: dict[tuple[str, str], int] = {}
+        self.caps: list[float] = []
+        self.hop_ids: list[str] = []
+
+    def load(self, comp: Component) -> Load:
+        """The Load of ``comp`` with its read and write capacities, its constraints registered."""
+        ld = self.loads.get(comp.id)
+        if ld is not None:
+            return ld
+        fr, fw = self.cap_r(comp), self.cap_w(comp)
+        rc = fr.value if fr is not None and fr.value > 0 else None
+        wc = fw.value if fw is not None and fw.value > 0 else None
+        ld = self.loads[comp.id] = _load_of(comp, fr or fw)
+        ld.read_capacity, ld.write_capacity, ld.duplex = rc, wc, KINDS[comp.kind].duplex
+        if ld.duplex:  # a figure given one way only holds each way
+            ld.capacity = (rc or wc or 0.0) + (wc or rc or 0.0) or None
+            wanted = [("r", rc or wc), ("w", wc or rc)]
+        else:
+            wanted = [("s", rc or wc)]
+        for key, c in wanted:
+            if c:
+                self.index[(comp.id, key)] = len(self.caps)
+                self.caps.append(c)
+                self.hop_ids.append(comp.id)
+        return ld
+
+    def uses(self, ld: Load, share: float) -> list[tuple[int, float]]:
+        """(constraint, coefficient) a path with read share ``share`` puts on hop ``ld``."""
+        rc = ld.read_capacity or ld.write_capacity
+        wc = ld.write_capacity or ld.read_capacity
+        if rc is None or wc is None:
+            return []
+        if ld.duplex:
+            return [(self.index[(ld.id, k)], c) for k, c in (("r", share), ("w", 1.0 - share)) if c > 0]
+        return [(self.index[(ld.id, "s")], share + (1.0 - share) * rc / wc)]
+
+    def table(self, paths: list[Path], shares: list[float]) -> tuple[list[list[int]], list[list[float]]]:
+        flows: list[list[int]] = []
+        coefs: list[list[float]] = []
+        for p, share in zip(paths, shares):
+            fl: list[int] = []
+            co: list[float] = []
+            for hid in p.hops:
+                ld = self.load(self.topo[hid])
+                ld.paths += 1
+                for i, c in self.uses(ld, share):
+                    fl.append(i)
+                    co.append(c)
+            flows.append(fl)
+            coefs.append(co)
+        return flows, coefs
+
+
+def path_read_shares(topo: Topology, paths: list[Path], read_pct: float | None = None) -> list[float]:
+    """Each path's read share (0..1): ``read_pct`` for all when given, else the mean ``read_pct``
+    of the workloads on the volume groups that use the path's logical drive (an hdisk of it is a
+    PV), else DEFAULT_READ_PCT."""
+    if read_pct is not None:
+        return [read_pct / 100.0] * len(paths)
+    pcts: dict[str, list[float]] = {}
+    for vg in topo.of_kind("volume_group"):
+        wl = [w["read_pct"] for lv in topo.children(vg.id, "logical_volume") for w in topo.children(lv.id, "workload")]
+        if not wl:
+            continue
+        for pv in vg["pvs"]:
+            hd = topo.get(pv)
+            if hd is not None and hd["logical_drive"]:
+                pcts.setdefault(hd["logical_drive"], []).extend(wl)
+    out = []
+    for p in paths:
+        got = pcts.get(p.logical_drive)
+        out.append((sum(got) / len(got) if got else DEFAULT_READ_PCT) / 100.0)
+    return out
+
+
+def _check_options(figures: str, direction: str, source: str, read_pct: float | None) -> None:
+    if figures not in FIGURE_SETS:
+        raise AnalysisError(f"figure set must be one of {', '.join(FIGURE_SETS)}, not {figures!r}")
+    if direction not in ANALYSIS_DIRECTIONS:
+        raise AnalysisError(f"direction must be read or write, or mixed (with a read share), not {direction!r}")
+    if source not in SOURCES:
+        raise AnalysisError(f"source must be disk or cache, not {source!r}")
+    if read_pct is not None:
+        if direction != "mixed":
+            raise AnalysisError("a read share (read_pct) applies to the mixed direction only")
+        if isinstance(read_pct, bool) or not isinstance(read_pct, (int, float)) or not 0 <= read_pct <= 100:
+            raise AnalysisError(f"read share must be a percentage from 0 to 100, not {read_pct!r}")
 
 
 def analyze(
@@ -468,47 +640,68 @@ def analyze(
     source: str = "disk",
     only: Iterable[str] = (),
     cross_check: bool = True,
+    read_pct: float | None = None,
 ) -> Analysis:
-    """Analyse a design. ``figures``: rated/measured/planning; ``direction``: read/write;
-    ``source``: 'disk' (arrays and subsystems limit) or 'cache' (controller cache hits, as in
-    the paper's hardware profiling). Workloads with a target cap their paths and are reported in
-    ``workloads`` (model in :mod:`planner.demand`; not when ``only`` profiles a part of the
-    design). Raises AnalysisError for an unknown option."""
-    if figures not in FIGURE_SETS:
-        raise AnalysisError(f"figure set must be one of {', '.join(FIGURE_SETS)}, not {figures!r}")
-    if direction not in DIRECTIONS:
-        raise AnalysisError(f"direction must be read or write, not {direction!r}")
-    if source not in SOURCES:
-        raise AnalysisError(f"source must be disk or cache, not {source!r}")
-    cap = _Capacities(topo, figures, direction, source)
+    """Analyse a design. ``figures``: rated/measured/planning; ``direction``: read, write or
+    mixed (each path reads ``read_pct`` % of its rate, or its workloads' share; see
+    :func:`path_read_shares`); ``source``: 'disk' (arrays and subsystems limit) or 'cache'
+    (controller cache hits, as in the paper's hardware profiling; the controllers still limit).
+    The max-flow cross-check is for single-direction runs. Workloads with a target cap their
+    paths and are reported in ``workloads`` (model in :mod:`planner.demand`; not when ``only``
+    profiles a part of the design). Raises AnalysisError for an unknown option."""
+    _check_options(figures, direction, source, read_pct)
     paths, unreachable = find_paths(topo, only)
-    loads, flows, caps, hop_ids = _hop_table(topo, paths, cap)
     demand = None if only else demand_model(topo, paths, direction)  # workload targets cap paths
-    rates, bott = max_min_fair(flows, caps, demand.caps() if demand else None)
-    notes: list[str] = []
-    total = 0.0
-    for p, r, b in zip(paths, rates, bott):
-        if b is None and math.isinf(r):
-            p.mbps, p.bottleneck = None, None
-            notes.append(f"path {p.id} crosses no part with a known capacity; its rate is unknown")
-            continue
-        p.mbps, p.bottleneck = r, (hop_ids[b] if b is not None else None)  # None: held at its demand
-        total += r
-        for hid in p.hops:
-            loads[hid].load += r
+    caps_of_demand = demand.caps() if demand else None
+    if direction == "mixed":
+        shares = path_read_shares(topo, paths, read_pct)
+        mixed = _Mixed(topo, _Capacities(topo, figures, "read", source), _Capacities(topo, figures, "write", source))
+        flows, coefs = mixed.table(paths, shares)
+        loads, caps, hop_ids = mixed.loads, mixed.caps, mixed.hop_ids
+        rates, bott = max_min_fair(flows, caps, coefs, caps_of_demand)
+        new_load: Callable[[Component], Load] = mixed.load
+    else:
+        shares = [1.0 if direction == "read" else 0.0] * len(paths)
+        cap = _Capacities(topo, figures, direction, source)
+        loads, flows, caps, hop_ids = _hop_table(topo, paths, cap)
+        rates, bott = max_min_fair(flows, caps, demands=caps_of_demand)
+        new_load = functools.partial(_single_load, cap)
+    result = Analysis(figures, direction, source, paths, loads, 0.0, unreachable=unreachable, read_pct=read_pct)
+    _apply_rates(result, shares, rates, [None if b is None else hop_ids[b] for b in bott])  # None: at demand
     # idle components with a capacity (an empty PHB, an unused switch port) show up too
     for comp in topo.components():
         if comp.id not in loads and comp.kind in HOP_LEVELS:
-            fig = cap(comp)
-            if fig is not None:
-                loads[comp.id] = Load(comp.id, comp.kind, fig.value, fig.source, fig.estimate)
-    result = Analysis(figures, direction, source, paths, loads, total, unreachable=unreachable, notes=notes)
+            ld = new_load(comp)
+            if ld.capacity is None:
+                loads.pop(comp.id, None)
+            else:
+                loads[comp.id] = ld
     result.by_group = _groups(topo, result)
     if demand is not None:
         result.workloads = workload_results(demand, paths, rates, loads)
-    if cross_check and paths:
+    if cross_check and paths and direction != "mixed":
         result.max_flow, result.min_cut = _max_flow(paths, loads)
     return result
+
+
+def _apply_rates(result: Analysis, shares: list[float], rates: list[float], bott: list[str | None]) -> None:
+    """Each path's rate, read and write parts and binding hop; the hops' loads; the totals."""
+    loads = result.components
+    for p, s, r, b in zip(result.paths, shares, rates, bott):
+        if b is None and math.isinf(r):  # no constraint and no demand: the rate is unknown
+            p.mbps, p.bottleneck = None, None
+            result.notes.append(f"path {p.id} crosses no part with a known capacity; its rate is unknown")
+            continue
+        p.mbps, p.bottleneck = r, b
+        p.read_mbps, p.write_mbps = r * s, r - r * s
+        result.aggregate += r
+        result.read_mbps += p.read_mbps
+        result.write_mbps += p.write_mbps
+        for hid in p.hops:
+            ld = loads[hid]
+            ld.load += r
+            ld.read_load += p.read_mbps
+            ld.write_load += p.write_mbps
 
 
 def _groups(topo: Topology, result: Analysis) -> dict[str, dict[str, float]]:
@@ -542,96 +735,3 @@ def _groups(topo: Topology, result: Analysis) -> dict[str, dict[str, float]]:
         for sw in crossed:
             groups["switch"][sw] += p.mbps
     return groups
-
-
-def _max_flow(paths: list[Path], loads: dict[str, Load]) -> tuple[float, list[str]]:
-    """Max flow over the union of the paths (capacities on split nodes) and the min-cut hops.
-
-    Hops crossed by exactly the same paths are in series; they are merged into one node with
-    the smallest capacity first. Paths that share no capacitated hop are independent, so the
-    flow is computed per connected group of paths and summed (a site of many servers).
-    """
-    group_of, groups, best = _series_groups(paths, loads)
-    total, cut = 0.0, []
-    for seqs in _independent_chains(paths, group_of, groups).values():
-        if any(not s for s in seqs):
-            return math.inf, []
-        value, hops = _min_cut(seqs, best)
-        total += value
-        cut += hops
-    return float(total), sorted(cut)
-
-
-def _series_groups(
-    paths: list[Path], loads: dict[str, Load]
-) -> tuple[dict[str, int], dict[tuple[int, ...], int], list[tuple[float, str]]]:
-    """Merge hops crossed by the same set of paths: (hop -> group, path set -> group, per group
-    its smallest capacity and the hop that has it)."""
-    members: dict[str, list[int]] = {}
-    for i, p in enumerate(paths):
-        for hid in p.hops:
-            if loads[hid].capacity:
-                members.setdefault(hid, []).append(i)
-    group_of: dict[str, int] = {}
-    groups: dict[tuple[int, ...], int] = {}
-    best: list[tuple[float, str]] = []
-    for hid, idx in members.items():
-        key = tuple(idx)
-        gid = groups.get(key)
-        cap = loads[hid].capacity or 0.0
-        if gid is None:
-            gid = groups[key] = len(best)
-            best.append((cap, hid))
-        elif cap < best[gid][0]:
-            best[gid] = (cap, hid)
-        group_of[hid] = gid
-    return group_of, groups, best
-
-
-def _independent_chains(
-    paths: list[Path], group_of: dict[str, int], groups: dict[tuple[int, ...], int]
-) -> dict[int, list[list[int]]]:
-    """Paths as chains of series groups, bundled by connected component (union-find)."""
-    parent = list(range(len(paths)))
-
-    def find(x: int) -> int:
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
-    for idx in groups:
-        r = find(idx[0])
-        for i in idx[1:]:
-            ri = find(i)
-            if ri != r:
-                parent[ri] = r
-    chains: dict[int, list[list[int]]] = {}
-    for i, p in enumerate(paths):
-        seq: list[int] = []
-        for hid in p.hops:
-            gid = group_of.get(hid, -1)
-            if gid >= 0 and (not seq or seq[-1] != gid):
-                seq.append(gid)
-        chains.setdefault(find(i), []).append(seq)
-    return chains
-
-
-def _min_cut(seqs: list[list[int]], best: list[tuple[float, str]]) -> tuple[float, list[str]]:
-    """Max flow and min-cut hops of one independent bundle of chains (networkx)."""
-    import networkx as nx
-    from networkx.algorithms.flow import shortest_augmenting_path
-
-    edges: dict[tuple[Any, Any], dict[str, float]] = {}
-    for seq in seqs:
-        prev: Any = "SOURCE"
-        for gid in seq:
-            edges[(prev, ("in", gid))] = {}
-            edges[(("in", gid), ("out", gid))] = {"capacity": best[gid][0]}
-            prev = ("out", gid)
-        edges[(prev, "SINK")] = {}
-    g = nx.DiGraph()
-    g.add_edges_from((u, v, d) for (u, v), d in edges.items())
-    value, (reach, _) = nx.minimum_cut(g, "SOURCE", "SINK", flow_func=shortest_augmenting_path)
-    cut = [best[n[1]][1] for n in reach if isinstance(n, tuple) and n[0] == "in" and ("out", n[1]) not in reach]
-    return value, cut

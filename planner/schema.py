@@ -251,6 +251,7 @@ class KindSpec:
     collapses: bool = False  # shown as one box when collapsed
     part_kind: bool = False  # a catalog part attaches to it
     figures_read: tuple[str, ...] = ()  # part figures the analysis reads from that part
+    duplex: bool = False  # Fibre Channel: reads and writes have separate capacities [P690 step 1]
     structural: bool = False  # made together with its parent; not added or deleted alone
     on_path: bool = False  # lies on a data path (path highlighting, the inspector's path view)
     port: bool = False  # a Fibre Channel port a cable ends at
@@ -396,6 +397,7 @@ KINDS: dict[str, KindSpec] = {
             ("slot",),
             {"lpar": _ref("lpar", doc="the partition that owns the adapter", label="LPAR")},
             hop=5,
+            duplex=True,
             chart=0,
             part_kind=True,
             figures_read=("hba",),
@@ -438,6 +440,7 @@ KINDS: dict[str, KindSpec] = {
             ("switch",),
             {"index": Attr(_number(0, 64, integer=True), 0, label=_INDEX)},
             hop=7,
+            duplex=True,
             chart=7,
             structural=True,
             on_path=True,
@@ -450,6 +453,7 @@ KINDS: dict[str, KindSpec] = {
             ("switch",),
             {},
             hop=8,
+            duplex=True,
             chart=8,
             structural=True,
             on_path=True,
@@ -462,6 +466,7 @@ KINDS: dict[str, KindSpec] = {
             ("asic",),
             {"index": Attr(_number(0, 511, integer=True), 0, label=_INDEX), "speed_gbps": _SPEED},
             hop=6,
+            duplex=True,
             chart=6,
             structural=True,
             on_path=True,
@@ -481,7 +486,7 @@ KINDS: dict[str, KindSpec] = {
             pdf_width=104,
             collapses=True,
             part_kind=True,
-            figures_read=("subsystem", "host_port"),
+            figures_read=("subsystem", "subsystem_cache", "controller", "host_port"),
             on_path=True,
             fill="#faf2e6",
             counted=True,
@@ -504,6 +509,7 @@ KINDS: dict[str, KindSpec] = {
             ("controller",),
             {"index": Attr(_number(0, 32, True), 1, label=_INDEX), "wwpn": _WWPN, "speed_gbps": _SPEED},
             hop=9,
+            duplex=True,
             chart=9,
             structural=True,
             on_path=True,

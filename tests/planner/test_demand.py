@@ -39,7 +39,7 @@ def test_demand_caps_a_flow_and_the_others_share_the_rest():
     """Hop 0 (10 MB/s) carries flows 0, 1, 2; hop 1 (4) carries flow 2; flow 0 wants 2.
     Filling: flow 0 stops at 2; hop 0 has 8 left for two flows (4 each), hop 1 gives flow 2 its 4
     (the smaller hop wins the tie), flow 1 takes 10 - 2 - 4 = 4."""
-    rates, bott = max_min_fair([[0], [0], [0, 1]], [10.0, 4.0], [2.0, math.inf, math.inf])
+    rates, bott = max_min_fair([[0], [0], [0, 1]], [10.0, 4.0], demands=[2.0, math.inf, math.inf])
     assert rates == pytest.approx([2, 4, 4])
     assert bott == [None, 0, 1]
 
@@ -47,14 +47,14 @@ def test_demand_caps_a_flow_and_the_others_share_the_rest():
 def test_demand_equal_to_the_fair_share_counts_as_met():
     """Two flows on a 10 MB/s hop, one wanting 5: both get 5; the capped one is held by its
     demand (no binding hop), the other by the hop."""
-    rates, bott = max_min_fair([[0], [0]], [10.0], [5.0, math.inf])
+    rates, bott = max_min_fair([[0], [0]], [10.0], demands=[5.0, math.inf])
     assert rates == pytest.approx([5, 5]) and bott == [None, 0]
 
 
 def test_demand_without_hops_and_no_demand_at_all():
-    assert max_min_fair([[]], [], [3.0]) == ([3.0], [None])
-    assert max_min_fair([[]], [], None) == ([math.inf], [None])
-    assert max_min_fair([[0]], [10.0], [0.0]) == ([0.0], [None])
+    assert max_min_fair([[]], [], demands=[3.0]) == ([3.0], [None])
+    assert max_min_fair([[]], [], demands=None) == ([math.inf], [None])
+    assert max_min_fair([[0]], [10.0], demands=[0.0]) == ([0.0], [None])
 
 
 def test_split_and_direction_share():
@@ -84,7 +84,7 @@ def test_fair_share_properties(hops_flows, data):
     demands = data.draw(
         st.lists(st.one_of(st.just(math.inf), st.floats(0, 1000)), min_size=len(flows), max_size=len(flows))
     )
-    rates, bott = max_min_fair(flows, capacity, demands)
+    rates, bott = max_min_fair(flows, capacity, demands=demands)
     eps = 1e-6 * max(capacity)
     load = [0.0] * len(capacity)
     for f, hops in enumerate(flows):
