@@ -219,7 +219,8 @@ def summary_lines(d: Diff, old: Topology, new: Topology, old_name: str = "old", 
     out += binding_lines(d, old, new)
     for title, ids in (("Paths removed", d.paths_removed), ("Paths added", d.paths_added)):
         if ids:
-            out.append(f"{title} ({len(ids)}): " + ", ".join(ids))
+            more = f" and {len(ids) - 6} more (--json lists them all)" if len(ids) > 6 else ""
+            out.append(f"{title} ({len(ids)}): " + ", ".join(ids[:6]) + more)
     out.append("")
     for title, found in (("Findings added", d.findings_added), ("Findings removed", d.findings_removed)):
         out.append(f"{title}: {len(found) or 'none'}")
