@@ -296,6 +296,29 @@ def _through_switch(topo: Topology, a: Component, b: Component) -> list[str]:
     return [bp[0].id] if bp else []
 
 
+def path_indexes(
+    topo: Topology,
+) -> tuple[dict[str, list[Component]], dict[str, list[Component]], dict[str, list[tuple[str, str, str]]]]:
+    """What the path search looks up: zones by member, host mappings by HBA port, and the
+    inter-switch links of each switch as (own port, cable, far port). Cost O(n)."""
+    zones: dict[str, list[Component]] = {}
+    for z in topo.of_kind("zone"):
+        for m in z["members"]:
+            zones.setdefault(m, []).append(z)
+    maps: dict[str, list[Component]] = {}
+    for m in topo.of_kind("host_mapping"):
+        for p in m["hba_ports"]:
+            maps.setdefault(p, []).append(m)
+    isl: dict[str, list[tuple[str, str, str]]] = {}
+    for cab in topo.of_kind("cable"):
+        pa, pb = topo.get(cab["a"]), topo.get(cab["b"])
+        if pa and pb and pa.kind == pb.kind == "switch_port":
+            sa, sb = topo.ancestor(pa.id, "switch"), topo.ancestor(pb.id, "switch")
+            isl.setdefault(sa.id, []).append((pa.id, cab.id, pb.id))
+            isl.setdefault(sb.id, []).append((pb.id, cab.id, pa.id))
+    return zones, maps, isl
+
+
 def find_paths(topo: Topology, only: Iterable[str] = ()) -> tuple[list[Path], list[str]]:
     """Every path the design allows: (paths, ids of HBA ports with no complete path).
 
@@ -305,21 +328,7 @@ def find_paths(topo: Topology, only: Iterable[str] = ()) -> tuple[list[Path], li
     only_set = set(only)
     for cid in only_set:
         topo[cid]  # raises ModelError naming a missing id
-    zones_by_member: dict[str, list[Component]] = {}
-    for z in topo.of_kind("zone"):
-        for m in z["members"]:
-            zones_by_member.setdefault(m, []).append(z)
-    maps_by_port: dict[str, list[Component]] = {}
-    for m in topo.of_kind("host_mapping"):
-        for p in m["hba_ports"]:
-            maps_by_port.setdefault(p, []).append(m)
-    isl: dict[str, list[tuple[str, str, str]]] = {}
-    for cab in topo.of_kind("cable"):
-        pa, pb = topo.get(cab["a"]), topo.get(cab["b"])
-        if pa and pb and pa.kind == pb.kind == "switch_port":
-            sa, sb = topo.ancestor(pa.id, "switch"), topo.ancestor(pb.id, "switch")
-            isl.setdefault(sa.id, []).append((pa.id, cab.id, pb.id))
-            isl.setdefault(sb.id, []).append((pb.id, cab.id, pa.id))
+    zones_by_member, maps_by_port, isl = path_indexes(topo)
 
     paths: list[Path] = []
     unreachable: list[str] = []

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from planner import naming
-from planner.analysis import Analysis, Path, _host_hops, _targets, analyze, max_min_fair
+from planner.analysis import Analysis, Path, _host_hops, _targets, analyze, max_min_fair, path_indexes
 from planner.model import Component, Topology
 from planner.schema import hop_kinds, kind_name, spec
 
@@ -85,24 +85,8 @@ def owner_only(topo: Topology, sub: Component) -> bool:
 
 
 def _indexes(topo: Topology):
-    """Zones by member, host mappings by HBA port and inter-switch links by switch (as
-    :func:`planner.analysis.find_paths` builds them)."""
-    zones: dict[str, list[Component]] = {}
-    for z in topo.of_kind("zone"):
-        for m in z["members"]:
-            zones.setdefault(m, []).append(z)
-    maps: dict[str, list[Component]] = {}
-    for m in topo.of_kind("host_mapping"):
-        for p in m["hba_ports"]:
-            maps.setdefault(p, []).append(m)
-    isl: dict[str, list[tuple[str, str, str]]] = {}
-    for cab in topo.of_kind("cable"):
-        pa, pb = topo.get(cab["a"]), topo.get(cab["b"])
-        if pa and pb and pa.kind == pb.kind == "switch_port":
-            sa, sb = topo.ancestor(pa.id, "switch"), topo.ancestor(pb.id, "switch")
-            isl.setdefault(sa.id, []).append((pa.id, cab.id, pb.id))
-            isl.setdefault(sb.id, []).append((pb.id, cab.id, pa.id))
-    return zones, maps, isl
+    """Zones by member, host mappings by HBA port and inter-switch links by switch."""
+    return path_indexes(topo)
 
 
 def all_paths(topo: Topology) -> list[Path]:
