@@ -79,11 +79,15 @@ def _analyze_parser(sub: Any) -> None:
 
 
 def _parser() -> argparse.ArgumentParser:
+    from app.about import VersionAction
+
     p = _Parser(prog="sanplan", description="SANplan: server-to-storage topology planner")
+    p.add_argument("--version", action=VersionAction, help="the version, the catalog's and the file formats'")
     sub = p.add_subparsers(dest="command")
 
     g = sub.add_parser("gui", help="open the editor")
     g.add_argument("file", nargs="?")
+    g.add_argument("--quit-after-ms", type=int, metavar="N", help="open the editor, then quit after N ms (checks)")
 
     e = sub.add_parser("example", help="write a bundled example design")
     e.add_argument("name", help="example name (sanplan example list)")
@@ -653,6 +657,10 @@ def cmd_default(args) -> int:
     from planner.examples import build_example
     from planner.rules import check
 
+    if getattr(args, "quit_after_ms", None) is not None:  # a check: open the editor, on any platform
+        from app.gui import run_gui
+
+        return run_gui(args.file, quit_after_ms=args.quit_after_ms)
     gui = _gui_available()
     if gui is not None:
         return gui(getattr(args, "file", None))
@@ -689,15 +697,16 @@ def _gui_available():
     if not _has_display() or os.environ.get("QT_QPA_PLATFORM") == "offscreen":
         return None
     try:
-        from app.gui import run_gui
+        from app.gui import probe_env, run_gui
     except ImportError as err:
         print(f"sanplan: the editor cannot start ({err}); running headless", file=sys.stderr)
         return None
     import subprocess
 
-    probe = "from PySide6.QtWidgets import QApplication; QApplication([])"
+    from app.gui import probe_command
+
     try:
-        done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=30)
+        done = subprocess.run(probe_command(), capture_output=True, text=True, timeout=30, env=probe_env())
     except (OSError, subprocess.TimeoutExpired) as err:
         print(f"sanplan: the editor cannot start ({err}); running headless", file=sys.stderr)
         return None

@@ -2,8 +2,32 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
+
+# Set in the environment of ``sanplan`` (the bundle's executable) to make it only try to create
+# the QApplication: the probe that the display can take a window (see app.cli._gui_available).
+PROBE_ENV = "SANPLAN_QT_PROBE"
+PROBE_CODE = "from PySide6.QtWidgets import QApplication; QApplication([])"
+
+
+def probe_command() -> list[str]:
+    """The child process that tries Qt: ``python -c`` from source, the executable itself in a bundle."""
+    if getattr(sys, "frozen", False):
+        return [sys.executable]
+    return [sys.executable, "-c", PROBE_CODE]
+
+
+def probe_env() -> dict[str, str]:
+    return {**os.environ, PROBE_ENV: "1"}
+
+
+def run_probe() -> None:
+    """The bundle's entry point calls this first: with PROBE_ENV set, try Qt and exit."""
+    if os.environ.get(PROBE_ENV):
+        exec(PROBE_CODE)
+        sys.exit(0)
 
 
 def create_window(file: str | None = None, example: str | None = None, offer_recovery: bool = True):
@@ -32,8 +56,17 @@ def create_window(file: str | None = None, example: str | None = None, offer_rec
     return app, window
 
 
-def run_gui(file: str | None = None) -> int:
-    app, window = create_window(file)
+def run_gui(file: str | None = None, quit_after_ms: int | None = None) -> int:
+    """Show the editor until the user quits; with quit_after_ms (a check that it starts), close it
+    after that many milliseconds without asking about unsaved work."""
+    app, window = create_window(file, offer_recovery=quit_after_ms is None)
     window.show()
     window.view.zoom_to_fit()
+    if quit_after_ms is not None:
+        from PySide6.QtCore import QTimer
+
+        QTimer.singleShot(max(0, quit_after_ms), app.quit)
+        code = app.exec()
+        print(f"sanplan: the editor opened ({window.windowTitle()}) and quit after {quit_after_ms} ms")
+        return code
     return app.exec()

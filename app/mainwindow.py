@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
     QUndoView,
 )
 
+from app.about import show_about
 from app.actions.menus import fill_component_menu, fill_design_menu
 from app.controller import Controller
 from app.dock_tabs import hide_stale_tab_bars
@@ -660,12 +661,7 @@ class MainWindow(QMainWindow):
         show_start_page(self)
 
     def about(self) -> None:
-        QMessageBox.about(
-            self,
-            "About SANplan",
-            "<b>SANplan</b><br>Server-to-storage topology planner.<br>"
-            "Figures from the IBM p690 JFS2/DIO Redpaper (2004) and the SAS tuning papers; every figure shows its source.",
-        )
+        show_about(self)
 
     # -- theme ----------------------------------------------------------------------------------
     def set_theme(self, name: str) -> None:
