@@ -22,6 +22,9 @@ if ! "$PY" -m PyInstaller --noconfirm --clean --log-level WARN --distpath "$DIST
     packaging/sanplan.spec >"$log" 2>&1; then
   say "PyInstaller failed; the full log: $log"; tail -n 20 "$log" >&2; exit 1
 fi
+if ! "$PY" packaging/stage_share.py "$DIST/sanplan" >>"$log" 2>&1; then
+  say "staging the desktop files failed; the full log: $log"; tail -n 20 "$log" >&2; exit 1
+fi
 version=$("$DIST/sanplan/sanplan" --version | sed -n '1s/^sanplan //p')
 os=$(uname -s | tr 'A-Z' 'a-z'); arch=$(uname -m)
 tarball="$DIST/sanplan-$version-$os-$arch.tar.gz"
