@@ -2,13 +2,22 @@
 # Sets up everything SANplan needs on a fresh Debian/Ubuntu machine that has only python3:
 # the system libraries Qt loads (installed when running as root, named otherwise), a virtual
 # environment in .venv, and the package with its test tools. Safe to run again: it only does
-# what is missing. Sourced by ../run.sh and ../test.sh.
+# what is missing. Run by ../run.sh and ../test.sh. It prints one line per step it takes; the
+# tools' own output goes to a log, shown (its path and its end) only when a step fails.
 set -e
 ROOT=$(CDPATH= cd -- "$(dirname -- "$0")/.." && pwd)
 VENV="$ROOT/.venv"
 PY=${PYTHON:-python3}
 
 say() { printf 'sanplan setup: %s\n' "$*" >&2; }
+LOG=$(mktemp "${TMPDIR:-/tmp}/sanplan-setup.XXXXXX")  # the tools' output; removed when all went well
+# run a step quietly: its output goes to the log; on failure say so with the log's path
+quiet() {
+  what=$1; shift
+  if "$@" >>"$LOG" 2>&1; then return 0; fi
+  say "$what failed; the full log: $LOG"; tail -n 15 "$LOG" >&2
+  return 1
+}
 
 if ! command -v "$PY" >/dev/null 2>&1; then
   say "python3 is not installed; install Python 3.11 or newer first"; exit 1
@@ -47,13 +56,14 @@ fi
 
 # 2. The virtual environment (Debian's python3 needs python3-venv for it).
 if [ ! -x "$VENV/bin/python" ]; then
-  if ! "$PY" -m venv "$VENV" >/dev/null 2>&1; then
+  say "creating the virtual environment .venv"
+  if ! "$PY" -m venv "$VENV" >>"$LOG" 2>&1; then
     rm -rf "$VENV"
     if as_root && command -v apt-get >/dev/null 2>&1; then
       ver=$("$PY" -c 'import sys; print(f"{sys.version_info[0]}.{sys.version_info[1]}")')
       say "installing python3-venv"
       apt_install python3-venv || apt_install "python$ver-venv" || true
-      "$PY" -m venv "$VENV"
+      quiet "creating the virtual environment" "$PY" -m venv "$VENV" || exit 1
     else
       say "cannot create a virtual environment: install python3-venv (apt-get install python3-venv) and run again"; exit 1
     fi
@@ -65,7 +75,9 @@ stamp="$VENV/.sanplan-installed"
 want=$(cksum < "$ROOT/pyproject.toml")
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   say "installing SANplan and its dependencies into .venv (first run takes a minute)"
-  "$VENV/bin/python" -m pip install -q --disable-pip-version-check --upgrade pip >/dev/null 2>&1 || true
-  "$VENV/bin/python" -m pip install -q --disable-pip-version-check -e "$ROOT[test]"
+  "$VENV/bin/python" -m pip install -q --disable-pip-version-check --upgrade pip >>"$LOG" 2>&1 || true
+  quiet "installing the package (pip)" "$VENV/bin/python" -m pip install --disable-pip-version-check -e "$ROOT[test]" || exit 1
   printf '%s' "$want" > "$stamp"
+  say "ready"
 fi
+rm -f "$LOG"
