@@ -119,3 +119,12 @@ def test_tarball_installs_itself(bundle, tmp_path):
     assert (home / ".local/share/applications/sanplan.desktop").is_file()
     subprocess.run(["sh", str(home / ".local/lib/sanplan/uninstall.sh")], env=env, check=True, timeout=300)
     assert list(home.rglob("*")) == []
+
+
+def test_display_qt_cannot_use_falls_back_to_headless(copied):
+    """The bundle probes Qt with its own executable (not python -c) before opening a window."""
+    command = ["env", "-i", f"HOME={copied / 'home'}", "DISPLAY=:99", str(copied / "sanplan" / "sanplan")]
+    done = subprocess.run(command, cwd=copied, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "Qt cannot open a window on this display" in done.stderr
+    assert "SANplan headless (the editor could not start)" in done.stdout
