@@ -82,7 +82,7 @@ def _fabric_zoning(sheet: Sheet, plan: Any) -> list[Any]:
         for z in plan.zones
     ]
     head = ("Zone", "Members (aliases)") + (("Name in the design",) if renamed else ())
-    widths = (0.4, 0.6) if not renamed else (0.4, 0.34, 0.26)
+    widths = (0.4, 0.6) if not renamed else (0.52, 0.28, 0.2)
     out.append(data_table(sheet, head, zrows, widths))
     if plan.skipped:
         out.append(sheet.p("Left out of the scripts: " + "; ".join(para(n) for n in plan.skipped) + ".", "small"))
