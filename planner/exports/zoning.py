@@ -396,6 +396,11 @@ def _cisco_head(s: _Script, backout: bool) -> list[str]:
             f"! WARNING - REPLACE MODE: zoneset activate makes the new zone set {cfg} the ONLY one active in",
             f"!   VSAN {vsan}. EVERY ZONE NOT IN THIS SCRIPT STOPS WORKING: hosts lose their disks.",
         ]
+    elif backout:
+        lines += [
+            f"! MODE add: removes the zones the script added from the zone set {cfg} and activates it",
+            "!   again; the other zones keep working.",
+        ]
     else:
         lines += [
             f"! MODE add: adds the zones below to the zone set {cfg} and activates it again; the zones",

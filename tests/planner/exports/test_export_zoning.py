@@ -314,3 +314,19 @@ def test_zone_names_are_unique_in_a_fabric(one_drawer):
     names = [z.name for z in zoning_plan(one_drawer)[0].zones]
     assert len({n.lower() for n in names}) == len(names)
     assert names[:2] == ["Z_LPAR1_FCS0_FASTT1_A1", "Z_LPAR1_FCS0_FASTT1_A1_2"]
+
+
+def test_cli_flags_reach_the_scripts(one_drawer, tmp_path, capsys, monkeypatch):
+    from app.cli import main
+
+    monkeypatch.setenv("SANPLAN_HOME", str(tmp_path / "home"))
+    design = tmp_path / "one.sanplan"
+    assert main(["example", "p690-one-drawer", str(design)]) == 0
+    out = tmp_path / "z.txt"
+    argv = ["export", str(design), "--zoning", "cisco", str(out), "--vsan", "12", "--mode", "replace"]
+    assert main([*argv, "--config", "ZS_A", "--backout", "--vsan-ports"]) == 0
+    assert "zoneset activate name ZS_A vsan 12" in out.read_text() and "REPLACE MODE" in out.read_text()
+    assert "no zoneset name ZS_A vsan 12" in (tmp_path / "z.backout.txt").read_text()
+    assert "back-out script of fabric FAB_D1" in capsys.readouterr().out
+    assert main(["export", str(design), "--zoning", "cisco", str(out), "--vsan", "4094"]) != 0
+    assert "isolated VSAN" in capsys.readouterr().err
