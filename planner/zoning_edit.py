@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from planner import edit, naming
 from planner.commands import Builder, RemoveComponent, SetAttr
-from planner.exports.zoning import alias_text, safe_name
+from planner.exports.zoning import alias_text, safe_name, zone_name_text
 from planner.model import Component, ModelError, Topology, normalize_wwpn
 from planner.naming import short_label
 
@@ -86,8 +86,9 @@ def _fabric(topo: Topology, fabric: str) -> Component:
 def zone_name(topo: Topology, initiator: str, target: str, fabric: str | None = None) -> str:
     """``Z_LPAR1_FCS0_FASTT1_A1``: the name of the zone pairing two ports (the aliases of
     :func:`planner.exports.zoning.alias_text`), at most 64 characters of ``[A-Za-z0-9_]``, made
-    unique among the zones of ``fabric`` with a suffix ``_2``, ``_3``..."""
-    text = f"Z_{alias_text(topo, topo[initiator])}_{alias_text(topo, topo[target])}"
+    unique among the zones of ``fabric`` with a suffix ``_2``, ``_3``... The one scheme the zoning
+    scripts name zones by (:func:`planner.exports.zoning.zone_name_text`)."""
+    text = zone_name_text([alias_text(topo, topo[initiator]), alias_text(topo, topo[target])])
     taken = {short_label(z).lower() for z in topo.children(fabric, "zone")} if fabric else None
     return safe_name(text, "Z", taken)
 

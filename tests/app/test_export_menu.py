@@ -13,7 +13,13 @@ def format_actions(window) -> list[tuple[str, str]]:
 def test_one_action_per_registered_format(window):
     assert format_actions(window) == [(f.id, f.title) for f in formats()]
     settings = [a.text() for a in window.export_menu.actions() if not a.data() and not a.isSeparator()]
-    assert settings == ["Build sheet &paper", "Build sheet with cable &labels"]
+    assert settings == [
+        "Build sheet &paper",
+        "Build sheet with cable &labels",
+        "Zoning script &mode",
+        "Zoning: also write a &back-out script",
+        "Zoning (Cisco): also assign the &ports to the VSAN",
+    ]
 
 
 def test_a_new_format_gets_an_action_that_exports(window, tmp_path):

@@ -188,7 +188,7 @@ def test_exports_from_the_file_menu(window, home):
     w.answers["export"] = str(zones)
     w.export_zoning("brocade")
     text = zones.read_text()
-    assert 'zonecreate "Z_D1_FCS0_FASTT1_A"' in text and "cfgenable" in text
+    assert 'zonecreate "Z_LPAR1_FCS0_FASTT1_A1"' in text and "cfgenable" in text
     w.answers["text"] = "20"
     cisco = home / "cisco.txt"
     w.answers["export"] = str(cisco)

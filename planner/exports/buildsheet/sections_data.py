@@ -76,13 +76,11 @@ def _fabric_zoning(sheet: Sheet, plan: Any) -> list[Any]:
         out.append(sheet.p(f"In the design: {para(plan.design_name)}", "small"))
     out.append(data_table(sheet, ("Alias", "WWPN", "Device", "Port", "Cabled to"), rows, (0.34, 0.22, 0.16, 0.1, 0.18)))
     out.append(rl_api().Spacer(1, 5))
-    renamed = any(z.name != z.design_name for z in plan.zones)
     zrows = [
-        [z.name, ", ".join(z.members)] + ([z.design_name if z.name != z.design_name else ""] if renamed else [])
+        [z.name, ", ".join(z.members) + (f" (in the design: {z.design_name})" if z.name != z.design_name else "")]
         for z in plan.zones
     ]
-    head = ("Zone", "Members (aliases)") + (("Name in the design",) if renamed else ())
-    widths = (0.4, 0.6) if not renamed else (0.4, 0.34, 0.26)
+    head, widths = ("Zone", "Members (aliases)"), (0.62, 0.38)
     out.append(data_table(sheet, head, zrows, widths))
     if plan.skipped:
         out.append(sheet.p("Left out of the scripts: " + "; ".join(para(n) for n in plan.skipped) + ".", "small"))

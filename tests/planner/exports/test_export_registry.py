@@ -66,7 +66,17 @@ def test_builtin_formats_in_menu_order():
         assert fmt.extension in fmt.file_filter and fmt.title.endswith("...")
         assert get(fmt.id) is fmt
     assert [flag.flag for flag, _ in cli_flags()] == ["--json", "--pdf", "--zoning", "--cabling"]
-    assert [o.flag for o in cli_options()] == ["--paper", "--figures", "--labels", "--changes-from", "--vsan"]
+    assert [o.flag for o in cli_options()] == [
+        "--paper",
+        "--figures",
+        "--labels",
+        "--changes-from",
+        "--mode",
+        "--config",
+        "--backout",
+        "--vsan",
+        "--vsan-ports",
+    ]
 
 
 def test_unknown_format_and_double_registration_are_refused():
