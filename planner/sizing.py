@@ -481,3 +481,82 @@ def _recount(steps: list[Step], counts: Counts) -> None:
         if st.title in by and st.count != by[st.title]:
             st.what += f" (the analysis changed the estimate of {st.count})"
             st.count = by[st.title]
+
+
+# -- output --------------------------------------------------------------------------------------
+
+
+def _part_counts(s: Sizing) -> dict[str, int]:
+    """Part id -> how many the design uses (drives counted one by one)."""
+    out: dict[str, int] = {}
+    for comp in s.topology.components():
+        if comp.part:
+            out[comp.part] = out.get(comp.part, 0) + 1
+    return out
+
+
+def sizing_to_dict(s: Sizing) -> dict[str, Any]:
+    """The documented JSON of ``sanplan size --json`` (docs/cli.md)."""
+    a = s.analysis
+    return {
+        "target": {"read_mbps": s.target_read, "write_mbps": s.target_write, "headroom_pct": s.headroom_pct},
+        "figures": s.figures,
+        "parts": dict(s.parts),
+        "steps": [
+            {
+                "step": st.title,
+                "figure": st.figure,
+                "unit": st.unit,
+                "source": st.source,
+                "count": st.count,
+                "why": st.what,
+            }
+            for st in s.steps
+        ],
+        "counts": {
+            "drawers": s.counts.drawers,
+            "hbas": s.counts.hbas,
+            "switches": s.counts.switches,
+            "subsystems": s.counts.subsystems,
+            "arrays": s.counts.arrays,
+            "volume_groups": len(s.topology.of_kind("volume_group")),
+        },
+        "part_counts": _part_counts(s),
+        "analysis": {
+            "direction": a.direction,
+            "aggregate_mbps": round(a.aggregate, 1),
+            "read_mbps": round(a.read_mbps, 1),
+            "write_mbps": round(a.write_mbps, 1),
+            "paths": len(a.paths),
+            "binding": s.binding_kinds(),
+            "meets_target": s.meets(),
+        },
+        "limit": s.limit,
+    }
+
+
+def format_sizing(s: Sizing) -> str:
+    """The steps in the paper's manner, then the analysed result and its binding hops."""
+    d = sizing_to_dict(s)
+    want = " + ".join(f"{v:,.0f} MB/s {k[:-5]}" for k, v in d["target"].items() if k != "headroom_pct" and v)
+    lines = [f"Sizing for {want}" + (f" with {s.headroom_pct:g}% headroom" if s.headroom_pct else "")]
+    lines.append(f"({s.figures} figures; parts: {', '.join(f'{k} {v}' for k, v in s.parts.items())})")
+    for n, st in enumerate(s.steps, start=1):
+        fig = f"{st.figure:,.0f} {st.unit}" if st.figure is not None else st.unit
+        lines.append(f"{n}. {st.title}: {fig} -> {st.count}  ({st.what})")
+        lines.append(f"   source: {st.source}")
+    c, a = d["counts"], d["analysis"]
+    lines.append(
+        f"Design: {c['drawers']} drawer(s), {c['hbas']} HBA(s), {c['switches']} switch(es), "
+        f"{c['subsystems']} subsystem(s), {c['arrays']} array(s), {c['volume_groups']} volume group(s)"
+    )
+    got = f"{a['aggregate_mbps']:,.0f} MB/s {a['direction']}"
+    if a["direction"] == "mixed":
+        got += f" ({a['read_mbps']:,.0f} read + {a['write_mbps']:,.0f} write)"
+    lines.append(
+        f"Analysis: {got} over {a['paths']} path(s); " + ("meets" if a["meets_target"] else "misses") + " the target"
+    )
+    binding = ", ".join(f"{kind_name(k)} ({n} path(s))" for k, n in sorted(a["binding"].items(), key=lambda x: -x[1]))
+    lines.append(f"Binding hops: {binding or 'none'}")
+    lines.append(f"Limit: {s.limit}")
+    return "\n".join(lines)
