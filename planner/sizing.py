@@ -404,6 +404,37 @@ def size(
     raise SizingError(f"no design of these parts met the target after {MAX_ROUNDS} rounds of growth")
 
 
+def estimate(
+    target_read_mbps: float,
+    target_write_mbps: float = 0,
+    figures: str = "planning",
+    parts: Mapping[str, dict[str, Any]] | None = None,
+    headroom_pct: float = 0,
+    fill_drawers: bool = False,
+    **part_ids: str | None,
+) -> tuple[list[Step], Counts]:
+    """The paper's steps and counts without building or analysing (fast: for a live preview).
+    Raises SizingError for bad input or a target beyond the server's maximum drawers."""
+    _check_inputs(target_read_mbps, target_write_mbps, figures, "RDAC", 1, headroom_pct)
+    chosen, _ = _resolve(parts or {}, part_ids)
+    figs = _Figures(chosen, figures, target_read_mbps, target_write_mbps)
+    need = {d: figs.targets[d] * (1 + headroom_pct / 100) for d in figs.dirs}
+    steps, counts = _plan(chosen, figs, need, fill_drawers)
+    if counts.drawers > _max_drawers(chosen):
+        raise _too_big(chosen, figs, counts)
+    return steps, counts
+
+
+def format_steps(steps: list[Step]) -> list[str]:
+    """One line per step: title, figure, count and source."""
+    out = []
+    for n, st in enumerate(steps, start=1):
+        fig = f"{st.figure:,.0f} {st.unit}" if st.figure is not None else st.unit
+        out.append(f"{n}. {st.title}: {fig} -> {st.count}  ({st.what})")
+        out.append(f"   source: {st.source}")
+    return out
+
+
 def _name(read: float, write: float) -> str:
     parts = [f"{read:,.0f} MB/s read" if read else "", f"{write:,.0f} MB/s write" if write else ""]
     return "sized for " + " + ".join(p for p in parts if p)
@@ -541,10 +572,7 @@ def format_sizing(s: Sizing) -> str:
     want = " + ".join(f"{v:,.0f} MB/s {k[:-5]}" for k, v in d["target"].items() if k != "headroom_pct" and v)
     lines = [f"Sizing for {want}" + (f" with {s.headroom_pct:g}% headroom" if s.headroom_pct else "")]
     lines.append(f"({s.figures} figures; parts: {', '.join(f'{k} {v}' for k, v in s.parts.items())})")
-    for n, st in enumerate(s.steps, start=1):
-        fig = f"{st.figure:,.0f} {st.unit}" if st.figure is not None else st.unit
-        lines.append(f"{n}. {st.title}: {fig} -> {st.count}  ({st.what})")
-        lines.append(f"   source: {st.source}")
+    lines += format_steps(s.steps)
     c, a = d["counts"], d["analysis"]
     lines.append(
         f"Design: {c['drawers']} drawer(s), {c['hbas']} HBA(s), {c['switches']} switch(es), "
