@@ -21,8 +21,9 @@ from typing import Any
 
 from planner import edit
 from planner.analysis import Analysis, analyze
+from planner.assist.base import token
 from planner.assist.lvm import build_lvm
-from planner.assist.san import cable_asic_local, zone_for_multipath
+from planner.assist.san import cable_asic_local, host_ports_in_order, zone_for_multipath
 from planner.assist.server import PAPER_SLOTS, place_hbas
 from planner.assist.storage import best_layout, layout_arrays, map_luns
 from planner.figures import FIGURE_SETS, Figure, figure
@@ -66,6 +67,7 @@ class Counts:
     switches: int
     arrays: int = 0
     per_drawer: list[list[int]] = field(default_factory=list)  # drawer -> HBAs of each subsystem
+    fabrics: int = 1  # 2: each subsystem's two adapters and controllers on two switches
 
 
 @dataclass
@@ -212,24 +214,29 @@ def build(
     edit.add_lpar(t, "p690", "lpar1", multipath=multipath, aix_level="5.2")
     sub_no = 0
     for d, subs in enumerate(counts.per_drawer, start=1):
-        sub_no = _build_drawer(t, parts, d, subs, sub_no)
+        sub_no = _build_drawer(t, parts, d, subs, sub_no, counts.fabrics)
     build_lvm(t, "p690.lpar1")
     t.revision = 0
     return t
 
 
-def _build_drawer(t: Topology, parts: Mapping[str, dict[str, Any]], d: int, subs: list[int], sub_no: int) -> int:
-    """Drawer ``d`` with its HBAs, its switch in its own fabric and its subsystems, cabled,
-    zoned and mapped; returns the number of subsystems built so far."""
+def _build_drawer(
+    t: Topology, parts: Mapping[str, dict[str, Any]], d: int, subs: list[int], sub_no: int, fabrics: int = 1
+) -> int:
+    """Drawer ``d`` with its HBAs, its switch in its own fabric (two with ``fabrics`` 2) and its
+    subsystems, cabled, zoned and mapped; returns the number of subsystems built so far."""
     edit.add_drawer(t, "p690", parts["drawer"], index=d)
     drawer = t.children("p690", "drawer")[-1].id
     place_hbas(t, drawer, parts["hba"], sum(subs), lpar="p690.lpar1")
     for n, hba in enumerate(c for c in t.descendants(drawer) if c.kind == "hba"):
         for port in t.children(hba.id, "hba_port"):
             edit.set_attr(t, port.id, "wwpn", f"10:00:00:00:c9:{d:02x}:{n:02x}:{port['index'] + 1:02x}")
-    edit.add_fabric(t, f"FAB_D{d}")
-    edit.add_switch(t, parts["switch"], f"fab.FAB_D{d}", f"sw{d}", domain_id=d)
+    names = [f"D{d}"] if fabrics == 1 else [f"D{d}A", f"D{d}B"]
+    for k, tag in enumerate(names):
+        edit.add_fabric(t, f"FAB_{tag}")
+        edit.add_switch(t, parts["switch"], f"fab.FAB_{tag}", f"sw{tag.lower()[1:]}", domain_id=d + 10 * k)
     enc = parts.get("enclosure")
+    first = sub_no
     drive = parts["drive"]
     for _ in subs:
         sub_no += 1
@@ -241,10 +248,27 @@ def _build_drawer(t: Topology, parts: Mapping[str, dict[str, Any]], d: int, subs
         if enc:
             edit.add_enclosure(t, sub, enc, drive_part=drive, drives=int(enc.get("drive_bays", 0)))
         layout_arrays(t, sub)
-    cable_asic_local(t, f"sw{d}")
-    zone_for_multipath(t, f"fab.FAB_D{d}")
+    if fabrics == 1:
+        cable_asic_local(t, f"sw{d}")
+        zone_for_multipath(t, f"fab.FAB_D{d}")
+    else:
+        _zone_two_fabrics(t, drawer, [f"fastt{n}" for n in range(first + 1, sub_no + 1)], names)
+        cable_asic_local(t)
     map_luns(t)
     return sub_no
+
+
+def _zone_two_fabrics(t: Topology, drawer: str, subs: list[str], names: list[str]) -> None:
+    """Each subsystem's first adapter with controller A in the first fabric, its second with
+    controller B in the second, so no single switch failure loses a logical drive; cabling
+    then follows the zones (ASIC-local)."""
+    ports = [p.id for h in (c for c in t.descendants(drawer) if c.kind == "hba") for p in t.children(h.id, "hba_port")]
+    for i, sub in enumerate(subs):
+        for k, tag in enumerate(names):
+            host = host_ports_in_order(t, t[sub])[k]
+            hp = ports[2 * i + k]
+            zone = f"Z_{token(t[hp].parent or '')}_{token(sub)}_{token(host.name)}"[:64]
+            edit.add_zone(t, f"fab.FAB_{tag}", zone, [hp, host.id])
 
 
 # -- sizing --------------------------------------------------------------------------------------
@@ -275,14 +299,14 @@ def _check_inputs(read: float, write: float, figures: str, multipath: str, fabri
         raise SizingError(f"figure set must be one of {', '.join(FIGURE_SETS)}, not {figures!r}")
     if multipath not in MULTIPATH:
         raise SizingError(f"multipath driver must be one of {', '.join(MULTIPATH)}, not {multipath!r}")
-    if fabrics != 1:
-        raise SizingError("two fabrics are not sized yet: size with --fabrics 1")
+    if fabrics not in (1, 2):
+        raise SizingError(f"fabrics must be 1 or 2, not {fabrics!r}")
     if not 0 <= headroom <= 1000:
         raise SizingError(f"headroom must be a percentage from 0 to 1000, not {headroom!r}")
 
 
 def _plan(
-    parts: dict[str, dict[str, Any]], figs: _Figures, need: dict[str, float], fill_drawers: bool
+    parts: dict[str, dict[str, Any]], figs: _Figures, need: dict[str, float], fill_drawers: bool, fabrics: int = 1
 ) -> tuple[list[Step], Counts]:
     """The paper's steps and the smallest counts they lead to."""
     d0 = figs.dirs[0]
@@ -294,9 +318,9 @@ def _plan(
         h = math.ceil(h / per_drawer) * per_drawer
         s = math.ceil(h / 2)
     layout = best_layout(parts["subsystem"], _drives_per_subsystem(parts), direction=d0)
-    arrays = (layout[2] if layout else 0) * s
-    counts = Counts(0, h, s, 0, arrays, spread(s, h, per_drawer, _ports(parts)))
-    counts.drawers = counts.switches = len(counts.per_drawer)
+    counts = _counts(parts, figs, s, h, layout[2] if layout else 0, fabrics)
+    arrays = counts.arrays
+    s, h = counts.subsystems, counts.hbas
     total = " + ".join(f"{need[d]:,.0f} MB/s {d}" for d in figs.dirs)
     steps = [
         Step("adapters", hba[d0].value, "MB/s per adapter", hba[d0].source, h, f"{total} over the adapters"),
@@ -311,8 +335,8 @@ def _plan(
         ),
         Step(
             "switches",
-            1.0,
-            "switch per drawer",
+            float(fabrics),
+            "switch per drawer" if fabrics == 1 else "switches per drawer (two fabrics)",
             "P690 'Hardware configuration benchmarked'",
             counts.switches,
             f"{parts['switch'].get('ports', '?')} ports for each drawer's adapters and storage ports",
@@ -385,7 +409,7 @@ def size(
     figs = _Figures(chosen, figures, target_read_mbps, target_write_mbps)
     factor = 1 + headroom_pct / 100
     need = {d: figs.targets[d] * factor for d in figs.dirs}
-    steps, counts = _plan(chosen, figs, need, fill_drawers)
+    steps, counts = _plan(chosen, figs, need, fill_drawers, fabrics)
     for rounds in range(1, MAX_ROUNDS + 1):
         if counts.drawers > _max_drawers(chosen):
             raise _too_big(chosen, figs, counts)
@@ -411,15 +435,16 @@ def estimate(
     parts: Mapping[str, dict[str, Any]] | None = None,
     headroom_pct: float = 0,
     fill_drawers: bool = False,
+    fabrics: int = 1,
     **part_ids: str | None,
 ) -> tuple[list[Step], Counts]:
     """The paper's steps and counts without building or analysing (fast: for a live preview).
     Raises SizingError for bad input or a target beyond the server's maximum drawers."""
-    _check_inputs(target_read_mbps, target_write_mbps, figures, "RDAC", 1, headroom_pct)
+    _check_inputs(target_read_mbps, target_write_mbps, figures, "RDAC", fabrics, headroom_pct)
     chosen, _ = _resolve(parts or {}, part_ids)
     figs = _Figures(chosen, figures, target_read_mbps, target_write_mbps)
     need = {d: figs.targets[d] * (1 + headroom_pct / 100) for d in figs.dirs}
-    steps, counts = _plan(chosen, figs, need, fill_drawers)
+    steps, counts = _plan(chosen, figs, need, fill_drawers, fabrics)
     if counts.drawers > _max_drawers(chosen):
         raise _too_big(chosen, figs, counts)
     return steps, counts
@@ -455,7 +480,7 @@ def _grow(
     ratio = sum(need.values()) / max(got, 1e-9)
     s = max(counts.subsystems + 1, math.ceil(counts.subsystems * ratio))
     h = min(2 * s, max(counts.hbas + 1, math.ceil(counts.hbas * ratio), s))
-    return _counts(parts, figs, s, h, counts.arrays // max(counts.subsystems, 1))
+    return _counts(parts, figs, s, h, counts.arrays // max(counts.subsystems, 1), counts.fabrics)
 
 
 def _limit(result: Sizing, parts: dict[str, dict[str, Any]], figs: _Figures) -> str:
@@ -470,10 +495,15 @@ def _limit(result: Sizing, parts: dict[str, dict[str, Any]], figs: _Figures) -> 
     return f"{bound}; growth adds subsystems and adapters, then drawers (up to {most}); {most_text}"
 
 
-def _counts(parts: dict[str, dict[str, Any]], figs: _Figures, s: int, h: int, arrays_per: int) -> Counts:
+def _counts(
+    parts: dict[str, dict[str, Any]], figs: _Figures, s: int, h: int, arrays_per: int, fabrics: int = 1
+) -> Counts:
+    """Counts for ``s`` subsystems and ``h`` adapters (two per subsystem with two fabrics)."""
+    h = 2 * s if fabrics == 2 else h
     per, _ = _per_drawer(parts, figs)
-    out = Counts(0, h, s, 0, arrays_per * s, spread(s, h, per, _ports(parts)))
-    out.drawers = out.switches = len(out.per_drawer)
+    out = Counts(0, h, s, 0, arrays_per * s, spread(s, h, per, _ports(parts) * fabrics), fabrics)
+    out.drawers = len(out.per_drawer)
+    out.switches = out.drawers * fabrics
     return out
 
 
@@ -493,7 +523,9 @@ def _shrink(
         for s2, h2 in ((s - 1, min(h, 2 * s - 2)), (s, h - 1)):
             if s2 < 1 or h2 < s2:
                 continue
-            cand = _counts(parts, figs, s2, h2, per_sub)
+            if counts.fabrics == 2 and h2 != 2 * s2:
+                continue
+            cand = _counts(parts, figs, s2, h2, per_sub, counts.fabrics)
             topo = build(parts, cand, multipath, name=best[0].meta["name"])
             result = _analyse(topo, figs.figset, need)
             if meets(result, need.get("read", 0), need.get("write", 0)):

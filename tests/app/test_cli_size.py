@@ -72,3 +72,10 @@ def test_size_bad_input(tmp_path, capsys):
     assert code == 2 and "target" in err
     code, _, err = run(capsys, "size", str(tmp_path / "x.sanplan"), "--read", "300", "--hba", "NOPE")
     assert code == 2 and "no hba part 'NOPE'" in err and len(err.strip().splitlines()) == 1
+
+
+def test_size_two_fabrics(tmp_path, capsys):
+    code, out, err = run(capsys, "size", str(tmp_path / "f.sanplan"), "--read", "600", "--fabrics", "2", "--json")
+    assert code == 0, err
+    d = json.loads(out)
+    assert d["counts"]["switches"] == 2 and d["counts"]["hbas"] == 4

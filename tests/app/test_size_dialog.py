@@ -24,6 +24,8 @@ def test_steps_update_live_and_refuse_the_impossible(window):
     assert "2. drawers: 16 adapters per drawer -> 7" in dlg.summary.text()
     dlg.read.setValue(300)
     assert "1. adapters: 150 MB/s per adapter -> 2" in dlg.summary.text()
+    dlg.fabrics.setCurrentIndex(dlg.fabrics.findData(2))
+    assert "2 switches per drawer (two fabrics) -> 2" in dlg.summary.text()
     dlg.read.setValue(20000)
     assert not dlg.ok_button().isEnabled() and "7 is the most" in dlg.reason.text()
     dlg.reject()

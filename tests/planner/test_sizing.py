@@ -132,3 +132,18 @@ def test_smallest_against_exhaustive_search(parts, target):
 
 def parts_for(parts):
     return {role: parts[pid] for role, pid in DEFAULT_PARTS.items()}
+
+
+def test_two_fabrics(parts):
+    s = size(1000, parts=parts, fabrics=2)
+    topo = s.topology
+    assert s.meets() and not _errors(topo)
+    assert s.counts.switches == 2 * s.counts.drawers and s.counts.hbas == 2 * s.counts.subsystems
+    for sub in topo.of_kind("subsystem"):
+        switches = {
+            topo.ancestor(topo.peer_port(p.id), "switch").id for p in topo.descendants(sub.id) if p.kind == "host_port"
+        }
+        assert len(switches) == 2, sub.id  # no single switch carries both controllers' paths
+    for sw in topo.of_kind("switch"):
+        assert topo.of_kind("fabric") and sw["fabric"] in {f.id for f in topo.of_kind("fabric")}
+    assert len({sw["fabric"] for sw in topo.of_kind("switch")}) == len(topo.of_kind("switch"))

@@ -27,6 +27,7 @@ class SizingDialog(FormDialog):
         self.figures = self.add_combo("Figures", choice_options(FIGURE_SETS), "planning", "the figure set to size with")
         self.headroom = self.add_float("Headroom", 0, 1000, 0, " %", "extra over the target the analysis must show")
         self.multipath = self.add_combo("Multipath driver", choice_options(MULTIPATH), "RDAC")
+        self.fabrics = self.add_combo("Fabrics", [("1", 1), ("2: each subsystem over two switches", 2)], 1)
         self.whole = self.add_check("16 adapters per drawer", False, "fill every drawer, as the paper's benchmark")
         self.dest = self.add_combo("Open as", DESTINATIONS, "scenario")
         self.summary.setFont(QFont("monospace"))
@@ -40,6 +41,7 @@ class SizingDialog(FormDialog):
             "headroom_pct": self.headroom.value(),
             "multipath": self.multipath.currentData(),
             "fill_drawers": self.whole.isChecked(),
+            "fabrics": int(self.fabrics.currentData()),
         }
 
     def destination(self) -> str:
