@@ -117,6 +117,7 @@ def _parser() -> argparse.ArgumentParser:
     rs.add_argument("revision", type=int)
 
     _diff_parser(sub)
+    _size_parser(sub)
 
     pt = sub.add_parser("parts", help="list catalog parts")
     pt.add_argument("text", nargs="?", default="")
@@ -591,6 +592,18 @@ def _assist(args, verb: str, run) -> int:
     return EXIT_FINDINGS if errors else EXIT_OK
 
 
+def _size_parser(sub) -> None:
+    from app.cli_size import size_parser
+
+    size_parser(sub)
+
+
+def cmd_size(args) -> int:
+    from app.cli_size import cmd_size as run
+
+    return run(args)
+
+
 def cmd_import(args) -> int:
     from planner.io import import_json, save_project
 
@@ -740,6 +753,7 @@ COMMANDS = {
     "restore": cmd_restore,
     "parts": cmd_parts,
     "diff": cmd_diff,
+    "size": cmd_size,
     "gui": cmd_default,
     None: cmd_default,
 }
