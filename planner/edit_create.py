@@ -53,19 +53,30 @@ def _name(topo: Topology, comp: Component | str) -> str:
 # -- LPARs and their HBAs ------------------------------------------------------------------------
 
 
+def _new_name_problem(
+    name: str, what: str, example: str, taken: Iterable[str] = (), taken_text: str = ""
+) -> str | None:
+    """Why ``name`` cannot name a new component: empty, not a valid name, or already taken."""
+    if not name.strip():
+        return f"give {what} a name ({example})"
+    problem = name_problem(name)
+    if problem:
+        return problem
+    if name in set(taken):
+        return taken_text or f"{name} is taken; choose another name"
+    return None
+
+
 def lpar_problem(topo: Topology, server: str, name: str, **attrs: Any) -> str | None:
     """Why an LPAR ``name`` with ``attrs`` (multipath, aix_level, cpus, memory_gb) cannot be added
     to ``server``, or None."""
     if topo.get(server) is None or topo[server].kind != "server":
         return "an LPAR goes on a server: add a server (the p690) first"
-    if not name.strip():
-        return "give the LPAR a name (its AIX host name, e.g. lpar1)"
-    problem = name_problem(name)
-    if problem:
-        return problem
-    if any(lp.name == name for lp in topo.children(server, "lpar")):
-        return f"{_name(topo, server)} already has an LPAR named {name}; choose another name"
-    return _attr_problem("lpar", **attrs)
+    taken = (lp.name for lp in topo.children(server, "lpar"))
+    taken_text = f"{_name(topo, server)} already has an LPAR named {name}; choose another name"
+    return _new_name_problem(name, "the LPAR", "its AIX host name, e.g. lpar1", taken, taken_text) or _attr_problem(
+        "lpar", **attrs
+    )
 
 
 def new_lpar(topo: Topology, server: str, name: str, hbas: Iterable[str] = (), **attrs: Any) -> Builder:
@@ -400,11 +411,13 @@ def host_mapping_problem(
     on ``subsystem`` (or ``mapping`` changed to it), or None."""
     if topo.get(subsystem) is None or topo[subsystem].kind != "subsystem":
         return f"there is no subsystem {subsystem!r} in this design"
-    if not name.strip():
-        return "give the host mapping a name (the host group, e.g. P_FASTT1)"
     others = [m for m in topo.children(subsystem, "host_mapping") if m.id != mapping]
-    if name_problem(name) or any(m.name == name for m in others):
-        return name_problem(name) or f"{_name(topo, subsystem)} already has a mapping named {name}"
+    taken_text = f"{_name(topo, subsystem)} already has a mapping named {name}"
+    problem = _new_name_problem(
+        name, "the host mapping", "the host group, e.g. P_FASTT1", (m.name for m in others), taken_text
+    )
+    if problem:
+        return problem
     ports, lds = list(hba_ports), list(logical_drives)
     if not ports:
         return "tick at least one HBA port (the host's WWPNs)"
@@ -527,10 +540,12 @@ def volume_group_problem(
     lp = topo.get(lpar)
     if lp is None or lp.kind != "lpar":
         return f"there is no LPAR {lpar!r} in this design"
-    if not name.strip():
-        return "give the volume group a name (e.g. datavg)"
-    if name_problem(name) or any(vg.name == name for vg in topo.children(lpar, "volume_group")):
-        return name_problem(name) or f"LPAR {lp.name} already has a volume group {name}"
+    taken = (vg.name for vg in topo.children(lpar, "volume_group"))
+    problem = _new_name_problem(
+        name, "the volume group", "e.g. datavg", taken, f"LPAR {lp.name} already has a volume group {name}"
+    )
+    if problem:
+        return problem
     pvs = list(pvs)
     if not pvs:
         return "tick at least one hdisk (physical volume)"
@@ -579,10 +594,12 @@ def logical_volume_problem(
     group = topo.get(vg)
     if group is None or group.kind != "volume_group":
         return f"there is no volume group {vg!r} in this design"
-    if not name.strip():
-        return "give the logical volume a name (e.g. saslv)"
-    if name_problem(name) or any(lv.name == name for lv in topo.children(vg, "logical_volume")):
-        return name_problem(name) or f"{group.name} already has a logical volume {name}"
+    taken = (lv.name for lv in topo.children(vg, "logical_volume"))
+    problem = _new_name_problem(
+        name, "the logical volume", "e.g. saslv", taken, f"{group.name} already has a logical volume {name}"
+    )
+    if problem:
+        return problem
     problem = _attr_problem("logical_volume", stripe_kb=stripe_kb, width=width, size_gb=size_gb)
     if problem:
         return problem
@@ -613,9 +630,7 @@ def workload_problem(topo: Topology, lv: str, name: str, **profile: Any) -> str 
     comp = topo.get(lv)
     if comp is None or comp.kind != "logical_volume":
         return f"there is no logical volume {lv!r} in this design"
-    if not name.strip():
-        return "give the workload a name (e.g. SAS read)"
-    return name_problem(name) or _attr_problem("workload", **profile)
+    return _new_name_problem(name, "the workload", "e.g. SAS read") or _attr_problem("workload", **profile)
 
 
 def new_workload(topo: Topology, lv: str, name: str = "workload", **profile: Any) -> Builder:
