@@ -65,7 +65,10 @@ def summary(sheet: Sheet) -> list[Any]:
         ("Aggregate write", f"{write.aggregate:,.0f} MB/s over {plural(len(write.paths), 'path')}"),
         ("Hops that bind (read)", _binding_text(sheet, read)),
         ("Hops that bind (write)", _binding_text(sheet, write)),
-        ("Findings", f"{counts['error']} errors, {counts['warning']} warnings, {counts['advice']} advice"),
+        (
+            "Findings",
+            f"{plural(counts['error'], 'error')}, {plural(counts['warning'], 'warning')}, {counts['advice']} advice",
+        ),
         ("Figures", f"{FIGURE_NOTES.get(sheet.figures, sheet.figures)}, data from disk"),
         ("Design", size),
     ]
