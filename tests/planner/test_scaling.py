@@ -1,0 +1,84 @@
+"""planner.scaling: the P690 Figure 4 profile as HBAs (drawers) are added in placement order."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from planner.analysis import analyze
+from planner.scaling import ScalingError, first_knee_after, format_scaling, scaling, scaling_to_dict
+
+
+@pytest.mark.parametrize(
+    "figures,direction,source",
+    [
+        ("measured", "read", "cache"),
+        ("measured", "read", "disk"),
+        ("planning", "read", "disk"),
+        ("rated", "write", "disk"),
+        ("planning", "mixed", "disk"),
+    ],
+)
+def test_non_decreasing_and_last_point_is_the_full_analysis(benchmark_design, figures, direction, source):
+    r = scaling(benchmark_design, figures, direction, source)
+    values = [p.mbps for p in r.points]
+    assert len(values) == 112
+    assert all(b >= a - 1e-9 for a, b in zip(values, values[1:]))
+    assert values[-1] == analyze(benchmark_design, figures, direction, source).aggregate  # exactly
+
+
+def test_first_knee_is_where_the_paper_sees_the_bottleneck_move(benchmark_design):
+    """P690 Figure 4 (from controller cache, measured): each adapter 195 MB/s, three under PHB1
+    585; within the first planar link1 (814) and the planar (1332) take over; a drawer 2650."""
+    r = scaling(benchmark_design, "measured", "read", "cache")
+    pts = r.points
+    assert pts[0].mbps == pytest.approx(195) and pts[0].top == "hba"
+    assert pts[2].mbps == pytest.approx(585)  # PHB1 with three adapters: adapter-bound
+    knee = r.knees[0]
+    assert knee.slope_before == pytest.approx(195) and knee.falls
+    assert 3 <= knee.count < 8 and knee.kind in ("planar", "rio_link")  # inside the first planar
+    assert pts[7].mbps == pytest.approx(1332)  # one planar, the paper's 1332
+    assert pts[15].mbps == pytest.approx(2650)  # one drawer, the paper's 2650 (Table 2)
+    assert first_knee_after(r, 9).kind == "drawer"
+
+
+def test_by_drawer_is_linear_as_table_2(benchmark_design):
+    r = scaling(benchmark_design, "measured", "read", "cache", by="drawer")
+    assert [round(p.mbps) for p in r.points] == [2650 * k for k in range(1, 8)]
+    assert r.knees == [] and r.points[-1].hbas == 112
+
+
+def test_planning_figures_scale_straight(benchmark_design):
+    r = scaling(benchmark_design, "planning")
+    assert r.knees == [] and r.points[-1].mbps == pytest.approx(16800)
+
+
+def test_fast_on_the_benchmark(benchmark_design):
+    t0 = time.perf_counter()
+    scaling(benchmark_design, "measured", "read", "cache")
+    assert time.perf_counter() - t0 < 2.0
+
+
+def test_output(benchmark_design):
+    r = scaling(benchmark_design, "measured", "read", "cache")
+    d = scaling_to_dict(r)
+    assert set(d) == {"by", "figures", "direction", "source", "points", "knees"}
+    assert set(d["points"][0]) == {
+        "count",
+        "added",
+        "hbas",
+        "mbps",
+        "read_mbps",
+        "write_mbps",
+        "binding",
+        "binding_paths",
+    }
+    assert d["knees"][0]["binding"] in ("planar", "rio_link")
+    text = format_scaling(r)
+    assert "<- knee: 195 -> " in text and "planar binds" in text
+
+
+def test_bad_by(one_drawer):
+    with pytest.raises(ScalingError, match="hba, drawer"):
+        scaling(one_drawer, by="planar")
