@@ -31,6 +31,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from app import cli_grow  # grow, scaling
 from app.terminal import escape_controls, safe_output
 from planner import naming
 from planner.analysis import ANALYSIS_DIRECTIONS, SOURCES, Analysis, AnalysisError, analyze
@@ -118,6 +119,7 @@ def _parser() -> argparse.ArgumentParser:
 
     _diff_parser(sub)
     _size_parser(sub)
+    cli_grow.add_parsers(sub)  # grow, scaling
 
     pt = sub.add_parser("parts", help="list catalog parts")
     pt.add_argument("text", nargs="?", default="")
@@ -754,6 +756,7 @@ COMMANDS = {
     "parts": cmd_parts,
     "diff": cmd_diff,
     "size": cmd_size,
+    **cli_grow.COMMANDS,
     "gui": cmd_default,
     None: cmd_default,
 }
