@@ -418,6 +418,31 @@ def plan(
     return design, cands
 
 
+def preview(
+    topo: Topology,
+    target_read_mbps: float,
+    target_write_mbps: float = 0,
+    figures: str = "planning",
+    parts: Mapping[str, dict[str, Any]] | None = None,
+) -> list[str]:
+    """The plan's lines without building or analysing (fast: for a live preview): the design as it
+    is, then the cheapest candidate whose bound reaches the target. Raises AlreadyMet or GrowthError."""
+    design, cands = plan(topo, target_read_mbps, target_write_mbps, figures, parts)
+    c = cands[0]
+    in_free = sum(g.hbas for g in c.groups if g.drawer)
+    joined = sum(1 for g in c.groups if g.switch)
+    return [
+        f"The design gives {design.got:,.0f} MB/s ({figures} figures); "
+        f"{sum(design.need.values()) - design.got:,.0f} MB/s to add.",
+        f"About: {c.hbas} HBA(s) ({in_free} in free slots of the paper's 16 at {design.hba:,.0f} MB/s each), "
+        f"{c.drawers} drawer(s), {c.subsystems} new subsystem(s) at {design.sub:,.0f} MB/s"
+        + (f" and {c.idle_used} idle one(s) put to work" if c.idle_used else "")
+        + f", {c.switches} new switch(es) ({joined} group(s) on their drawer's switch).",
+        f"{len(cands)} candidate(s) can reach it by their figures; OK builds the cheapest the analysis proves "
+        "and adds it as a new scenario (one undo step). Everything that exists stays as it is.",
+    ]
+
+
 def _unreachable(design: _Design) -> str:
     """The one line that names the limit a refused target runs into."""
     free = sum(design.free.values())
