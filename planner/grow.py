@@ -510,19 +510,13 @@ def _steps(design: _Design, g: Growth) -> list[Step]:
     sub_fig, sub_src = design.figs.subsystem(d0)
     in_free = sum(x.hbas for x in c.groups if x.drawer)
     where = ", ".join(design.topo[x.drawer].name for x in c.groups if x.drawer) or "none"
-    short = sum(design.need.values()) - design.got
+    short = round(sum(design.need.values()) - design.got, 1)
     joined = sum(1 for x in c.groups if x.switch)
     layout_ = best_layout(design.parts["subsystem"], _drives_per_subsystem(design.parts), direction=d0)
     per_sub = layout_[2] if layout_ else 0
+    as_is = f"the analysis of the design as it is ({g.figures})"
     return [
-        Step(
-            "shortfall",
-            round(short, 1),
-            "MB/s to add",
-            f"the analysis of the design as it is ({g.figures})",
-            0,
-            f"it gives {design.got:,.0f} MB/s",
-        ),
+        Step("shortfall", short, "MB/s to add", as_is, 0, f"it gives {design.got:,.0f} MB/s"),
         Step(
             "HBAs in free slots",
             hba.value,

@@ -38,7 +38,8 @@ from planner.schema import hop_kinds, kind_name
 
 BY = ("hba", "drawer")
 #: the server-side hop kinds, adapter first: a rise in the curve is a new one of these in use
-SERVER_SIDE = ("hba", "phb", "rio_link", "planar", "drawer")
+_HOPS = hop_kinds()
+SERVER_SIDE = tuple(reversed(_HOPS[_HOPS.index("drawer") : _HOPS.index("hba") + 1]))
 #: two slopes differ (a knee) when they differ by more than this many MB/s per HBA and fraction
 SLOPE_TOLERANCE_MBPS = 1.0
 SLOPE_TOLERANCE = 0.02

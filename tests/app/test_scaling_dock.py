@@ -1,0 +1,50 @@
+"""The scaling curve in the editor: Design > Analysis > Scaling curve shows the dock (also in the
+View menu), the curve follows the figure set, the source and edits, and names the knees."""
+
+from __future__ import annotations
+
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QApplication
+
+from planner.analysis import analyze
+
+
+def _action(window, action_id):
+    acts = [a for a in window.findChildren(QAction) if a.objectName() == f"action-{action_id}"]
+    assert acts
+    return acts[0]
+
+
+def test_scaling_curve_through_the_menu(window, tmp_path):
+    doc = window.doc
+    window.docks["scaling"].hide()
+    assert any(a.text() == "Scaling" for a in window.menuBar().actions()[2].menu().actions())  # View
+    _action(window, "scaling-curve").trigger()
+    QApplication.processEvents()
+    panel = window.scaling
+    assert window.docks["scaling"].isVisible() and panel.isVisible()
+    r = panel.result
+    assert len(r.points) == 16 and r.points[-1].mbps == analyze(doc.topology, "planning").aggregate
+    assert r.knees == [] and "2,400 MB/s with all 16 HBAs" in panel.plot.plotItem.titleLabel.text
+
+    doc.set_figures("measured")  # follows the figure set (synchronous analysis in tests)
+    panel.source.setCurrentIndex(panel.source.findData("cache"))
+    r = panel.result
+    assert r.figures == "measured" and r.source == "cache"
+    assert [round(p.mbps) for p in r.points][:3] == [195, 390, 585] and round(r.points[-1].mbps) == 2650
+    assert panel.knee_labels and panel.knee_labels[0].textItem.toPlainText() == "planar binds"
+    assert "knee: 195 -> 162 MB/s per HBA; planar binds" in panel.hover_text(6)
+
+    panel.by.setCurrentIndex(panel.by.findData("drawer"))
+    assert len(panel.result.points) == 1 and panel.result.unit == "drawer"
+    panel.by.setCurrentIndex(panel.by.findData("hba"))
+
+    window.delete_ids(["hba.d1s19"])  # an edit: the curve follows
+    QApplication.processEvents()
+    assert len(panel.result.points) == 15
+    doc.undo_stack.undo()
+    QApplication.processEvents()
+    assert len(panel.result.points) == 16
+    window.docks["scaling"].resize(900, 420)
+    QApplication.processEvents()
+    assert panel.grab().save(str(tmp_path / "scaling.png"))
