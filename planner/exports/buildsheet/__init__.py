@@ -37,6 +37,7 @@ from planner.exports.buildsheet import (
     sections_overview,
     sections_paths,
     sections_resilience,
+    sections_scaling,
     sections_workloads,
 )
 from planner.exports.buildsheet.document import PAPERS, reportlab_problem, require_reportlab
@@ -110,6 +111,7 @@ def _story(
         ("zoning", lambda: sections_data.zoning(sheet)),
         ("storage layout", lambda: sections_data.storage(sheet)),
         ("paths", lambda: sections_paths.paths(sheet)),
+        ("scaling", lambda: sections_scaling.section(sheet)),
         ("resilience", lambda: sections_resilience.section(sheet)),
         ("workloads", lambda: sections_workloads.workloads(sheet)),
         ("findings", lambda: sections_overview.findings(sheet)),
