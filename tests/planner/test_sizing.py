@@ -147,3 +147,14 @@ def test_two_fabrics(parts):
     for sw in topo.of_kind("switch"):
         assert topo.of_kind("fabric") and sw["fabric"] in {f.id for f in topo.of_kind("fabric")}
     assert len({sw["fabric"] for sw in topo.of_kind("switch")}) == len(topo.of_kind("switch"))
+
+
+def test_two_fabrics_survive_any_switch_failure(parts):
+    """--fabrics 2: failing any one switch (or ASIC or HBA) leaves every logical drive reachable,
+    and with one fabric a switch failure does lose access (so the check can fail)."""
+    from planner.resilience import lost_access_by_component
+
+    two = size(1000, parts=parts, fabrics=2).topology
+    assert lost_access_by_component(two, ["switch", "asic", "hba", "host_port"]) == {}
+    one = size(1000, parts=parts, fabrics=1).topology
+    assert lost_access_by_component(one, ["switch"])
