@@ -14,7 +14,7 @@ from planner import naming
 from planner.commands import Builder, SetAttr
 from planner.edit import _building, _expect, _new, delete
 from planner.model import ModelError, Topology
-from planner.placement import frames_of, placement_problem, position, rackable_problem
+from planner.placement import drawer_location, frames_of, placement_problem, position, rackable_problem
 from planner.schema import check_attr, name_problem
 
 
@@ -147,7 +147,8 @@ def delete_place(topo: Topology, cid: str) -> Builder:
 
 
 def place(topo: Topology, cid: str, rack: str, u: int, face: str = "front") -> Builder:
-    """Mount ``cid`` at U ``u`` of ``rack`` from ``face`` (a move when it is already placed)."""
+    """Mount ``cid`` at U ``u`` of ``rack`` from ``face`` (a move when it is already placed).
+    A drawer placed in its server's frame also gets that location code as its ``location``."""
     problem = placement_problem(topo, cid, rack, u, face)
     if problem:
         raise ModelError(problem)
@@ -158,6 +159,9 @@ def place(topo: Topology, cid: str, rack: str, u: int, face: str = "front") -> B
         for key, value in (("rack", rack), ("u", u), ("face", face)):
             if comp[key] != value:
                 b.run(SetAttr(cid, key, value))
+        code = drawer_location(topo, cid) if comp.kind == "drawer" else ""
+        if code and code != comp["location"]:
+            b.run(SetAttr(cid, "location", code))  # the typed location follows the frame position
     return b
 
 
@@ -176,4 +180,15 @@ def unplace(topo: Topology, cid: str) -> Builder:
         for key, value in (("rack", ""), ("u", 0), ("face", "front")):
             if comp[key] != value:
                 b.run(SetAttr(cid, key, value))
+    return b
+
+
+def unplace_all(topo: Topology, ids: list[str]) -> Builder:
+    """Take several units out of their racks as one undo step (those not placed are skipped)."""
+    placed = [cid for cid in ids if position(topo, cid) is not None]
+    if not placed:
+        raise ModelError("none of the selected units is in a rack")
+    with _building(topo, f"Unplace {len(placed)} unit(s)") as b:
+        for cid in placed:
+            b.add(unplace(topo, cid))
     return b

@@ -190,6 +190,7 @@ class RackElevationPanel(QWidget):
         self._timer.timeout.connect(self.refresh)
         doc.changed.connect(self._timer.start)
         doc.projectReplaced.connect(self.refresh)
+        doc.selectionChanged.connect(lambda _ids: self._show_selection())
         self.refresh()
 
     def _build(self) -> None:
@@ -342,11 +343,18 @@ class RackElevationPanel(QWidget):
             hint.setPos(8, 8)
         self.scene.setSceneRect(self.scene.itemsBoundingRect().adjusted(-8, -8, 8, 8))
         self._fill_unplaced(topo)
+        self._show_selection()
         placed = sum(len(placement.rack_contents(topo, r.id)) for r in racks)
         self.summary.setText(
             f"{len(topo.of_kind('site'))} site(s), {len(racks)} rack(s), {placed} unit(s) placed, "
             f"{self.unplaced.count()} not placed - {self.face} view"
         )
+
+    def _show_selection(self) -> None:
+        """Outline the selected units in blue."""
+        chosen = set(self.doc.selection)
+        for cid, box in self.units.items():
+            box.setPen(QPen(QColor("#1565c0"), 3) if cid in chosen else QPen(QColor("#303030")))
 
     def _fill_unplaced(self, topo: Any) -> None:
         self.unplaced.clear()

@@ -11,8 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from app.actions.assist import run_assistant
-from app.actions.registry import DesignAction, register
-from planner import edit_place
+from app.actions.registry import ComponentAction, DesignAction, register
+from planner import edit_place, placement
 from planner.assist.racks import RACK_U, rack_everything
 
 MENU = "Racks"
@@ -107,3 +107,36 @@ for _order, (_id, _title, _run, _tip) in enumerate(
     )
 ):
     register(DesignAction(f"racks-{_id}", _title, _run, _tip, order=100 + _order, menu=MENU))
+
+register(
+    ComponentAction(
+        "racks-add-rack-here",
+        "Add &rack...",
+        ("site", "rack"),
+        lambda w, ids: add_rack(w, ids[0] if w.doc.topology[ids[0]].kind == "site" else w.doc.topology[ids[0]].parent),
+        tip="A rack in this site",
+        many=False,
+    )
+)
+register(ComponentAction("racks-rename", "Re&name...", ("site", "rack"), lambda w, ids: rename(w, ids[0]), many=False))
+register(
+    ComponentAction(
+        "racks-delete",
+        "&Delete (its units become unplaced)",
+        ("site", "rack"),
+        lambda w, ids: w.doc.run(edit_place.delete_place, ids[0]),
+        many=False,
+        order=900,
+    )
+)
+register(
+    ComponentAction(
+        "racks-unplace",
+        "Take out of its &rack",
+        placement.placeable_kinds(),
+        lambda w, ids: w.doc.run(edit_place.unplace_all, ids),
+        tip="Clear the rack position (the unit shows up as not placed in the Racks panel)",
+        order=800,
+        enabled=lambda topo, ids: any(placement.position(topo, i) is not None for i in ids),
+    )
+)

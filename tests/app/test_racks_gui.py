@@ -86,8 +86,10 @@ def test_build_racks_and_place_units_from_a_new_design(blank, qtbot):
     panel.face_buttons["rear"].click()
     assert panel.face == "rear" and panel.units["sw1"].brush().style() == Qt.BrushStyle.Dense5Pattern
     panel.face_buttons["front"].click()
-    w.doc.select(["sw1"])
+    qtbot.mouseClick(panel.view.viewport(), Qt.MouseButton.LeftButton, pos=panel.unit_view_point(rack.id, 20))
+    assert w.doc.selection == ["sw1"]  # a click on a unit selects it
     assert w.inspector.info_text("Location") == "SAN 1 U20-U20, front, Hall 1"
+    assert panel.units["sw1"].pen().width() == 3  # the selection is outlined
 
     # Design > Racks > Rack everything: the p690 frame, the drawer at U1.9, the FAStT in SAN 1
     design_action(w, "racks-rack-everything")
@@ -161,3 +163,20 @@ def test_inspector_edit_of_a_position_is_checked(blank, qtbot):
     free = pos.top + 5
     assert w.controller.edit_attribute(["sw1"], "u", free)
     assert placement.position(t, "sw1").u == free
+
+
+def test_model_tree_menu_renames_and_unplaces(blank, qtbot):
+    w = blank
+    w.act_new.trigger()
+    _hardware(w)
+    w.answers["text"] = "Hall 1"
+    design_action(w, "racks-rack-everything")
+    t = w.doc.topology
+    rack = placement.position(t, "sw1").rack
+    w.answers["text"] = "SAN A"
+    first.context_action(w, [rack], "racks-rename")
+    assert t[rack].name == "SAN A"
+    first.context_action(w, ["sw1", "fastt1"], "racks-unplace")
+    assert placement.position(t, "sw1") is None and placement.position(t, "fastt1") is None
+    w.doc.undo_stack.undo()
+    assert placement.position(t, "sw1").rack == rack and placement.position(t, "fastt1").rack == rack

@@ -109,7 +109,11 @@ def test_location_codes_follow_the_p690_form(parts):
     drawer = t.of_kind("drawer")[0].id
     assert placement.location_code(t, drawer) == ""  # no location typed, not placed
     edit_place.place(t, drawer, frame, 9)
-    assert placement.location_code(t, drawer) == "U1.9"
+    assert placement.location_code(t, drawer) == "U1.9" and t[drawer]["location"] == "U1.9"
+    moved = edit_place.move(t, drawer, frame, 5)
+    assert placement.location_code(t, drawer) == "U1.5" and t[drawer]["location"] == "U1.5"
+    moved.undo(t)
+    assert t[drawer]["location"] == "U1.9"
     hba = edit.add_hba(t, edit.find_slot(t, drawer, 15).id, parts["FC6239"])
     hba_id = [c for c in t.of_kind("hba")][0].id
     port = t.children(hba_id, "hba_port")[0].id
