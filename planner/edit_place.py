@@ -34,6 +34,18 @@ def _name_problem(topo: Topology, kind: str, name: str, parent: str | None, skip
     return None
 
 
+def free_name(topo: Topology, site: str, *names: str) -> str:
+    """The first of ``names`` no rack of ``site`` has yet, else the last with a number added."""
+    taken = {r.name.strip().lower() for r in topo.children(site, "rack")}
+    for name in names:
+        if name.lower() not in taken:
+            return name
+    n = 2
+    while f"{names[-1]} ({n})".lower() in taken:
+        n += 1
+    return f"{names[-1]} ({n})"
+
+
 def site_problem(topo: Topology, name: str) -> str | None:
     """Why a new site cannot be called ``name``, or None."""
     return _name_problem(topo, "site", name, None)
@@ -113,7 +125,7 @@ def add_frame(topo: Topology, site: str, unit: str, frame: int | None = None, ro
     return add_rack(
         topo,
         site,
-        f"{comp.label()} frame {number}",
+        free_name(topo, site, f"{comp.label()} frame {number}", f"{comp.id} frame {number}"),
         int(part.get("frame_u") or 42),
         row,
         width_mm=float(part.get("frame_width_mm") or 600),

@@ -221,19 +221,57 @@ def placement_problem(topo: Topology, cid: str, rack: str, u: int, face: str = "
     height = u_height(topo, cid) or 1
     if own_frame(topo, cid) and not _part(topo, comp).get("u_height"):
         height = int(target["height_u"])  # an ESS fills its frame
-    top = u + height - 1
-    if top > target["height_u"]:
-        return (
-            f"{comp.label()} is {height}U: at U{u} it would reach U{top}, but {target.label()} has "
-            f"{target['height_u']}U; place it at U{max(1, target['height_u'] - height + 1)} or lower"
-        )
-    for start, size, what in reserved_units(topo, rack):
-        if u <= start + size - 1 and start <= top:
-            return f"U{start}-U{start + size - 1} of {target.label()} hold the {what}"
+    problem = _span_problem(topo, comp, target, u, height)
+    if problem:
+        return problem
     for other, pos in rack_contents(topo, rack):
-        if other.id != cid and u <= pos.top and pos.u <= top:
-            return f"U{u}-U{top} overlaps {other.label()} at U{pos.u}-U{pos.top} of {target.label()}"
+        if other.id != cid and u <= pos.top and pos.u <= u + height - 1:
+            return _overlap(target, u, u + height - 1, other, pos)
     return None
+
+
+def _span_problem(topo: Topology, comp: Component, rack: Component, u: int, height: int) -> str | None:
+    """Whether units ``u`` .. ``u + height - 1`` lie inside the rack and miss its reserved units."""
+    top = u + height - 1
+    if top > rack["height_u"]:
+        return (
+            f"{comp.label()} is {height}U: at U{u} it would reach U{top}, but {rack.label()} has "
+            f"{rack['height_u']}U; place it at U{max(1, rack['height_u'] - height + 1)} or lower"
+        )
+    for start, size, what in reserved_units(topo, rack.id):
+        if u <= start + size - 1 and start <= top:
+            return f"U{start}-U{start + size - 1} of {rack.label()} hold the {what}"
+    return None
+
+
+def _overlap(rack: Component, u: int, top: int, other: Component, pos: Position) -> str:
+    return f"U{u}-U{top} overlaps {other.label()} at U{pos.u}-U{pos.top} of {rack.label()}"
+
+
+def position_problems(topo: Topology) -> dict[str, str]:
+    """Every placed unit whose stored position is impossible (a damaged or hand-edited file) ->
+    why, with the texts of :func:`placement_problem`; of two overlapping units the higher one is
+    named. One pass per rack (the editor's checks never let such a position in)."""
+    by_rack: dict[str, list[tuple[Component, Position]]] = {}
+    for kind in placeable_kinds():
+        for comp in topo.of_kind(kind):
+            pos = position(topo, comp.id)
+            if pos is not None:
+                by_rack.setdefault(pos.rack, []).append((comp, pos))
+    out: dict[str, str] = {}
+    for rack_id, units in by_rack.items():
+        rack = topo[rack_id]
+        below: list[tuple[Component, Position]] = []
+        for comp, pos in sorted(units, key=lambda cp: (cp[1].u, cp[0].id)):
+            problem = rackable_problem(topo, comp.id) or _fit_problem(topo, comp, rack)
+            problem = problem or _span_problem(topo, comp, rack, pos.u, pos.height_u)
+            hit = next(((o, p) for o, p in below if p.top >= pos.u), None)
+            if problem is None and hit is not None:
+                problem = _overlap(rack, pos.u, pos.top, *hit)
+            if problem:
+                out[comp.id] = problem
+            below.append((comp, pos))
+    return out
 
 
 # -- location codes ------------------------------------------------------------------------------

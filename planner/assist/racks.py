@@ -89,16 +89,18 @@ def _rack_server(topo: Topology, a: Assisted, site: str, server: Component) -> N
             a.say(f"{name_of(topo, drawer)}: no free drawer position in the frames of {name_of(topo, server)}")
 
 
-def _free_run(topo: Topology, rack: Component, height: int) -> int | None:
-    """The lowest U where ``height`` free units start in ``rack``, or None."""
-    used = set()
-    for _, pos in rack_contents(topo, rack.id):
-        used.update(range(pos.u, pos.top + 1))
-    for start, size, _ in reserved_units(topo, rack.id):
-        used.update(range(start, start + size))
+def _free_run(topo: Topology, rack: Component, height: int, used: dict[str, set[int]]) -> int | None:
+    """The lowest U where ``height`` free units start in ``rack``, or None. ``used`` caches each
+    rack's taken units for one run of the assistant (the caller adds what it places)."""
+    if rack.id not in used:
+        taken = used[rack.id] = set()
+        for _, pos in rack_contents(topo, rack.id):
+            taken.update(range(pos.u, pos.top + 1))
+        for start, size, _ in reserved_units(topo, rack.id):
+            taken.update(range(start, start + size))
     run = 0
     for u in range(1, rack["height_u"] + 1):
-        run = 0 if u in used else run + 1
+        run = 0 if u in used[rack.id] else run + 1
         if run == height:
             return u - height + 1
     return None
@@ -118,29 +120,30 @@ def _groups(topo: Topology) -> list[list[Component]]:
     return groups
 
 
-def _rack_group(topo: Topology, a: Assisted, site: str, group: list[Component]) -> None:
+def _rack_group(topo: Topology, a: Assisted, site: str, group: list[Component], used: dict[str, set[int]]) -> None:
     height = sum(u_height(topo, m.id) or 1 for m in group)
     if height > RACK_U:
         for m in group:  # taller than a rack: place its members one by one
-            _rack_group(topo, a, site, [m])
+            _rack_group(topo, a, site, [m], used)
         return
     racks = [r for r in topo.children(site, "rack") if not r["frame_of"]]
     racks.sort(key=lambda r: (r["row"], r["position"], r.id))
     for rack in racks:
-        start = _free_run(topo, rack, height)
+        start = _free_run(topo, rack, height, used)
         if start is not None:
             break
     else:
         row, pos = _next_row_place(topo, site)
-        name = f"R{len(racks) + 1}"
-        while any(r.name == name for r in topo.children(site, "rack")):
-            name += "'"
+        name = edit_place.free_name(topo, site, f"R{len(racks) + 1}")
         a.add(edit_place.add_rack(topo, site, name, RACK_U, row, pos), f"added rack {name} (row {row})")
-        rack, start = topo.children(site, "rack")[-1], 1
+        rack = topo.children(site, "rack")[-1]
+        start = _free_run(topo, rack, height, used) or 1
     for m in group:
         if not _place(topo, a, m, rack, start):
             raise ModelError(f"{name_of(topo, m)} does not fit at U{start} of {rack.label()}")
-        start += u_height(topo, m.id) or 1
+        size = u_height(topo, m.id) or 1
+        used[rack.id].update(range(start, start + size))
+        start += size
 
 
 def rack_everything(topo: Topology) -> Assisted:
@@ -154,8 +157,9 @@ def rack_everything(topo: Topology) -> Assisted:
         for sub in topo.of_kind("subsystem"):
             if own_frame(topo, sub.id) and position(topo, sub.id) is None:
                 _place(topo, a, sub, _frame(topo, a, site, sub, 1), 1)
+        used: dict[str, set[int]] = {}
         for group in _groups(topo):
-            _rack_group(topo, a, site, group)
+            _rack_group(topo, a, site, group, used)
         left = unplaced(topo)
         if left:
             a.say(f"{len(left)} unit(s) could not be placed: {', '.join(name_of(topo, c) for c in left[:4])}")

@@ -32,31 +32,16 @@ def unit_unplaced(topo: Topology, ctx: Context) -> list[Finding]:
     ]
 
 
-def _bad_position(topo: Topology, cid: str) -> str | None:
-    """Why a placed unit's stored position is impossible (outside its rack, into reserved units or
-    another unit), or None."""
-    comp = topo[cid]
-    pos = placement.position(topo, cid)
-    if pos is None:
-        return None
-    return placement.placement_problem(topo, cid, pos.rack, pos.u, comp["face"])
-
-
 @rule("RACK_OVERLAP", "error", "Rack units used twice or outside the rack", _SOURCE)
 def rack_overlap(topo: Topology, ctx: Context) -> list[Finding]:
     """A placed unit whose position overlaps another unit, runs past the top of its rack, sits
     in a server frame's reserved units or does not suit the rack (only a damaged or hand-edited
     file carries one: the editor refuses such a position)."""
-    out = []
-    for kind in placement.placeable_kinds():
-        for comp in topo.of_kind(kind):
-            problem = _bad_position(topo, comp.id)
-            if problem:
-                out.append(
-                    RULES["RACK_OVERLAP"].finding(
-                        [comp.id],
-                        f"{ctx.label(comp.id)} cannot be mounted where the design puts it: {problem}.",
-                        "Drag it to free rack units in the Racks panel (or unplace it and run Rack everything).",
-                    )
-                )
-    return out
+    return [
+        RULES["RACK_OVERLAP"].finding(
+            [cid],
+            f"{ctx.label(cid)} cannot be mounted where the design puts it: {problem}.",
+            "Drag it to free rack units in the Racks panel (or take it out of its rack and run Rack everything).",
+        )
+        for cid, problem in placement.position_problems(topo).items()
+    ]

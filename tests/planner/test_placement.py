@@ -264,3 +264,16 @@ def test_a_damaged_file_with_overlapping_units_is_an_error(one_drawer):
     set_raw(t, "fastt2", "u", 41)
     [f] = _rule_findings(t, "RACK_OVERLAP")
     assert "would reach U43" in f.message
+
+
+def test_two_servers_of_one_name_get_frames_of_their_own(parts):
+    t = Topology("two")
+    edit.add_server(t, parts["7040-681"], "p690")
+    edit.add_server(t, parts["7040-681"], "p690")
+    rack_everything(t)
+    names = sorted(r.name for r in t.of_kind("rack"))
+    assert names == ["p690 frame 1", "p690-2 frame 1"]
+    assert [placement.position(t, s.id).rack for s in t.of_kind("server")] == [
+        placement.frames_of(t, s.id)[0].id for s in t.of_kind("server")
+    ]
+    assert edit_place.free_name(t, t.of_kind("site")[0].id, "p690 frame 1") == "p690 frame 1 (2)"
