@@ -7,7 +7,8 @@ The order an installer would choose:
    location codes they carry, else in the order of [P690, Table 2] (U1.9, U1.5, U1.1, U1.13,
    U2.1, ...); an expansion frame is added when a drawer needs frame 2; an ESS gets its own frame;
 3. the switches next to the server: the first 19-inch rack, standing right after the frames in
-   the row, takes them from the bottom up;
+   the row, takes them at its top (from U42 down), where the cables leave for the overhead tray
+   (see :data:`planner.placement.LENGTH_RULE`);
 4. each subsystem with its expansion enclosures as one group (the controller at the bottom, its
    EXP700s straight above it, so their loop cables stay short), first fit from the bottom up,
    rack after rack; a new 42U rack is added when no rack has room. A row holds
@@ -89,20 +90,22 @@ def _rack_server(topo: Topology, a: Assisted, site: str, server: Component) -> N
             a.say(f"{name_of(topo, drawer)}: no free drawer position in the frames of {name_of(topo, server)}")
 
 
-def _free_run(topo: Topology, rack: Component, height: int, used: dict[str, set[int]]) -> int | None:
-    """The lowest U where ``height`` free units start in ``rack``, or None. ``used`` caches each
-    rack's taken units for one run of the assistant (the caller adds what it places)."""
+def _free_run(topo: Topology, rack: Component, height: int, used: dict[str, set[int]], top: bool = False) -> int | None:
+    """The lowest U where ``height`` free units start in ``rack`` (``top``: the highest such
+    run), or None. ``used`` caches each rack's taken units for one run of the assistant (the
+    caller adds what it places)."""
     if rack.id not in used:
         taken = used[rack.id] = set()
         for _, pos in rack_contents(topo, rack.id):
             taken.update(range(pos.u, pos.top + 1))
         for start, size, _ in reserved_units(topo, rack.id):
             taken.update(range(start, start + size))
+    units = range(rack["height_u"], 0, -1) if top else range(1, rack["height_u"] + 1)
     run = 0
-    for u in range(1, rack["height_u"] + 1):
+    for u in units:
         run = 0 if u in used[rack.id] else run + 1
         if run == height:
-            return u - height + 1
+            return u if top else u - height + 1
     return None
 
 
@@ -122,6 +125,7 @@ def _groups(topo: Topology) -> list[list[Component]]:
 
 def _rack_group(topo: Topology, a: Assisted, site: str, group: list[Component], used: dict[str, set[int]]) -> None:
     height = sum(u_height(topo, m.id) or 1 for m in group)
+    is_switch = group[0].kind == "switch"  # at the top of the rack, next to the overhead cable tray
     if height > RACK_U:
         for m in group:  # taller than a rack: place its members one by one
             _rack_group(topo, a, site, [m], used)
@@ -129,7 +133,7 @@ def _rack_group(topo: Topology, a: Assisted, site: str, group: list[Component], 
     racks = [r for r in topo.children(site, "rack") if not r["frame_of"]]
     racks.sort(key=lambda r: (r["row"], r["position"], r.id))
     for rack in racks:
-        start = _free_run(topo, rack, height, used)
+        start = _free_run(topo, rack, height, used, top=is_switch)
         if start is not None:
             break
     else:
@@ -137,7 +141,7 @@ def _rack_group(topo: Topology, a: Assisted, site: str, group: list[Component], 
         name = edit_place.free_name(topo, site, f"R{len(racks) + 1}")
         a.add(edit_place.add_rack(topo, site, name, RACK_U, row, pos), f"added rack {name} (row {row})")
         rack = topo.children(site, "rack")[-1]
-        start = _free_run(topo, rack, height, used) or 1
+        start = _free_run(topo, rack, height, used, top=is_switch) or 1
     for m in group:
         if not _place(topo, a, m, rack, start):
             raise ModelError(f"{name_of(topo, m)} does not fit at U{start} of {rack.label()}")

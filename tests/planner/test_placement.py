@@ -191,7 +191,9 @@ def test_the_assistant_racks_the_benchmark_like_table_2(benchmark_design):
     assert placement.position(t, "p690").u == 18
     # switches beside the frames; each FAStT600 Turbo straight under its EXP700
     first19 = [r for r in t.of_kind("rack") if not r["frame_of"]][0]
-    assert {c.kind for c, _ in placement.rack_contents(t, first19.id)} >= {"switch"}
+    switches = sorted(placement.position(t, s.id).u for s in t.of_kind("switch"))
+    assert switches == list(range(36, 43))  # the top of the first 19-inch rack, beside the frames
+    assert all(placement.position(t, s.id).rack == first19.id for s in t.of_kind("switch"))
     for sub in t.of_kind("subsystem"):
         s, e = placement.position(t, sub.id), placement.position(t, f"{sub.id}.e1")
         assert e.rack == s.rack and e.u == s.top + 1
@@ -262,8 +264,9 @@ def test_a_damaged_file_with_overlapping_units_is_an_error(one_drawer):
     assert all(f.severity == "error" for f in found)
     assert any("overlaps fastt1" in f.message for f in found)
     set_raw(t, "fastt2", "u", 41)
-    [f] = _rule_findings(t, "RACK_OVERLAP")
-    assert "would reach U43" in f.message
+    found = {f.components: f.message for f in _rule_findings(t, "RACK_OVERLAP")}
+    assert "would reach U43" in found[("fastt2",)]
+    assert "overlaps fastt2" in found[("sw1",)]  # the switch at the top of the rack, U42
 
 
 def test_two_servers_of_one_name_get_frames_of_their_own(parts):
