@@ -136,8 +136,11 @@ def reserved_units(topo: Topology, rack_id: str) -> list[tuple[int, int, str]]:
         return []
     out = []
     for row in _part(topo, topo[rack["frame_of"]]).get("frame_reserved", []):
-        if isinstance(row, dict) and row.get("frame", 0) in (0, rack["frame"]):
-            out.append((int(row.get("u", 1)), int(row.get("height", 1)), str(row.get("what", "reserved"))))
+        if not isinstance(row, dict) or row.get("frame", 0) not in (0, rack["frame"]):
+            continue
+        u, height = row.get("u", 1), row.get("height", 1)
+        if isinstance(u, int) and isinstance(height, int) and u > 0 and height > 0:  # a damaged row is skipped
+            out.append((u, height, str(row.get("what", "reserved"))))
     return sorted(out)
 
 

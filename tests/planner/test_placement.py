@@ -280,3 +280,12 @@ def test_two_servers_of_one_name_get_frames_of_their_own(parts):
         placement.frames_of(t, s.id)[0].id for s in t.of_kind("server")
     ]
     assert edit_place.free_name(t, t.of_kind("site")[0].id, "p690 frame 1") == "p690 frame 1 (2)"
+
+
+def test_a_damaged_part_row_is_skipped_not_a_traceback(parts):
+    t = _small(parts)
+    site, frame, rack = _site_and_racks(t)
+    rows = [{"u": "x", "height": 8}, "junk", {"u": 35, "height": 8, "what": "power"}]
+    t.parts["7040-681"] = {**t.parts["7040-681"], "frame_reserved": rows}  # a copy: the fixture stays whole
+    assert placement.reserved_units(t, frame) == [(35, 8, "power")]
+    assert placement.reserved_units(t, rack) == []
