@@ -24,6 +24,7 @@ import json
 import os
 from typing import Any
 
+from planner import placement
 from planner.exports.cabling import CABLING_FLAG, format_length
 from planner.exports.netbox_inventory import STATUS, Inventory, NbDeviceType, inventory, slugify
 from planner.exports.output import ExportError, write_text, write_texts
@@ -62,7 +63,6 @@ DEVICE_COLUMNS = (
     "description",
 )
 INTERFACE_COLUMNS = ("device", "name", "label", "type", "speed", "wwn", "description")
-RACK_WIDTH_INCHES = 19  # rail-to-rail: the pSeries, FAStT and 2109 units are 19-inch rack units
 #: NetBox reads a CSV with csv.Sniffer over these delimiters (utilities/forms/bulk_import.py)
 SNIFF_DELIMITERS = ",;|\t"
 
@@ -144,7 +144,7 @@ def netbox_texts(inv: Inventory) -> dict[str, str]:
     )
     if inv.racks:
         rows = [
-            [r.site, r.name, STATUS, RACK_WIDTH_INCHES, r.u_height, _number(r.outer_width_mm) if r.outer_width_mm else "",
+            [r.site, r.name, STATUS, r.width_in, r.u_height, _number(r.outer_width_mm) if r.outer_width_mm else "",
              "mm" if r.outer_width_mm else "", r.description]
             for r in inv.racks
         ]  # fmt: skip
@@ -220,6 +220,8 @@ def readme_text(inv: Inventory, written: list[str]) -> str:
         "Ports with a WWPN (HBA ports on the drawer they sit in, storage host ports) are created by",
         "07-interfaces.csv with their WWN: NetBox's import changes an existing interface only by its",
         "numeric id, so the device types hold only the ports without a WWPN (switch ports).",
+        "Cable lengths: as entered in the design; where none is, from the rack positions:",
+        placement.LENGTH_RULE,
     ]
     if not inv.racks:
         site = next((s[0] for s in inv.sites), "")

@@ -27,6 +27,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from planner import placement
 from planner.exports.output import ExportError
 from planner.model import Component, Topology
 from planner.naming import label, qualified_name, short_label
@@ -105,6 +106,7 @@ class NbRack:
     site: str
     name: str
     u_height: int
+    width_in: int = 19  # rail to rail (NetBox RackWidthChoices: 10, 19, 21, 23)
     description: str = ""
     outer_width_mm: float = 0
 
@@ -219,22 +221,12 @@ class _Builder:
             model,
             slug,
             number,
-            unit_height(part),
+            float(placement.u_height(self.topo, comp.id) or part.get("frame_u") or 1),
             bool(part.get("full_depth", True)),
             _template_interfaces(comp.kind, part),
         )
         self.types[str(comp.part)] = dt
         return dt
-
-
-def unit_height(part: dict[str, Any]) -> float:
-    """Rack units a part takes: the catalog's ``u_height`` (or ``eia``); 1 when it gives none."""
-    value = part.get("u_height", part.get("eia"))
-    try:
-        height = float(value)
-    except (TypeError, ValueError):
-        return 1
-    return height if height >= 0 else 1
 
 
 def _template_interfaces(kind: str, part: dict[str, Any]) -> list[tuple[str, str, bool]]:
@@ -249,15 +241,6 @@ def _template_interfaces(kind: str, part: dict[str, Any]) -> list[tuple[str, str
     if isinstance(mgmt, dict) and mgmt.get("name"):
         out.append((str(mgmt["name"]), str(mgmt.get("type") or "1000base-t"), True))
     return out
-
-
-def _placement() -> Any:
-    """planner.placement when this build has it (racks, U positions, location codes), else None."""
-    try:
-        from planner import placement
-    except ImportError:  # pragma: no cover - placement arrives with the rack work
-        return None
-    return placement
 
 
 def _device_name(topo: Topology, comp: Component) -> str:
@@ -329,13 +312,12 @@ def _sites_and_racks(b: _Builder) -> tuple[list[tuple[str, str, str]], list[NbRa
         site = topo.get(r.parent)
         site_name = short_label(site) if site is not None else ""
         name = b.check(r, "name", short_label(r), 100)
-        row, pos = str(r.get("row") or ""), r.get("position")
-        where = f"row {row} position {pos}" if row else ""
-        racks.append(NbRack(site_name, name, int(r.get("height_u") or 42), where, float(r.get("width_mm") or 0)))
+        width, where = _rack_width(topo, r)
+        racks.append(NbRack(site_name, name, int(r.get("height_u") or 42), width, where, float(r.get("width_mm") or 0)))
         rack_site[r.id] = (site_name, name)
     default = ""
     unplaced = any(
-        _is_device(topo, c) and c.get("rack") not in rack_site for k in DEVICE_KINDS for c in topo.of_kind(k)
+        _is_device(topo, c) and placement.position(topo, c.id) is None for k in DEVICE_KINDS for c in topo.of_kind(k)
     )
     if unplaced:
         if len(sites) == 1:
@@ -348,19 +330,35 @@ def _sites_and_racks(b: _Builder) -> tuple[list[tuple[str, str, str]], list[NbRa
     return sites, racks, rack_site, default
 
 
+def _rack_width(topo: Topology, rack: Component) -> tuple[int, str]:
+    """(NetBox rail width in inches, description): a 24-inch frame (the p690's) is written as 23,
+    the widest NetBox offers, and its description says so."""
+    row, pos = str(rack.get("row") or ""), rack.get("position")
+    where = [f"row {row} position {pos}"] if row else []
+    owner = topo.get(rack.get("frame_of") or "")
+    inches = int((topo.part_of(owner) or {}).get("rack_width_in") or 19) if owner is not None else 19
+    if owner is not None:
+        where.append(f"frame {rack.get('frame') or 1} of {short_label(owner)}")
+    if inches > 23:
+        where.append(f"a {inches}-inch frame (NetBox's widest choice is 23 inches)")
+        inches = 23
+    return (inches if inches in (10, 19, 21, 23) else 19), ", ".join(where)
+
+
 def _device(
     b: _Builder, comp: Component, dt: NbDeviceType | None, rack_site: dict[str, tuple[str, str]], default_site: str
 ) -> NbDevice:
     topo = b.topo
     name = b.check(comp, "name", _device_name(topo, comp))
-    placed = rack_site.get(comp.get("rack") or "")
+    pos = placement.position(topo, comp.id)
+    placed = rack_site.get(pos.rack) if pos is not None else None
     site, rack = placed if placed else (default_site, "")
-    position = int(comp.get("u") or 0) if placed else 0
-    face = str(comp.get("face") or "front") if position else ""
+    position = pos.u if placed and pos is not None else 0
+    face = pos.face if placed and pos is not None else ""
     part = topo.part_of(comp) or {}
     description = str(part.get("name") or "")
-    if comp.kind == "drawer" and comp.get("location"):
-        description = f"location {comp['location']}"
+    if comp.kind == "drawer" and placement.drawer_location(topo, comp.id):
+        description = f"location {placement.drawer_location(topo, comp.id)}"
     return NbDevice(
         comp.id,
         comp.kind,
@@ -399,10 +397,7 @@ def hba_port_name(topo: Topology, port: Component) -> str:
 
 
 def _location_code(topo: Topology, cid: str) -> str:
-    placement = _placement()
-    if placement is None:
-        return ""
-    return str(placement.location_code(topo, cid) or "")
+    return placement.location_code(topo, cid)
 
 
 def _interfaces(b: _Builder) -> list[NbInterface]:
@@ -429,7 +424,7 @@ def _interfaces(b: _Builder) -> list[NbInterface]:
             )
             if x
         )
-        out.append(_fc_interface(dev.name, name, port, _location_code(topo, hba.id if hba else port.id), description))
+        out.append(_fc_interface(dev.name, name, port, _location_code(topo, port.id), description))
         b.ports[port.id] = (dev.name, name)
     for port in topo.of_kind("host_port"):
         sub = topo.ancestor(port.id, "subsystem")
@@ -482,9 +477,6 @@ def cable_length(topo: Topology, cable: Component) -> float:
     given = float(cable.get("length_m") or 0)
     if given:
         return given
-    placement = _placement()
-    if placement is None:
-        return 0.0
     return float(placement.cable_length_m(topo, cable.id) or 0)
 
 

@@ -13,7 +13,7 @@ from netbox_check import REFERENCE, SCHEMA, check_csv, library_problems, read_ya
 from planner.exports import ExportError, get
 from planner.exports.netbox import FILE_NAMES, IMPORT_PAGES, netbox_texts, write_netbox
 from planner.exports.netbox_inventory import FC_INTERFACE_TYPES, inventory, slugify
-from planner.fixtures import set_raw
+from planner.fixtures import remove_raw, set_raw
 
 GOLDEN = Path(__file__).resolve().parents[2] / "golden" / "netbox"
 FORMS = {
@@ -141,7 +141,7 @@ def test_nasty_names_are_refused_never_guarded(nasty_design, tmp_path):
         write_netbox(nasty_design, tmp_path / "nb")
     text = str(err.value)
     # the first problems are named, with the fix; the rest counted
-    assert text.startswith("NetBox import: the design name") and "holds a line break or tab; rename it" in text
+    assert text.startswith("NetBox import: switch 'sw1;") and "holds a line break or tab; rename it" in text
     assert re.search(r"\(and \d+ more\)$", text)
     with pytest.raises(
         ExportError, match=r"cable '=HYPERLINK\(1\)': the label \"=cmd\|' /C calc'!A0\" begins with '='"
@@ -166,8 +166,38 @@ def test_device_names_unique_per_site_ignoring_case(one_drawer):
         inventory(one_drawer)
 
 
+def unracked(topo):
+    """The design with its sites and racks taken away (as before placement existed)."""
+    for kind in ("server", "drawer", "switch", "subsystem", "enclosure"):
+        for comp in topo.of_kind(kind):
+            set_raw(topo, comp.id, "rack", "")
+            set_raw(topo, comp.id, "u", 0)
+    for kind in ("rack", "site"):
+        for comp in list(topo.of_kind(kind)):
+            remove_raw(topo, comp.id)
+    return topo
+
+
+def test_racks_and_positions_from_the_placement(one_drawer):
+    files = parsed(netbox_texts(inventory(one_drawer)))
+    racks = {r["name"]: r for r in files["racks"]}
+    frame = racks["p690 frame 1"]
+    assert frame["width"] == "23" and "24-inch frame" in frame["description"] and frame["u_height"] == "42"
+    assert racks["R1"]["width"] == "19" and racks["R1"]["outer_width"] == "600" and racks["R1"]["outer_unit"] == "mm"
+    devices = {d["name"]: d for d in files["devices"]}
+    assert (devices["p690"]["rack"], devices["p690"]["position"], devices["p690"]["face"]) == (
+        "p690 frame 1",
+        "18",
+        "front",
+    )
+    assert devices["p690 Drawer 1"]["position"] == "9" and devices["p690 Drawer 1"]["rack"] == "p690 frame 1"
+    assert all(d["rack"] in racks and d["site"] == racks[d["rack"]]["site"] for d in devices.values())
+    hba = next(i for i in files["interfaces"] if i["name"] == "fcs0")
+    assert hba["label"] == "U1.9-P1-I1/Q1"  # AIX location code of the HBA port
+
+
 def test_without_racks_devices_go_to_the_site_and_the_readme_says_so(one_drawer):
-    texts = netbox_texts(inventory(one_drawer))
+    texts = netbox_texts(inventory(unracked(one_drawer)))
     devices = parsed(texts)["devices"]
     assert {(d["rack"], d["position"], d["face"]) for d in devices} == {("", "", "")}
     assert FILE_NAMES["racks"] not in texts
