@@ -243,7 +243,7 @@ def _template_interfaces(kind: str, part: dict[str, Any]) -> list[tuple[str, str
     return out
 
 
-def _device_name(topo: Topology, comp: Component) -> str:
+def device_name(topo: Topology, comp: Component) -> str:
     """'p690', 'p690 Drawer 1', 'sw1', 'fastt1', 'fastt1 EXP700 1'."""
     if comp.kind == "drawer":
         server = topo.ancestor(comp.id, "server")
@@ -349,7 +349,7 @@ def _device(
     b: _Builder, comp: Component, dt: NbDeviceType | None, rack_site: dict[str, tuple[str, str]], default_site: str
 ) -> NbDevice:
     topo = b.topo
-    name = b.check(comp, "name", _device_name(topo, comp))
+    name = b.check(comp, "name", device_name(topo, comp))
     pos = placement.position(topo, comp.id)
     placed = rack_site.get(pos.rack) if pos is not None else None
     site, rack = placed if placed else (default_site, "")

@@ -33,3 +33,13 @@ def test_netbox_export_refusal_is_shown_not_raised(window, home):
     what, title, detail = w.asked[-1]
     assert what == "error" and "switch '=sw1'" in detail and "rename it" in detail
     assert not (home / "nb" / "06-devices.csv").exists()
+
+
+def test_schedule_from_the_export_menu(window, home):
+    w = window
+    out = home / "schedule"
+    w.answers["export"] = str(out)
+    _menu_action(w, "cabling-schedule").trigger()
+    text = (home / "schedule.csv").read_text()
+    assert text.startswith("seq,label,a_site,a_rack,a_u,a_device")
+    assert len(text.splitlines()) == 1 + len(w.doc.topology.of_kind("cable"))
