@@ -17,8 +17,9 @@ and netbox/views/generic/bulk_views.py):
   ports sit on the drawer device the cable plugs into.
 
 :func:`inventory` builds it all and raises ExportError naming every component whose name NetBox
-would misread (a formula-like first character, a quote the CSV sniffer takes for a quote
-character, too long, not unique) with the fix.
+would misread (a formula-like first character, a line break, surrounding spaces, too long, not
+unique) with the fix; :func:`planner.exports.netbox.netbox_csv` then reads each file back the
+way NetBox does (its CSV sniffer) and refuses names that would change the delimiter or quote.
 """
 
 from __future__ import annotations
