@@ -4,8 +4,9 @@ interfaces and cables, named the same way in every file (no Qt, no file writing)
 The NetBox model, decided against NetBox 4.6 (netbox-community/netbox, dcim/forms/bulk_import.py
 and netbox/views/generic/bulk_views.py):
 
-- A device is a rackable unit: the server (its CEC), each RIO2 drawer, each switch, each storage
-  subsystem and each expansion enclosure with a part. Drawers and enclosures are named after their
+- A device is a rackable unit (:func:`planner.placement.placeable_kinds`): the server (its CEC),
+  each RIO2 drawer, each switch, each storage subsystem and each expansion enclosure with a part;
+  its role is its kind. Drawers and enclosures are named after their
   owner ("p690 Drawer 1", "fastt1 EXP700 1"), since NetBox wants device names unique in a site.
 - A device type is a part (devicetype-library format). It holds the ports every unit of the part
   has and that carry no identity of their own: switch ports, and a management port where the part
@@ -37,16 +38,7 @@ from planner.schema import KINDS
 #: NetBox's field limits (dcim models: device, interface and label names 64, cable label 100)
 NAME_MAX = 64
 LABEL_MAX = 100
-#: the kinds that become NetBox devices, in import (and rack) order
-DEVICE_KINDS = ("server", "drawer", "switch", "subsystem", "enclosure")
-#: device role per kind: (name, colour shown in NetBox's rack elevations)
-ROLES = {
-    "server": ("Server", "1f5fa8"),
-    "drawer": ("I/O drawer", "6b8fc9"),
-    "switch": ("SAN switch", "2e8b57"),
-    "subsystem": ("Storage subsystem", "c07a2a"),
-    "enclosure": ("Storage enclosure", "d9a860"),
-}
+DEFAULT_ROLE_COLOUR = "9e9e9e"  # NetBox's grey, for a kind with no canvas fill
 #: Fibre Channel speed (Gbps) -> NetBox interface type (dcim InterfaceTypeChoices, SFP form factor)
 FC_INTERFACE_TYPES = {1: "1gfc-sfp", 2: "2gfc-sfp", 4: "4gfc-sfp", 8: "8gfc-sfpp", 16: "16gfc-sfpp", 32: "32gfc-sfp28"}
 #: cable media (model choices) -> NetBox cable type (dcim CableTypeChoices); FC copper is passive twinax
@@ -140,6 +132,18 @@ class Inventory:
     cables: list[NbCable]
     default_site: bool = False  # the design has no site: one named after the design holds it all
     port_names: dict[str, tuple[str, str]] = field(default_factory=dict)  # port id -> (device, interface)
+
+
+def role_name(kind: str) -> str:
+    """The NetBox device role of a rackable kind: its display name ('Server', 'Drawer', 'Switch')."""
+    name = KINDS[kind].name
+    return name[:1].upper() + name[1:]
+
+
+def role_colour(kind: str) -> str:
+    """The role's colour in NetBox's rack elevations: the kind's canvas fill, as RRGGBB."""
+    fill = KINDS[kind].fill
+    return fill.lstrip("#").lower() if fill else DEFAULT_ROLE_COLOUR
 
 
 def slugify(text: str) -> str:
@@ -268,7 +272,7 @@ def inventory(topo: Topology) -> Inventory:
     b = _Builder(topo)
     sites, racks, rack_site, default_site = _sites_and_racks(b)
     devices: list[NbDevice] = []
-    for kind in DEVICE_KINDS:
+    for kind in placement.placeable_kinds():
         for comp in topo.of_kind(kind):
             if not _is_device(topo, comp):
                 continue
@@ -284,11 +288,11 @@ def inventory(topo: Topology) -> Inventory:
         more = f" (and {len(b.problems) - 5} more)" if len(b.problems) > 5 else ""
         raise ExportError("NetBox import: " + "; ".join(shown) + more)
     types = list(b.types.values())
-    used_roles = [k for k in DEVICE_KINDS if any(d.kind == k for d in devices)]
+    used_roles = [k for k in placement.placeable_kinds() if any(d.kind == k for d in devices)]
     return Inventory(
         manufacturers=list(dict.fromkeys(t.manufacturer for t in types)),
         device_types=types,
-        roles=[(ROLES[k][0], slugify(ROLES[k][0]), ROLES[k][1]) for k in used_roles],
+        roles=[(role_name(k), slugify(role_name(k)), role_colour(k)) for k in used_roles],
         sites=sites,
         racks=racks,
         devices=devices,
@@ -318,7 +322,9 @@ def _sites_and_racks(b: _Builder) -> tuple[list[tuple[str, str, str]], list[NbRa
         rack_site[r.id] = (site_name, name)
     default = ""
     unplaced = any(
-        _is_device(topo, c) and placement.position(topo, c.id) is None for k in DEVICE_KINDS for c in topo.of_kind(k)
+        _is_device(topo, c) and placement.position(topo, c.id) is None
+        for k in placement.placeable_kinds()
+        for c in topo.of_kind(k)
     )
     if unplaced:
         if len(sites) == 1:
@@ -364,7 +370,7 @@ def _device(
         comp.id,
         comp.kind,
         name,
-        ROLES[comp.kind][0],
+        role_name(comp.kind),
         dt.manufacturer if dt else "",
         dt.model if dt else "",
         site,

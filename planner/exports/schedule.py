@@ -57,7 +57,6 @@ SCHEDULE_COLUMNS = (
     "installed",
     "tested",
 )
-_END_ORDER = {"hba_port": 0, "host_port": 1, "switch_port": 2}
 
 
 def _natural(text: str) -> tuple:
@@ -96,6 +95,11 @@ def _end(topo: Topology, port_id: str) -> dict[str, Any]:
     return out
 
 
+def _end_order(end: dict[str, Any]) -> tuple[bool, bool]:
+    """End A is the server or storage end (an HBA port before a host port), end B the switch."""
+    return end["kind"] == "switch_port", end["kind"] != "hba_port"
+
+
 def _zones(topo: Topology, ports: set[str]) -> str:
     return " ".join(short_label(z) for z in topo.of_kind("zone") if ports & set(z.get("members") or ()))
 
@@ -115,9 +119,7 @@ def schedule_rows(topo: Topology) -> list[dict[str, Any]]:
     """Every cable as a schedule row (columns :data:`SCHEDULE_COLUMNS`), in installer order."""
     rows = []
     for cab in topo.of_kind("cable"):
-        ends = sorted(
-            (_end(topo, cab.get("a") or ""), _end(topo, cab.get("b") or "")), key=lambda e: _END_ORDER.get(e["kind"], 3)
-        )
+        ends = sorted((_end(topo, cab.get("a") or ""), _end(topo, cab.get("b") or "")), key=_end_order)
         a, b = ends
         length, source, rule = _length(topo, cab)
         speeds = [float(e["speed"]) for e in ends if e["speed"]]
