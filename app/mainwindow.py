@@ -541,7 +541,7 @@ class MainWindow(QMainWindow):
         if problem:  # said before a file name is asked for
             self.ask("error", f"Cannot export {fmt.name}", problem)
             return
-        path = self.ask("export", f"Export {fmt.name}", fmt.file_filter)
+        path = self.ask("folder" if fmt.folder else "export", f"Export {fmt.name}", fmt.file_filter)
         if not path:
             return
         path = with_extension(str(path), fmt.extension)
@@ -789,6 +789,8 @@ class MainWindow(QMainWindow):
         if what == "export":
             path, _ = QFileDialog.getSaveFileName(self, text, "", detail or "All files (*)")
             return path
+        if what == "folder":
+            return QFileDialog.getExistingDirectory(self, text)
         if what == "text":
             value, ok = QInputDialog.getText(self, APP_NAME, text, text=detail)
             return value if ok else None

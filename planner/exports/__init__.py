@@ -5,7 +5,8 @@
   without an edit anywhere else.
 - :mod:`~planner.exports.zoning`: Brocade Fabric OS and Cisco MDS NX-OS zoning scripts.
 - :mod:`~planner.exports.cabling` and :mod:`~planner.exports.netbox`: cabling lists (CSV, NetBox
-  cable import).
+  cable import); :mod:`~planner.exports.netbox` with :mod:`~planner.exports.netbox_inventory`
+  also the NetBox import folder; :mod:`~planner.exports.schedule`: the installer's schedule.
 - :mod:`~planner.exports.buildsheet`: the PDF build sheet.
 - :mod:`~planner.exports.interchange`: the JSON interchange file (written by planner.io).
 - :mod:`~planner.exports.output`: :func:`atomic_write`, so a failed export never leaves a

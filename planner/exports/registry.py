@@ -131,6 +131,7 @@ class ExportFormat:
     cli_choice: str = ""
     options: tuple[ExportOption, ...] = ()
     whole_project: bool = False  # writes every scenario: --scenario does not apply
+    folder: bool = False  # writes a folder of files: the window asks for a folder, not a file
     group: str = ""
     order: int = 100
     busy_text: str = ""  # the progress dialog's text

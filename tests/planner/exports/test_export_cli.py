@@ -103,3 +103,14 @@ def test_cli_never_overwrites_the_design_or_writes_half_files(one_file, tmp_path
 def test_cli_json_still_works(one_file, tmp_path, capsys):
     code, out, _ = run(capsys, "export", one_file, "--json", tmp_path / "a.json")
     assert code == 0 and (tmp_path / "a.json").exists()
+
+
+def test_cli_netbox_folder_and_schedule(one_file, tmp_path, capsys):
+    code, out, err = run(capsys, "export", one_file, "--netbox", tmp_path / "nb")
+    assert code == 0 and err == "" and "06-devices.csv: 19 devices" in out and "08-cables.csv: 32 cables" in out
+    assert (tmp_path / "nb" / "README.txt").read_text().startswith("NetBox 4.x import files")
+    code, out, _ = run(capsys, "export", one_file, "--schedule", tmp_path / "s.csv")
+    assert code == 0 and "32 cables in installation order" in out
+    (tmp_path / "plain").write_text("x")
+    code, _, err = run(capsys, "export", one_file, "--netbox", tmp_path / "plain")
+    assert code == 2 and "is a file; the NetBox export writes a folder" in err

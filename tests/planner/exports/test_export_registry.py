@@ -26,7 +26,16 @@ from planner.exports import (
 )
 from planner.exports.registry import cli_flags, cli_options
 
-BUILTIN = ["pdf", "zoning-brocade", "zoning-cisco", "cabling-csv", "netbox", "json"]
+BUILTIN = [
+    "pdf",
+    "zoning-brocade",
+    "zoning-cisco",
+    "cabling-csv",
+    "netbox",
+    "netbox-import",
+    "cabling-schedule",
+    "json",
+]
 
 
 def export_options(parser: argparse.ArgumentParser) -> set[str]:
@@ -65,7 +74,14 @@ def test_builtin_formats_in_menu_order():
     for fmt in formats():
         assert fmt.extension in fmt.file_filter and fmt.title.endswith("...")
         assert get(fmt.id) is fmt
-    assert [flag.flag for flag, _ in cli_flags()] == ["--json", "--pdf", "--zoning", "--cabling"]
+    assert [flag.flag for flag, _ in cli_flags()] == [
+        "--json",
+        "--pdf",
+        "--zoning",
+        "--cabling",
+        "--schedule",
+        "--netbox",
+    ]
     assert [o.flag for o in cli_options()] == [
         "--paper",
         "--figures",
