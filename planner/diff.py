@@ -20,6 +20,7 @@ from typing import Any
 from planner import naming
 from planner.analysis import Analysis, analyze
 from planner.model import Topology
+from planner.naming import counted
 from planner.rules import Finding, check
 from planner.schema import kind_name
 
@@ -249,9 +250,9 @@ def binding_lines(d: Diff, old: Topology, new: Topology, limit: int = 12) -> lis
     """The paths whose binding hop changed: counts per kind of change, then up to ``limit`` paths."""
     if not d.binding_changed:
         return ["Binding hops: no path changed its binding hop."]
-    out = [f"Binding hop changed on {len(d.binding_changed)} path(s):"]
+    out = [f"Binding hop changed on {counted(len(d.binding_changed), 'path')}:"]
     for direction, a, b, n in binding_groups(d, old, new):
-        out.append(f"  {direction:5} {n:4} path(s): {a} -> {b}")
+        out.append(f"  {direction:5} {n:4} {'path' if n == 1 else 'paths'}: {a} -> {b}")
     for b in d.binding_changed[:limit]:
         out.append(
             f"  {b.direction:5} {b.path}: {hop_text(old, b.old)} ({_mbps(b.old_mbps)})"

@@ -33,6 +33,7 @@ from planner.assist.server import PAPER_SLOTS, place_hbas
 from planner.assist.storage import best_layout, layout_arrays, map_luns
 from planner.figures import FIGURE_SETS
 from planner.model import Component, ModelError, Topology
+from planner.naming import counted
 from planner.schema import kind_name
 from planner.sizing import DEFAULT_PARTS, Step, _analyse, _drives_per_subsystem, _Figures, _resolve, meets
 
@@ -434,11 +435,11 @@ def preview(
     return [
         f"The design gives {design.got:,.0f} MB/s ({figures} figures); "
         f"{sum(design.need.values()) - design.got:,.0f} MB/s to add.",
-        f"About: {c.hbas} HBA(s) ({in_free} in free slots of the paper's 16 at {design.hba:,.0f} MB/s each), "
-        f"{c.drawers} drawer(s), {c.subsystems} new subsystem(s) at {design.sub:,.0f} MB/s"
-        + (f" and {c.idle_used} idle one(s) put to work" if c.idle_used else "")
-        + f", {c.switches} new switch(es) ({joined} group(s) on their drawer's switch).",
-        f"{len(cands)} candidate(s) can reach it by their figures; OK builds the cheapest the analysis proves "
+        f"About: {counted(c.hbas, 'HBA')} ({in_free} in free slots of the paper's 16 at {design.hba:,.0f} MB/s each), "
+        f"{counted(c.drawers, 'drawer')}, {counted(c.subsystems, 'new subsystem')} at {design.sub:,.0f} MB/s"
+        + (f" and {counted(c.idle_used, 'idle one')} put to work" if c.idle_used else "")
+        + f", {counted(c.switches, 'new switch')} ({counted(joined, 'group')} on their drawer's switch).",
+        f"{counted(len(cands), 'candidate')} can reach it by their figures; OK builds the cheapest the analysis proves "
         "and adds it as a new scenario (one undo step). Everything that exists stays as it is.",
     ]
 
@@ -453,7 +454,7 @@ def _unreachable(design: _Design) -> str:
     server = design.parts["server"].get("id")
     return (
         f"{want:,.0f} MB/s is beyond reach: the {server} takes at most {design.most} drawers ({len(design.drawers)} "
-        f"used, {left} left) and the drawers have {free} free slot(s) of the paper's 16; with all of them these "
+        f"used, {left} left) and the drawers have {counted(free, 'free slot')} of the paper's 16; with all of them these "
         f"parts give at most about {top:,.0f} MB/s ({design.figset} figures)"
     )
 
@@ -491,7 +492,7 @@ def grow(
             out.limit = _limit(design, out)
             return out
     raise GrowthError(
-        f"no growth of up to {cands[min(len(cands), MAX_BUILDS) - 1].hbas} HBA(s) met the target in the analysis "
+        f"no growth of up to {counted(cands[min(len(cands), MAX_BUILDS) - 1].hbas, 'HBA')} met the target in the analysis "
         f"({min(len(cands), MAX_BUILDS)} designs tried); {_unreachable(design)}"
     )
 
@@ -531,7 +532,7 @@ def _steps(design: _Design, g: Growth) -> list[Step]:
             "adapters per drawer",
             drawer.source,
             c.drawers,
-            f"{c.hbas - in_free} adapter(s) beyond the free slots",
+            f"{counted(c.hbas - in_free, 'adapter')} beyond the free slots",
         ),
         Step(
             "subsystems",
@@ -539,8 +540,8 @@ def _steps(design: _Design, g: Growth) -> list[Step]:
             "MB/s per subsystem",
             sub_src,
             c.subsystems,
-            f"one or two of the new adapters each, one per controller (P690 Appendix B); {c.idle_used} idle "
-            "subsystem(s) of the design put to work first; existing partitions unchanged",
+            f"one or two of the new adapters each, one per controller (P690 Appendix B); {counted(c.idle_used, 'idle subsystem')} "
+            "of the design put to work first; existing partitions unchanged",
         ),
         Step(
             "switches",
@@ -548,7 +549,7 @@ def _steps(design: _Design, g: Growth) -> list[Step]:
             "ports per switch",
             "P690 'Hardware configuration benchmarked': one 2109-F32 per drawer",
             c.switches,
-            f"{joined} group(s) joined their drawer's switch (free ports), {c.switches} new",
+            f"{counted(joined, 'group')} joined their drawer's switch (free ports), {c.switches} new",
         ),
         Step(
             "arrays",
@@ -566,7 +567,7 @@ def _limit(design: _Design, g: Growth) -> str:
     top = max(kinds, key=lambda k: kinds[k]) if kinds else ""
     left = design.most - len(design.drawers) - g.candidate.drawers
     return (
-        f"the grown design is bound by the {kind_name(top) if top else 'nothing'}; {left} more drawer(s) fit the "
+        f"the grown design is bound by the {kind_name(top) if top else 'nothing'}; {counted(left, 'more drawer')} fit the "
         f"{design.parts['server'].get('id')}"
     )
 
@@ -639,18 +640,18 @@ def format_growth(g: Growth) -> str:
     lines += format_steps(g.steps)
     c, a = d["added"], d["analysis"]
     lines.append(
-        f"Added: {c['drawers']} drawer(s), {c['hbas']} HBA(s), {c['switches']} switch(es), "
-        f"{c['subsystems']} subsystem(s), {c['arrays']} array(s); everything that was there is unchanged"
+        f"Added: {counted(c['drawers'], 'drawer')}, {counted(c['hbas'], 'HBA')}, {counted(c['switches'], 'switch')}, "
+        f"{counted(c['subsystems'], 'subsystem')}, {counted(c['arrays'], 'array')}; everything that was there is unchanged"
     )
     got = f"{a['aggregate_mbps']:,.0f} MB/s {a['direction']}"
     if a["direction"] == "mixed":
         got += f" ({a['read_mbps']:,.0f} read + {a['write_mbps']:,.0f} write)"
     lines.append(
-        f"Analysis: {d['before']['aggregate_mbps']:,.0f} -> {got} over {a['paths']} path(s); "
+        f"Analysis: {d['before']['aggregate_mbps']:,.0f} -> {got} over {counted(a['paths'], 'path')}; "
         + ("meets" if a["meets_target"] else "misses")
         + " the target"
     )
-    binding = ", ".join(f"{kind_name(k)} ({n} path(s))" for k, n in sorted(a["binding"].items(), key=lambda x: -x[1]))
+    binding = ", ".join(f"{kind_name(k)} ({counted(n, 'path')})" for k, n in sorted(a["binding"].items(), key=lambda x: -x[1]))
     lines.append(f"Binding hops: {binding or 'none'}")
     lines.append(f"Limit: {g.limit}")
     return "\n".join(lines)

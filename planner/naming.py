@@ -112,3 +112,16 @@ def label_list(topo: Topology, ids, limit: int = 4, short: bool = True) -> str:
     if len(shown) > 1:
         return ", ".join(shown[:-1]) + " and " + shown[-1]
     return shown[0] if shown else "none"
+
+
+def counted(n: int, words: str) -> str:
+    """'1 path', '3 paths', '2 switches', '4 free slots': ``n`` and ``words`` with the last word
+    made plural unless ``n`` is 1 (a kind's display name takes the kind's own plural)."""
+    if n == 1:
+        return f"{n} {words}"
+    spec = next((k for k in KINDS.values() if k.name == words), None)
+    if spec is not None:
+        return f"{n} {spec.plural}"
+    head, _, last = words.rpartition(" ")
+    plural = last + ("es" if last.endswith(("s", "sh", "ch", "x")) else "s")
+    return f"{n} {head + ' ' if head else ''}{plural}"

@@ -25,6 +25,7 @@ from typing import Any
 from planner import naming
 from planner.analysis import Analysis, Path, _host_hops, _targets, analyze, max_min_fair, path_indexes
 from planner.model import Component, Topology
+from planner.naming import counted
 from planner.schema import hop_kinds, kind_name, spec
 
 _HOPS = hop_kinds()
@@ -300,7 +301,7 @@ def resilience(
     notes = []
     if moved0:
         notes.append(
-            f"{len(moved0)} logical drive(s) have no path to their owning controller; RDAC carries them "
+            f"{counted(len(moved0), 'logical drive')} have no path to their owning controller; RDAC carries them "
             f"through the other controller here (the analysis counts owner paths only: {base.aggregate:,.1f} MB/s)"
         )
     kinds = set(kinds or FAIL_KINDS)
@@ -446,11 +447,11 @@ def impact_text(topo: Topology, f: Failure) -> str:
     if f.lost_logical_drives:
         parts.append(f"loses {naming.label_list(topo, f.lost_logical_drives, 3)}")
     if f.lost_workloads:
-        parts.append(f"{len(f.lost_workloads)} workload(s) lose access")
+        parts.append(f"{counted(len(f.lost_workloads), 'workload')} lose access")
     if f.failed_over:
-        parts.append(f"RDAC moves {len(f.failed_over)} logical drive(s) to the other controller")
+        parts.append(f"RDAC moves {counted(len(f.failed_over), 'logical drive')} to the other controller")
     if f.unmet_workloads:
-        parts.append(f"{len(f.unmet_workloads)} workload(s) become unmet")
+        parts.append(f"{counted(len(f.unmet_workloads), 'workload')} become unmet")
     return "; ".join(parts) or "the remaining paths carry the load"
 
 

@@ -28,6 +28,7 @@ from planner.assist.server import PAPER_SLOTS, place_hbas
 from planner.assist.storage import best_layout, layout_arrays, map_luns
 from planner.figures import FIGURE_SETS, Figure, figure
 from planner.model import ModelError, Topology
+from planner.naming import counted
 from planner.schema import kind_name
 
 #: the paper's parts (P690 'Hardware configuration benchmarked')
@@ -403,7 +404,7 @@ def size(
     ``fill_drawers``: 16 adapters in every drawer, as the paper's benchmark. Raises SizingError."""
     unknown = set(part_ids) - set(DEFAULT_PARTS)
     if unknown:
-        raise SizingError(f"unknown part role(s) {', '.join(sorted(unknown))}; roles: {', '.join(DEFAULT_PARTS)}")
+        raise SizingError(f"unknown part role {', '.join(sorted(unknown))}; roles: {', '.join(DEFAULT_PARTS)}")
     _check_inputs(target_read_mbps, target_write_mbps, figures, multipath, fabrics, headroom_pct)
     chosen, ids = _resolve(parts or {}, part_ids)
     figs = _Figures(chosen, figures, target_read_mbps, target_write_mbps)
@@ -607,16 +608,16 @@ def format_sizing(s: Sizing) -> str:
     lines += format_steps(s.steps)
     c, a = d["counts"], d["analysis"]
     lines.append(
-        f"Design: {c['drawers']} drawer(s), {c['hbas']} HBA(s), {c['switches']} switch(es), "
-        f"{c['subsystems']} subsystem(s), {c['arrays']} array(s), {c['volume_groups']} volume group(s)"
+        f"Design: {counted(c['drawers'], 'drawer')}, {counted(c['hbas'], 'HBA')}, {counted(c['switches'], 'switch')}, "
+        f"{counted(c['subsystems'], 'subsystem')}, {counted(c['arrays'], 'array')}, {counted(c['volume_groups'], 'volume group')}"
     )
     got = f"{a['aggregate_mbps']:,.0f} MB/s {a['direction']}"
     if a["direction"] == "mixed":
         got += f" ({a['read_mbps']:,.0f} read + {a['write_mbps']:,.0f} write)"
     lines.append(
-        f"Analysis: {got} over {a['paths']} path(s); " + ("meets" if a["meets_target"] else "misses") + " the target"
+        f"Analysis: {got} over {counted(a['paths'], 'path')}; " + ("meets" if a["meets_target"] else "misses") + " the target"
     )
-    binding = ", ".join(f"{kind_name(k)} ({n} path(s))" for k, n in sorted(a["binding"].items(), key=lambda x: -x[1]))
+    binding = ", ".join(f"{kind_name(k)} ({counted(n, 'path')})" for k, n in sorted(a["binding"].items(), key=lambda x: -x[1]))
     lines.append(f"Binding hops: {binding or 'none'}")
     lines.append(f"Limit: {s.limit}")
     return "\n".join(lines)

@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 from planner.diff import Diff, diff, hop_text
 from planner.figures import FIGURE_SETS
 from planner.model import Topology
-from planner.naming import label_list
+from planner.naming import counted, label_list
 
 WORSE, BETTER = QColor("#c62828"), QColor("#2e7d32")
 
@@ -200,8 +200,8 @@ class CompareDialog(QDialog):
             return "The same scenario on both sides: choose two different scenarios."
         if d.unchanged:
             return f"{self.new} does not differ from {self.old} in anything compared here."
-        lost = f"; {len(d.paths_removed)} path(s) removed" if d.paths_removed else ""
-        gained = f"; {len(d.paths_added)} path(s) added" if d.paths_added else ""
+        lost = f"; {counted(len(d.paths_removed), 'path')} removed" if d.paths_removed else ""
+        gained = f"; {counted(len(d.paths_added), 'path')} added" if d.paths_added else ""
         return f"From {self.old} to {self.new} ({d.figures} figures, data from disk){lost}{gained}."
 
     def _fill_findings(self, d: Diff, old: Topology, new: Topology) -> None:

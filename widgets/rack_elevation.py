@@ -41,7 +41,7 @@ from PySide6.QtWidgets import (
 )
 
 from planner import placement
-from planner.naming import label
+from planner.naming import counted, label
 from planner.schema import KINDS, kind_name
 
 MIME = "application/x-sanplan-unit"  # the dragged unit's id
@@ -346,7 +346,7 @@ class RackElevationPanel(QWidget):
         self._show_selection()
         placed = sum(len(placement.rack_contents(topo, r.id)) for r in racks)
         self.summary.setText(
-            f"{len(topo.of_kind('site'))} site(s), {len(racks)} rack(s), {placed} unit(s) placed, "
+            f"{counted(len(topo.of_kind('site')), 'site')}, {counted(len(racks), 'rack')}, {counted(placed, 'unit')} placed, "
             f"{self.unplaced.count()} not placed - {self.face} view"
         )
 

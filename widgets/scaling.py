@@ -17,6 +17,7 @@ from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from planner.analysis import AnalysisError
+from planner.naming import counted
 from planner.scaling import Scaling, ScalingError, scaling
 from planner.schema import kind_name
 
@@ -139,14 +140,14 @@ class ScalingPanel(QWidget):
         plot.setLabel("left", "aggregate MB/s", color=self._fg)
         plot.setTitle(
             f"Scaling: {r.points[-1].mbps:,.0f} MB/s with all {len(r.points)} {unit}s "
-            f"({r.direction}, {r.figures} figures, from {r.source}); {len(r.knees)} knee(s)",
+            f"({r.direction}, {r.figures} figures, from {r.source}); {counted(len(r.knees), 'knee')}",
             color=self._fg,
         )
         plot.setXRange(0, xs[-1] * 1.02 + 0.5, padding=0)
         plot.setYRange(0, max(ys) * 1.15 + 1, padding=0)
         plot.addItem(self.hover, ignoreBounds=True)
         self.hover.hide()
-        self.note.setText(f"{len(r.knees)} knee(s): where the slope changes, the hop that binds is named")
+        self.note.setText(f"{counted(len(r.knees), 'knee')}: where the slope changes, the hop that binds is named")
 
     def hover_text(self, x: float) -> str:
         """The text for the point nearest data x ('' when there is none)."""

@@ -15,6 +15,7 @@ from planner import assist
 from planner.assist.base import Assisted, NothingToDo, assisting
 from planner.assist.fixes import fix_for
 from planner.model import ModelError, Topology
+from planner.naming import counted
 
 MENU = "Assistants"
 
@@ -32,7 +33,7 @@ def _selected(window: Any, kind: str) -> list[str]:
 def _report(window: Any, title: str, cmd: Any) -> None:
     lines = list(getattr(cmd, "lines", []) or [])
     window.last_assist_lines = lines
-    head = f"{title}: {len(lines)} step(s)" + (f" - {lines[0]}" if lines else "")
+    head = f"{title}: {counted(len(lines), 'step')}" + (f" - {lines[0]}" if lines else "")
     window.show_message(head, error=False)
     window.message_label.setToolTip("\n".join(lines))
 

@@ -13,6 +13,7 @@ from app.actions.registry import DesignAction, register
 from planner.analysis import analyze
 from planner.grow import GrowthError, grow
 from planner.io.project import AddScenario, Project
+from planner.naming import counted
 from planner.sizing import SizingError, size
 
 
@@ -40,8 +41,8 @@ def open_sized(window: Any, values: dict[str, Any], destination: str) -> str | N
             return doc.last_refusal or "the scenario could not be added"
     a = result.analysis
     doc.message.emit(
-        f"Sized: {result.counts.drawers} drawer(s), {result.counts.hbas} HBA(s), {result.counts.subsystems} "
-        f"subsystem(s); the analysis gives {a.aggregate:,.0f} MB/s ({result.figures}). {result.limit}"
+        f"Sized: {counted(result.counts.drawers, 'drawer')}, {counted(result.counts.hbas, 'HBA')}, "
+        f"{counted(result.counts.subsystems, 'subsystem')}; the analysis gives {a.aggregate:,.0f} MB/s ({result.figures}). {result.limit}"
     )
     window.last_sizing = result
     return None
@@ -86,7 +87,7 @@ def open_grown(window: Any, values: dict[str, Any]) -> str | None:
         return doc.last_refusal or "the scenario could not be added"
     c, a = result.candidate, result.analysis
     doc.message.emit(
-        f"Grown: added {c.drawers} drawer(s), {c.hbas} HBA(s), {c.subsystems} subsystem(s), {c.switches} switch(es); "
+        f"Grown: added {counted(c.drawers, 'drawer')}, {counted(c.hbas, 'HBA')}, {counted(c.subsystems, 'subsystem')}, {counted(c.switches, 'switch')}; "
         f"the analysis gives {a.aggregate:,.0f} MB/s ({result.figures}). {result.limit}"
     )
     window.last_growth = result

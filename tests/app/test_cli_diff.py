@@ -70,7 +70,7 @@ def test_text_output_worst_cabling(tmp_path, capsys, worst):
     code, out, _ = run(capsys, "diff", path, worst, "--figures", "planning")
     assert code == 1  # ASIC_CROSSING is an error
     assert "-800.0" in out and "-680.0" in out
-    assert "16 path(s): HBA -> backplane" in out and "ASIC_CROSSING" in out
+    assert "16 paths: HBA -> backplane" in out and "ASIC_CROSSING" in out
     assert "Bill of materials: unchanged." in out
 
 

@@ -21,7 +21,7 @@ def test_grow_saves_a_new_scenario(tmp_path, capsys):
     code, out, err = run(capsys, "grow", str(path), "--to", "3000")
     assert code == 0, err
     assert "3. drawers: 16 adapters per drawer -> 1" in out and "source: P690 step 2" in out
-    assert "Added: 1 drawer(s), 4 HBA(s), 1 switch(es), 2 subsystem(s)" in out
+    assert "Added: 1 drawer, 4 HBAs, 1 switch, 2 subsystems" in out
     assert "Analysis: 2,400 -> 3,000 MB/s read" in out and "meets the target" in out
     assert "Binding hops: HBA" in out
     project = open_project(str(path))

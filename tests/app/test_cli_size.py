@@ -14,7 +14,7 @@ def test_size_the_paper(tmp_path, capsys):
     assert "1. adapters: 150 MB/s per adapter -> 107" in out
     assert "2. drawers: 16 adapters per drawer -> 7" in out
     assert "source: P690 step 1" in out
-    assert "Design: 7 drawer(s), 107 HBA(s), 7 switch(es), 54 subsystem(s)" in out
+    assert "Design: 7 drawers, 107 HBAs, 7 switches, 54 subsystems" in out
     assert "Analysis: 16,050 MB/s read" in out and "meets the target" in out
     assert "Binding hops: HBA" in out
     assert out_path.exists()

@@ -27,9 +27,9 @@ def test_grow_through_the_design_menu(window, qtbot):
     dlg = window.last_dialog
     assert dlg.windowTitle() == "Grow the design"
     assert dlg.read.value() == 3000  # 1.25 x the 2,400 MB/s it gives, rounded up
-    assert "About: 4 HBA(s) (0 in free slots" in dlg.summary.text() and "1 drawer(s)" in dlg.summary.text()
+    assert "About: 4 HBAs (0 in free slots" in dlg.summary.text() and "1 drawer," in dlg.summary.text()
     dlg.read.setValue(4800)  # live: the plan follows the target
-    assert "About: 16 HBA(s)" in dlg.summary.text()
+    assert "About: 16 HBAs" in dlg.summary.text()
     dlg.read.setValue(30000)
     assert not dlg.ok_button().isEnabled() and "at most 7 drawers" in dlg.reason.text()
     dlg.read.setValue(2000)

@@ -35,7 +35,7 @@ def test_side_by_side_numbers(qtbot, scenarios):
     assert dlg.binding.rowCount() == 0
     assert ("-1", "FC6239") in zip(cells(dlg.parts, 0), cells(dlg.parts, 1))
     assert "UNREACHABLE" in cells(dlg.findings, 2) and set(cells(dlg.findings, 0)) == {"added"}
-    assert "1 path(s) removed" in dlg.note.text()
+    assert "1 path removed" in dlg.note.text()
 
 
 def test_swap_and_choose_recompute(qtbot, scenarios):

@@ -9,6 +9,7 @@ from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QWidget
 
 from planner.figures import FIGURE_SETS
+from planner.naming import counted
 from planner.sizing import MULTIPATH, SizingError, estimate, format_steps
 from widgets.dialogs.base import FormDialog, choice_options
 
@@ -66,7 +67,7 @@ class SizingDialog(FormDialog):
         steps, c = got
         lines = format_steps(steps)
         lines.append(
-            f"About {c.drawers} drawer(s), {c.hbas} HBA(s), {c.switches} switch(es), {c.subsystems} subsystem(s); "
+            f"About {counted(c.drawers, 'drawer')}, {counted(c.hbas, 'HBA')}, {counted(c.switches, 'switch')}, {counted(c.subsystems, 'subsystem')}; "
             "OK builds the design and proves it with the analysis"
         )
         return "\n".join(lines)

@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QHeaderView, QSpinBox, QTableWidget, QTableWidgetI
 from planner import edit
 from planner import edit_create as ec
 from planner.figures import data_drives, layout_throughput
-from planner.naming import label
+from planner.naming import counted, label
 from planner.rules.storage import FASTT_SEGMENTS
 from planner.schema import RAID_LEVELS
 from widgets.dialogs.base import FormDialog, checked_ids, choice_options, set_checked
@@ -36,7 +36,7 @@ class DriveCountDialog(FormDialog):
 
     def describe(self) -> str:
         n = self.count.value()
-        return f"{self.what} comes with {n} drive(s) in bays 1-{n}." if n else f"{self.what} comes with empty bays."
+        return f"{self.what} comes with {counted(n, 'drive')} in bays 1-{n}." if n else f"{self.what} comes with empty bays."
 
 
 class EnclosureDialog(FormDialog):
@@ -80,7 +80,7 @@ class EnclosureDialog(FormDialog):
         if v["part"] is None:
             return ""
         n = len(self.topo.children(self.subsystem, "enclosure"))
-        return f"Adds enclosure {n} ({v['part']['id']}, {self.bays()} bays) with {v['drives']} drive(s)."
+        return f"Adds enclosure {n} ({v['part']['id']}, {self.bays()} bays) with {counted(v['drives'], 'drive')}."
 
     def full(self) -> bool:
         return self.count.value() == self.bays() and self.bays() > 0
@@ -113,7 +113,7 @@ class AddDrivesDialog(FormDialog):
         v = self.values()
         bays = ec.free_bays(self.topo, self.enclosure)[: v["count"]]
         cap = (v["part"] or {}).get("capacity_gb", "?")
-        return f"Adds {v['count']} x {cap} GB drive(s) in bays {', '.join(map(str, bays)) or '-'}."
+        return f"Adds {v['count']} x {cap} GB {'drive' if v['count'] == 1 else 'drives'} in bays {', '.join(map(str, bays)) or '-'}."
 
 
 class ArrayDialog(FormDialog):
@@ -314,4 +314,4 @@ class HostMappingDialog(FormDialog):
     def describe(self) -> str:
         v = self.values()
         luns = ", ".join(f"{self.topo[ld].name} as LUN {lun}" for ld, lun in v["luns"].items())
-        return f"{v['name'] or '?'}: {len(v['hba_ports'])} HBA port(s) see {luns or 'no logical drive'}."
+        return f"{v['name'] or '?'}: {counted(len(v['hba_ports']), 'HBA port')} see {luns or 'no logical drive'}."
