@@ -24,8 +24,10 @@ path uses at s/read + (1-s)/write of its figures [P690 Figure 13, 'JFS2 with DIO
 from __future__ import annotations
 
 import functools
+import gc
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from planner.capacity import Capacities as _Capacities
@@ -345,19 +347,22 @@ def _hop_table(
     caps: list[float] = []
     hop_ids: list[str] = []
     flows: list[list[int]] = []
+    comps = topo._components
     for p in paths:
         fl = []
         for hid in p.hops:
             ld = loads.get(hid)
             if ld is None:
-                ld = loads[hid] = _load_of(topo[hid], cap(topo[hid]))
+                comp = comps[hid]
+                ld = loads[hid] = _load_of(comp, cap(comp))
                 if ld.capacity is not None and ld.capacity > 0:
                     index[hid] = len(caps)
                     caps.append(ld.capacity)
                     hop_ids.append(hid)
             ld.paths += 1
-            if hid in index:
-                fl.append(index[hid])
+            i = index.get(hid)
+            if i is not None:
+                fl.append(i)
         flows.append(fl)
     return loads, flows, caps, hop_ids
 
@@ -477,19 +482,51 @@ def analyze(
     not when ``only`` profiles a part of the design). Raises AnalysisError for an unknown option.
     Cost O(n + total path length) (plus the cross-check)."""
     _check_options(figures, direction, source, read_pct)
+    with gc_paused():
+        return _analyze(topo, (figures, direction, source, read_pct), only, cross_check)
+
+
+def _analyze(
+    topo: Topology, options: tuple[str, str, str, float | None], only: Iterable[str], cross_check: bool
+) -> Analysis:
+    figures, direction, source, read_pct = options
     paths, unreachable = find_paths(topo, only)
     demand = None if only else demand_model(topo, paths, direction)  # workload targets cap paths
-    alloc = allocate(topo, paths, (figures, direction, source, read_pct), demand.caps() if demand else None)
+    alloc = allocate(topo, paths, options, demand.caps() if demand else None)
     result = Analysis(figures, direction, source, paths, alloc.loads, 0.0, unreachable=unreachable, read_pct=read_pct)
     path_totals(result)
     # idle components with a capacity (an empty PHB, an unused switch port) show up too
-    result.components.update(alloc.idle(topo.components()))
+    result.components.update(alloc.idle(_not_crossed(topo, alloc.loads)))
     result.by_group = _groups(topo, result)
     if demand is not None:
         result.workloads = workload_results(demand, paths, alloc.rates, result.components)
     if cross_check and paths and direction != "mixed":
         result.max_flow, result.min_cut = _max_flow(paths, result.components)
     return result
+
+
+def _not_crossed(topo: Topology, loads: dict[str, Load]) -> list[Component]:
+    """The components of the hop kinds that are not in ``loads``, in design order (without
+    reading the other components: drives, zones, hdisks... are most of a site)."""
+    seq = topo._seq
+    out = [c for kind in HOP_LEVELS for c in topo.of_kind(kind) if c.id not in loads]
+    out.sort(key=lambda c: seq[c.id])
+    return out
+
+
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector: the analysis and the rules make many small objects
+    and no reference cycles, and on a site's large heap the collector's passes would cost as
+    much as the work itself. Safe to nest and to use from several threads (it is re-enabled
+    by whoever found it enabled)."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
 
 
 @dataclass
@@ -507,7 +544,7 @@ class Allocation:
         a capacity (in the order of ``comps``)."""
         loads, out = self.loads, {}
         for comp in comps:
-            if comp.kind in _HOP_SET and comp.id not in loads:
+            if comp.id not in loads and comp.kind in _HOP_SET:
                 ld = self.new_load(comp)
                 loads.pop(comp.id, None)  # a mixed run registers it among the hops
                 if ld.capacity is not None:
@@ -564,33 +601,44 @@ def path_totals(result: Analysis) -> None:
 
 
 def _groups(topo: Topology, result: Analysis) -> dict[str, dict[str, float]]:
+    host_sums, switch_sums = path_sums(topo, result.paths)
     groups: dict[str, dict[str, float]] = {"host": {}, "drawer": {}, "switch": {}, "subsystem": {}}
     for lpar in topo.of_kind("lpar"):
         groups["host"][lpar.id] = 0.0
-    for p in result.paths:
-        if p.mbps is None:
-            continue
-        hba = topo.get(topo[p.hba_port].parent)
-        lpar = hba["lpar"] if hba else ""
-        if lpar:
-            groups["host"][lpar] = groups["host"].get(lpar, 0.0) + p.mbps
+    groups["host"].update(host_sums)  # an LPAR the design lacks comes after, in path order
     for kind in ("drawer", "subsystem"):
         for comp in topo.of_kind(kind):
             ld = result.components.get(comp.id)
             groups[kind][comp.id] = ld.load if ld else 0.0
     for sw in topo.of_kind("switch"):
-        groups["switch"][sw.id] = 0.0
-    switch_of: dict[str, str] = {}
-    for p in result.paths:
-        if not p.mbps:
+        groups["switch"][sw.id] = switch_sums.get(sw.id, 0.0)
+    return groups
+
+
+def path_sums(topo: Topology, paths: list[Path]) -> tuple[dict[str, float], dict[str, float]]:
+    """Per LPAR and per switch, the MB/s of ``paths`` (with their rates) summed in path order
+    (a path counts once per switch it crosses)."""
+    comps = topo._components
+    host: dict[str, float] = {}
+    switch: dict[str, float] = {}
+    switch_of: dict[str, str | None] = {}  # hop -> its switch, None: not a switch port
+    for p in paths:
+        r = p.mbps
+        if r is None:
+            continue
+        hba = comps.get(comps[p.hba_port].parent or "")
+        lpar = hba["lpar"] if hba else ""
+        if lpar:
+            host[lpar] = host.get(lpar, 0.0) + r
+        if not r:
             continue
         crossed = set()
         for hid in p.hops:
-            if result.components[hid].kind == "switch_port":
-                sw = switch_of.get(hid)
-                if sw is None:
-                    sw = switch_of[hid] = topo.ancestor(hid, "switch").id
+            sw = switch_of.get(hid, "")
+            if sw == "":
+                sw = switch_of[hid] = topo.ancestor(hid, "switch").id if comps[hid].kind == "switch_port" else None
+            if sw is not None:
                 crossed.add(sw)
         for sw in crossed:
-            groups["switch"][sw] += p.mbps
-    return groups
+            switch[sw] = switch.get(sw, 0.0) + r
+    return host, switch

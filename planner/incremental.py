@@ -47,7 +47,9 @@ from planner.analysis import (
     Path,
     _check_options,
     allocate,
+    gc_paused,
     path_indexes,
+    path_sums,
     path_totals,
     paths_from,
 )
@@ -237,7 +239,8 @@ class IncrementalAnalysis:
     def rebuild(self) -> Analysis:
         """Re-analyse the whole design (what a change of part figures needs)."""
         self.parts, self.part_of = {}, {}
-        return self._refresh(self._split(c.id for c in self.topo.components()))
+        with gc_paused():
+            return self._refresh(self._split(c.id for c in self.topo.components()))
 
     def update(self, changed: Delta | Iterable[str]) -> Analysis:
         """The analysis after an edit that changed ``changed`` (a :class:`Delta`, already
@@ -252,7 +255,8 @@ class IncrementalAnalysis:
         seeds = [i for i in ids if i in self.topo]
         for key in dirty:
             seeds += self.parts[key].members
-        self.analysis = self._refresh(self._split(seeds, dirty))
+        with gc_paused():
+            self.analysis = self._refresh(self._split(seeds, dirty))
         return self.analysis
 
     # -- parts ------------------------------------------------------------------------------
@@ -341,7 +345,7 @@ class IncrementalAnalysis:
             alloc = allocate(t, part.paths, self.options, mine)
             part.loads, part.rates = alloc.loads, alloc.rates
             part.idle = alloc.idle(part.comps)
-            part.host, part.switch = _part_groups(t, part.paths, part.loads)
+            part.host, part.switch = path_sums(t, part.paths)
         loads: dict[str, Load] = {}
         for p in paths:
             own = parts[part_of[p.hba_port]].loads
@@ -384,31 +388,3 @@ class IncrementalAnalysis:
         for sw in t.of_kind("switch"):
             groups["switch"][sw.id] = parts[part_of[sw.id]].switch.get(sw.id, 0.0)
         return groups
-
-
-def _part_groups(topo: Topology, paths: list[Path], loads: dict[str, Load]) -> tuple[dict, dict]:
-    """Per LPAR and per switch, the MB/s of ``paths`` summed in path order (as
-    :func:`planner.analysis._groups` sums them)."""
-    host: dict[str, float] = {}
-    for p in paths:
-        if p.mbps is None:
-            continue
-        hba = topo.get(topo[p.hba_port].parent)
-        lpar = hba["lpar"] if hba else ""
-        if lpar:
-            host[lpar] = host.get(lpar, 0.0) + p.mbps
-    switch: dict[str, float] = {}
-    switch_of: dict[str, str] = {}
-    for p in paths:
-        if not p.mbps:
-            continue
-        crossed = set()
-        for hid in p.hops:
-            if loads[hid].kind == "switch_port":
-                sw = switch_of.get(hid)
-                if sw is None:
-                    sw = switch_of[hid] = topo.ancestor(hid, "switch").id
-                crossed.add(sw)
-        for sw in crossed:
-            switch[sw] = switch.get(sw, 0.0) + p.mbps
-    return host, switch

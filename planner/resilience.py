@@ -129,8 +129,9 @@ class Paths:
     """The paths once, indexed for failures: which paths cross each component (or a component
     inside it, for a switch), and per (LPAR, logical drive) access how many paths it has."""
 
-    def __init__(self, topo: Topology, paths: list[Path] | None = None) -> None:
+    def __init__(self, topo: Topology, paths: list[Path] | None = None, kinds: Iterable[str] = FAIL_KINDS) -> None:
         self.topo = topo
+        self.kinds = frozenset(kinds)  # the kinds failed: ``crossing`` lists those only
         self.paths = all_paths(topo) if paths is None else paths
         self.info: list[_PathInfo] = []
         self.crossing: dict[str, list[int]] = {}
@@ -159,7 +160,7 @@ class Paths:
         ASIC and switch), kept to the kinds that are failed."""
         out, c = [], self.topo.get(hid)
         while c is not None:
-            if c.kind in FAIL_KINDS:
+            if c.kind in self.kinds:
                 out.append(c.id)
             if c.kind not in ("switch_port", "asic", "backplane"):
                 break  # a drawer's failure is a hop of the path itself; only switches hold hops
@@ -369,7 +370,8 @@ def lost_access_by_component(topo: Topology, kinds: Iterable[str]) -> dict[str, 
     """Component id -> the (LPAR, logical drive) accesses its failure leaves with no path, for
     the components of ``kinds`` whose failure loses some (no bandwidth analysis: fast enough
     for a rule). Used by the SINGLE_POINT_OF_FAILURE rule."""
-    paths = Paths(topo)
+    kinds = tuple(kinds)
+    paths = Paths(topo, kinds=kinds)
     out: dict[str, list[tuple[str, str]]] = {}
     memo: dict[frozenset[int], list[tuple[str, str]]] = {}
     for kind in kinds:

@@ -260,6 +260,15 @@ class Context:
                 out.setdefault(ld, []).append(m)
         return out
 
+    @cached_property
+    def mappings_by_port(self) -> dict[str, list[Component]]:
+        """HBA port id -> the host mappings (partitions) that name it, in design order."""
+        out: dict[str, list[Component]] = {}
+        for m in self.topo.of_kind("host_mapping"):
+            for p in m["hba_ports"]:
+                out.setdefault(p, []).append(m)
+        return out
+
     def subsystem_of(self, cid: str) -> Component | None:
         return self.topo.ancestor(cid, "subsystem")
 
