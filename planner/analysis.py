@@ -53,7 +53,7 @@ HOP_LEVELS = hop_kinds()
 _HOP_SET = frozenset(HOP_LEVELS)
 
 
-@dataclass
+@dataclass(slots=True)
 class Path:
     id: str
     hba_port: str
@@ -66,7 +66,7 @@ class Path:
     write_mbps: float | None = None
 
 
-@dataclass
+@dataclass(slots=True)
 class Load:
     id: str
     kind: str

@@ -43,7 +43,7 @@ PART_KINDS = frozenset(part_kinds())
 # ---------------------------------------------------------------------------------------------
 
 
-@dataclass
+@dataclass(slots=True)
 class Component:
     id: str
     kind: str
