@@ -369,22 +369,32 @@ def _impact(f: Failure) -> tuple:
 def lost_access_by_component(topo: Topology, kinds: Iterable[str]) -> dict[str, list[tuple[str, str]]]:
     """Component id -> the (LPAR, logical drive) accesses its failure leaves with no path, for
     the components of ``kinds`` whose failure loses some (no bandwidth analysis: fast enough
-    for a rule). Used by the SINGLE_POINT_OF_FAILURE rule."""
+    for a rule): a component an access loses is one that every path of the access crosses.
+    Used by the SINGLE_POINT_OF_FAILURE rule. Cost O(total path length)."""
     kinds = tuple(kinds)
-    paths = Paths(topo, kinds=kinds)
-    out: dict[str, list[tuple[str, str]]] = {}
-    memo: dict[frozenset[int], list[tuple[str, str]]] = {}
-    for kind in kinds:
-        for comp in topo.of_kind(kind):
-            crossing = paths.crossing.get(comp.id)
-            if not crossing:
-                continue
-            key = frozenset(crossing)
-            if key not in memo:
-                memo[key] = paths.lost_access(key)
-            if memo[key]:
-                out[comp.id] = memo[key]
-    return out
+    fails = Paths(topo, [], kinds)  # for its _failing walk
+    comps = topo._components
+    failing: dict[str, list[str]] = {}
+    common: dict[tuple[str, str], set[str]] = {}  # access -> the components all its paths cross
+    for p in all_paths(topo):
+        crossed: set[str] = set()
+        for hid in p.hops:
+            ups = failing.get(hid)
+            if ups is None:
+                ups = failing[hid] = fails._failing(hid)
+            crossed.update(ups)
+        hba = comps.get(comps[p.hba_port].parent or "")
+        key = ((hba["lpar"] or "") if hba else "", p.logical_drive)
+        got = common.get(key)
+        if got is None:
+            common[key] = crossed
+        else:
+            got &= crossed
+    lost: dict[str, list[tuple[str, str]]] = {}
+    for key, crossed in common.items():
+        for cid in crossed:
+            lost.setdefault(cid, []).append(key)
+    return {c.id: sorted(lost[c.id]) for kind in kinds for c in topo.of_kind(kind) if c.id in lost}
 
 
 # -- output -------------------------------------------------------------------------------------
