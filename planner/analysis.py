@@ -111,6 +111,9 @@ class Analysis:
     write_mbps: float = 0.0
     read_pct: float | None = None  # mixed runs: the share given for every path, None = per workload
     workloads: list[WorkloadResult] = field(default_factory=list)  # those with a target (planner.demand)
+    #: RDAC's standby paths (through the controller that does not own the logical drive), kept
+    #: by a whole-design search (None otherwise); the SINGLE_POINT_OF_FAILURE rule reads them
+    standby: list[Path] | None = field(default=None, compare=False, repr=False)
 
     def binding_hops(self) -> dict[str, int]:
         """Bottleneck component id -> number of paths it binds."""
@@ -220,20 +223,27 @@ def path_indexes(
     return zones, maps, isl
 
 
-def find_paths(topo: Topology, only: Iterable[str] = ()) -> tuple[list[Path], list[str]]:
+def find_paths(
+    topo: Topology, only: Iterable[str] = (), standby: list[Path] | None = None
+) -> tuple[list[Path], list[str]]:
     """Every path the design allows: (paths, ids of HBA ports with no complete path).
 
     ``only`` keeps the paths that pass through any of the given component ids (the paper's
-    profiling of one adapter, PHB, link, planar or drawer).
+    profiling of one adapter, PHB, link, planar or drawer). ``standby``: a list that receives
+    RDAC's standby paths (to logical drives the target's controller does not own).
     """
     only_set = set(only)
     for cid in only_set:
         topo[cid]  # raises ModelError naming a missing id
-    return paths_from(topo, topo.of_kind("hba_port"), path_indexes(topo), only_set)
+    return paths_from(topo, topo.of_kind("hba_port"), path_indexes(topo), only_set, standby)
 
 
 def paths_from(
-    topo: Topology, hba_ports: Iterable[Component], indexes: tuple, only_set: set[str] | frozenset[str] = frozenset()
+    topo: Topology,
+    hba_ports: Iterable[Component],
+    indexes: tuple,
+    only_set: set[str] | frozenset[str] = frozenset(),
+    standby: list[Path] | None = None,
 ) -> tuple[list[Path], list[str]]:
     """The paths from ``hba_ports`` (in that order) with the lookups of :func:`path_indexes`:
     (paths, ids of those HBA ports with no complete path). See :func:`find_paths`."""
@@ -245,8 +255,11 @@ def paths_from(
         found = 0
         if host is not None:
             for target, middle in _targets(topo, hp, zones_by_member, isl):
-                for ld, store in _storage_hops(topo, hp, target, maps_by_port):
+                for ld, store, spare in _storage_hops(topo, hp, target, maps_by_port, standby is not None):
                     hops = host + middle + store
+                    if spare:
+                        standby.append(Path(f"{hp.id}>{target.id}>{ld}", hp.id, target.id, ld, hops))  # type: ignore[union-attr]
+                        continue
                     found += 1
                     if only_set and not only_set.intersection(hops):
                         continue
@@ -301,8 +314,12 @@ def _targets(
             yield target, [cable.id, peer.id, *route, tpeer.id, tcable.id]
 
 
-def _storage_hops(topo: Topology, hp: Component, target: Component, maps_by_port: dict[str, list[Component]]):
-    """(logical drive, hops from host port to it) for LDs mapped to the HBA port and served here."""
+def _storage_hops(
+    topo: Topology, hp: Component, target: Component, maps_by_port: dict[str, list[Component]], standby: bool = False
+):
+    """(logical drive, hops from host port to it, False) for LDs mapped to the HBA port and
+    served here; with ``standby``, also (..., True) for those RDAC serves from the other
+    controller."""
     ctl = topo.get(target.parent)
     sub = topo.get(ctl.parent) if ctl else None
     if sub is None:
@@ -319,10 +336,11 @@ def _storage_hops(topo: Topology, hp: Component, target: Component, maps_by_port
             ld = topo.get(ld_id)
             if ld is None:
                 continue
-            if owner_only and ld["owner"] != ctl.id:
-                continue  # the non-owning controller's path is standby (failover) only
+            spare = owner_only and ld["owner"] != ctl.id  # the path is standby (failover) only
+            if spare and not standby:
+                continue
             seen.add(ld_id)
-            yield ld_id, [target.id, ctl.id, sub.id, ld.parent, ld_id]
+            yield ld_id, [target.id, ctl.id, sub.id, ld.parent, ld_id], spare
 
 
 def _load_of(comp: Component, fig: Figure | None) -> Load:
@@ -490,10 +508,12 @@ def _analyze(
     topo: Topology, options: tuple[str, str, str, float | None], only: Iterable[str], cross_check: bool
 ) -> Analysis:
     figures, direction, source, read_pct = options
-    paths, unreachable = find_paths(topo, only)
+    standby: list[Path] | None = None if only else []
+    paths, unreachable = find_paths(topo, only, standby)
     demand = None if only else demand_model(topo, paths, direction)  # workload targets cap paths
     alloc = allocate(topo, paths, options, demand.caps() if demand else None)
     result = Analysis(figures, direction, source, paths, alloc.loads, 0.0, unreachable=unreachable, read_pct=read_pct)
+    result.standby = standby
     path_totals(result)
     # idle components with a capacity (an empty PHB, an unused switch port) show up too
     result.components.update(alloc.idle(_not_crossed(topo, alloc.loads)))

@@ -202,6 +202,7 @@ class _Part:
     paths: list[Path]  # in design order of their HBA ports
     paths_of: dict[str, list[Path]]
     unreachable: set[str]
+    standby_of: dict[str, list[Path]]  # RDAC's standby paths by HBA port
     loads: dict[str, Load] = field(default_factory=dict)  # hops its paths cross
     idle: dict[str, Load] = field(default_factory=dict)
     rates: list[float] = field(default_factory=list)
@@ -310,11 +311,15 @@ class IncrementalAnalysis:
         for group in groups:
             comps = sorted((t._components[c] for c in group if c in t._components), key=lambda c: seq[c.id])
             ports = [c for c in comps if c.kind == "hba_port"]
-            paths, unreachable = paths_from(t, ports, path_indexes(t, comps))
+            standby: list[Path] = []
+            paths, unreachable = paths_from(t, ports, path_indexes(t, comps), standby=standby)
             paths_of: dict[str, list[Path]] = {c.id: [] for c in ports}
             for p in paths:
                 paths_of[p.hba_port].append(p)
-            part = _Part(group, comps, [c.id for c in ports], paths, paths_of, set(unreachable))
+            standby_of: dict[str, list[Path]] = {}
+            for p in standby:
+                standby_of.setdefault(p.hba_port, []).append(p)
+            part = _Part(group, comps, [c.id for c in ports], paths, paths_of, set(unreachable), standby_of)
             key, self._next = self._next, self._next + 1
             self.parts[key] = part
             for cid in group:
@@ -330,11 +335,12 @@ class IncrementalAnalysis:
         self.last_parts = len(fresh)
         parts, part_of = self.parts, self.part_of
         paths: list[Path] = []
+        standby: list[Path] = []
         unreachable: list[str] = []
         for hp in t.of_kind("hba_port"):
             part = parts[part_of[hp.id]]
-            got = part.paths_of[hp.id]
-            paths += got
+            paths += part.paths_of[hp.id]
+            standby += part.standby_of.get(hp.id, ())
             if hp.id in part.unreachable:
                 unreachable.append(hp.id)
         demand = demand_model(t, paths, direction)
@@ -356,6 +362,7 @@ class IncrementalAnalysis:
         for _, cid, ld in sorted(idle, key=lambda x: x[0]):
             loads[cid] = ld
         result = Analysis(figures, direction, source, paths, loads, 0.0, unreachable=unreachable, read_pct=read_pct)
+        result.standby = standby
         path_totals(result)
         result.by_group = self._groups(paths, loads)
         if demand is not None:

@@ -366,17 +366,20 @@ def _impact(f: Failure) -> tuple:
     )
 
 
-def lost_access_by_component(topo: Topology, kinds: Iterable[str]) -> dict[str, list[tuple[str, str]]]:
+def lost_access_by_component(
+    topo: Topology, kinds: Iterable[str], paths: Iterable[Path] | None = None
+) -> dict[str, list[tuple[str, str]]]:
     """Component id -> the (LPAR, logical drive) accesses its failure leaves with no path, for
     the components of ``kinds`` whose failure loses some (no bandwidth analysis: fast enough
     for a rule): a component an access loses is one that every path of the access crosses.
-    Used by the SINGLE_POINT_OF_FAILURE rule. Cost O(total path length)."""
+    ``paths``: every path, standby ones included (:func:`all_paths`, in any order; default:
+    searched here). Used by the SINGLE_POINT_OF_FAILURE rule. Cost O(total path length)."""
     kinds = tuple(kinds)
     fails = Paths(topo, [], kinds)  # for its _failing walk
     comps = topo._components
     failing: dict[str, list[str]] = {}
     common: dict[tuple[str, str], set[str]] = {}  # access -> the components all its paths cross
-    for p in all_paths(topo):
+    for p in all_paths(topo) if paths is None else paths:
         crossed: set[str] = set()
         for hid in p.hops:
             ups = failing.get(hid)

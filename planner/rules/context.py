@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from functools import cached_property
 
 from planner import naming
-from planner.analysis import Analysis, analyze
+from planner.analysis import Analysis, Path, analyze
 from planner.figures import DIRECTIONS, FIGURE_SETS, figure
 from planner.model import Component, Topology
 from planner.schema import spec
@@ -64,6 +64,16 @@ class Context:
                 self._analysis_error = err
                 raise
         return self._analysis
+
+    @cached_property
+    def all_paths(self) -> list[Path] | None:
+        """Every path, RDAC's standby ones included, from the analysis's path search when it kept
+        them; None when it did not (or the design cannot be analysed): search again."""
+        try:
+            a = self.analysis
+        except Exception:  # the rules that need the analysis report it; the others run without
+            return None
+        return None if a.standby is None else a.paths + a.standby
 
     @cached_property
     def binding(self) -> dict[str, int]:

@@ -401,7 +401,7 @@ def single_point_of_failure(topo: Topology, ctx: Context) -> list[Finding]:
     choice) gives one finding."""
     me, out = RULES["SINGLE_POINT_OF_FAILURE"], []
     groups: dict[tuple[str, str], tuple[dict[str, None], dict[str, None]]] = {}
-    for cid, lost in lost_access_by_component(topo, _SPOF_FIXES).items():
+    for cid, lost in lost_access_by_component(topo, _SPOF_FIXES, ctx.all_paths).items():
         for lpar, ld_id in lost:
             points, lds = groups.setdefault((lpar, topo[cid].kind), ({}, {}))
             points[cid] = None

@@ -20,6 +20,7 @@ from planner.commands import PutPart, UndoStack
 from planner.examples import build_example, build_site
 from planner.incremental import Delta, IncrementalAnalysis, Replica
 from planner.model import ModelError
+from planner.resilience import all_paths
 
 sys.path.insert(0, str(Path(__file__).parent))
 from test_analysis_reference import digest  # noqa: E402
@@ -139,7 +140,14 @@ class Edits(RuleBasedStateMachine):
         delta = Delta.from_events(self.topo, self.events)
         self.events.clear()
         self.replica.apply(delta)
-        same_analysis(self.inc_replica.update(delta), analyze(self.topo, "planning", "read"))
+        full = analyze(self.topo, "planning", "read")
+        inc = self.inc_replica.update(delta)
+        same_analysis(inc, full)
+        # the standby paths the SINGLE_POINT_OF_FAILURE rule reads: the same, and with the
+        # analysis's paths exactly resilience's all_paths
+        assert [(p.id, p.hops) for p in inc.standby] == [(p.id, p.hops) for p in full.standby]
+        every = sorted((p.id, p.hops) for p in all_paths(self.topo))
+        assert sorted((p.id, p.hops) for p in full.paths + full.standby) == every
         same_analysis(self.inc_live.update(delta.ids), analyze(self.topo, "measured", "mixed"))
         assert state(self.replica.topo) == state(self.topo)
         clone = self.topo.clone()
