@@ -133,14 +133,17 @@ class AnalysisError(ValueError):
 
 def _host_hops(topo: Topology, hba_port: Component) -> list[str] | None:
     """server, drawer, planar, rio_link, phb, slot, hba, hba_port ids; None if not in a server."""
+    comps = topo._components
     chain: list[str] = [hba_port.id]
-    c = topo.get(hba_port.parent)
+    top = hba_port
+    c = comps.get(hba_port.parent)  # type: ignore[arg-type]
     while c is not None:
         chain.append(c.id)
-        c = topo.get(c.parent)
-    chain.reverse()
-    if topo[chain[0]].kind != "server":
+        top = c
+        c = comps.get(c.parent)  # type: ignore[arg-type]
+    if top.kind != "server":
         return None
+    chain.reverse()
     return chain
 
 
@@ -372,8 +375,13 @@ def _hop_table(
             ld = loads.get(hid)
             if ld is None:
                 comp = comps[hid]
-                ld = loads[hid] = _load_of(comp, cap(comp))
-                if ld.capacity is not None and ld.capacity > 0:
+                fig = cap(comp)
+                if fig is None:
+                    ld = loads[hid] = Load(hid, comp.kind, None)
+                    ld.paths += 1
+                    continue
+                ld = loads[hid] = Load(hid, comp.kind, fig.value, fig.source, fig.estimate)
+                if fig.value > 0:
                     index[hid] = len(caps)
                     caps.append(ld.capacity)
                     hop_ids.append(hid)

@@ -1,9 +1,10 @@
 """The capacity of each component for one figure set, direction and data source: the figures
 :func:`planner.analysis.analyze` allocates against.
 
-Lookups are memoised per :class:`Capacities` (one per analysis): per component, and per part
-and figure name (a site has thousands of PHBs, ports and controllers sharing a handful of
-parts), so a figure is read from the part's table once per analysis.
+Lookups are memoised per :class:`Capacities` (one per analysis): per part and figure name (a
+site has thousands of PHBs, ports and controllers sharing a handful of parts), so a figure is
+read from the part's table once per analysis; per array layout; per parent for the owner
+(drawer, switch, subsystem) a component's figures come from; and the kinds that never limit.
 """
 
 from __future__ import annotations
@@ -15,24 +16,24 @@ _LINE_RATE = "FC line rate: 1 Gbps ~ 100 MB/s"
 
 
 class Capacities:
-    """Capacity of each component for one figure set, direction and data source (memoised).
+    """Capacity of each component for one figure set, direction and data source.
 
-    Call it with a component: returns its :class:`~planner.figures.Figure` or None (no limit).
-    Cost O(1) per call after the first for the same component, part figure or array layout.
+    Call it with a component (once per component: the analysis keeps the result): returns its
+    :class:`~planner.figures.Figure` or None (no limit). Cost O(1) amortised (a subsystem: its
+    arrays).
     """
 
     def __init__(self, topo: Topology, figset: str, direction: str, source: str) -> None:
         self.topo, self.figset, self.direction, self.source = topo, figset, direction, source
-        self.memo: dict[str, Figure | None] = {}
+        self._nothing: set[str] = set()  # kinds with no capacity in this figure set and source
         self._figs: dict[tuple[str, str], Figure | None] = {}
         self._owners: dict[tuple[str | None, str], Component | None] = {}
         self._layouts: dict[tuple[str | None, int, int, int], Figure | None] = {}
 
     def __call__(self, comp: Component) -> Figure | None:
-        got = self.memo.get(comp.id, False)
-        if got is False:
-            got = self.memo[comp.id] = self._compute(comp)
-        return got
+        if comp.kind in self._nothing:
+            return None
+        return self._compute(comp)
 
     def _owner(self, comp: Component, kind: str) -> Component | None:
         """``comp``'s nearest ancestor of ``kind`` (memoised by parent)."""
@@ -78,6 +79,7 @@ class Capacities:
             return self._subsystem(comp)
         if kind == "array" and self.source == "disk":  # from cache the disks and arrays do not limit
             return self._array(comp)
+        self._nothing.add(kind)  # never limits here, whatever the component
         return None
 
     def _layout(self, arr: Component) -> Figure | None:
