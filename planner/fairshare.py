@@ -81,22 +81,30 @@ class _Filling:
 
     def freeze(self, fs: Iterable[int], level: float, hop: int | None) -> None:
         """Fix flows ``fs`` at ``level`` (bound by ``hop``, None: by their demand)."""
+        done, rate, bott, flows, coef = self.done, self.rate, self.bott, self.flows, self.coef
+        active, weight, frozen = self.active, self.weight, self.frozen_load
         touched: set[int] = set()
         for f in fs:
-            if self.done[f]:
+            if done[f]:
                 continue
-            self.done[f] = True
-            self.rate[f] = level
-            self.bott[f] = hop
-            cs = self.coef[f] if self.coef is not None else None
-            for i, g in enumerate(self.flows[f]):
-                c = cs[i] if cs is not None else 1.0
-                self.active[g] -= 1
-                self.weight[g] -= c
-                self.frozen_load[g] += c * level
+            done[f] = True
+            rate[f] = level
+            bott[f] = hop
+            if coef is None:  # every coefficient 1: the same sums as below, fewer steps
+                for g in flows[f]:
+                    active[g] -= 1
+                    weight[g] -= 1.0
+                    frozen[g] += level
+                touched.update(flows[f])
+                continue
+            for g, c in zip(flows[f], coef[f]):
+                active[g] -= 1
+                weight[g] -= c
+                frozen[g] += c * level
                 touched.add(g)
+        capacity, version, heap = self.capacity, self.version, self.heap
         for g in touched:
-            self.version[g] += 1
-            if self.active[g]:
-                lv = max((self.capacity[g] - self.frozen_load[g]) / max(self.weight[g], 1e-12), level)
-                heapq.heappush(self.heap, (round(lv, 6), self.capacity[g], g, self.version[g], lv))
+            version[g] += 1
+            if active[g]:
+                lv = max((capacity[g] - frozen[g]) / max(weight[g], 1e-12), level)
+                heapq.heappush(heap, (round(lv, 6), capacity[g], g, version[g], lv))
