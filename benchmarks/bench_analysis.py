@@ -161,9 +161,9 @@ def main() -> None:
     args = ap.parse_args()
     parts = builtin_parts()
     designs = [("benchmark", lambda: build_example("p690-benchmark", parts), args.repeat)]
-    designs.append(("site16", lambda: build_site(parts, 16), max(3, args.repeat // 3)))
+    designs.append(("site16", lambda: build_site(parts, 16), max(5, args.repeat // 2)))
     if not args.quick:
-        designs.append(("site32", lambda: build_site(parts, 32), 3))
+        designs.append(("site32", lambda: build_site(parts, 32), 5))
     if not args.json:
         print(f"Python {platform.python_version()} on {platform.machine()}, networkx {nx.__version__}; medians")
     results = {}
