@@ -151,7 +151,6 @@ def _wwpn_or_empty(value: Any) -> str:
 
 _wwpn_or_empty.hint = "16 hex digits (10:00:00:00:c9:12:34:56) or empty"  # type: ignore[attr-defined]
 
-
 @dataclass(frozen=True)
 class Attr:
     """Schema of one attribute: validator, default, and for references the kinds referred to."""

@@ -87,10 +87,7 @@ def test_delete_subsystem_removes_hdisk_references(one_drawer):
         (lambda t, p: edit.set_attr(t, "p690.lpar1.datavg", "pp_mb", 500), "power of two"),
         (lambda t, p: edit.set_attr(t, "fastt1.ld1", "owner", "fastt2.A"), "not a controller of"),
         (lambda t, p: edit.add_array(t, "fastt1", 5, ["fastt1.e0.d1"]), "already in an array"),
-        (
-            lambda t, p: edit.add_subsystem(t, p["FAStT600-Turbo"], "x", drive_part=p["DRV-36G-15K"], drives=15),
-            "14 drive bays",
-        ),
+        (lambda t, p: edit.add_subsystem(t, p["FAStT600-Turbo"], "x", drive_part=p["DRV-36G-15K"], drives=15), "14 drive bays"),
         (lambda t, p: edit.set_attr(t, "cab1", "label", "a\nb"), "control characters"),
     ],
 )
