@@ -77,6 +77,12 @@ def _analyze_parser(sub: Any) -> None:
         help="with --direction mixed: every path reads N %% of its traffic (default: each workload's share, else 50)",
     )
     a.add_argument("--only", default="", help="comma-separated component ids: analyse only paths through them")
+    a.add_argument(
+        "--cross-check",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="cross-check the aggregate with a max flow / min cut (default on; --no-cross-check skips it)",
+    )
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -418,7 +424,9 @@ def cmd_analyze(args) -> int:
         return _fail(f"{args.file}: --only names {', '.join(missing)}, which the design does not have")
     if args.read_pct is not None and args.direction != "mixed":
         return _fail("sanplan analyze: --read-pct applies to --direction mixed only")
-    result = analyze(topo, args.figures, args.direction, args.source, only=only, read_pct=args.read_pct)
+    result = analyze(
+        topo, args.figures, args.direction, args.source, only, cross_check=args.cross_check, read_pct=args.read_pct
+    )
     if args.json:
         print(json.dumps(analysis_to_dict(topo, result), indent=1))
     else:
@@ -686,7 +694,7 @@ def cmd_default(args) -> int:
         topo = build_example("p690-benchmark", _parts())
     reason = "no display" if not _has_display() else "the editor could not start"
     print(f"SANplan headless ({reason}): analysing {topo.meta.get('name')}\n")
-    read = analyze(topo, "planning", "read")
+    read = analyze(topo, "planning", "read", cross_check=True)
     print(format_analysis(topo, read, max_rows=8))
     print()
     print(f"Write, planning figures: {analyze(topo, 'planning', 'write').aggregate:,.1f} MB/s")

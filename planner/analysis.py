@@ -24,13 +24,16 @@ path uses at s/read + (1-s)/write of its figures [P690 Figure 13, 'JFS2 with DIO
 from __future__ import annotations
 
 import functools
-import heapq
+import gc
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
+from planner.capacity import Capacities as _Capacities
 from planner.demand import WorkloadResult, demand_model, workload_results
-from planner.figures import DIRECTIONS, FIGURE_SETS, Figure, figure, layout_throughput
+from planner.fairshare import max_min_fair
+from planner.figures import DIRECTIONS, FIGURE_SETS, Figure
 from planner.maxflow import max_flow as _max_flow
 from planner.model import Component, Topology
 from planner.schema import KINDS, hop_kinds, part_kinds
@@ -47,9 +50,10 @@ FIGURES_READ: dict[str, tuple[str, ...]] = {k: KINDS[k].figures_read for k in pa
 
 #: hop kinds in path order, used for grouping and charts
 HOP_LEVELS = hop_kinds()
+_HOP_SET = frozenset(HOP_LEVELS)
 
 
-@dataclass
+@dataclass(slots=True)
 class Path:
     id: str
     hba_port: str
@@ -62,7 +66,7 @@ class Path:
     write_mbps: float | None = None
 
 
-@dataclass
+@dataclass(slots=True)
 class Load:
     id: str
     kind: str
@@ -107,6 +111,9 @@ class Analysis:
     write_mbps: float = 0.0
     read_pct: float | None = None  # mixed runs: the share given for every path, None = per workload
     workloads: list[WorkloadResult] = field(default_factory=list)  # those with a target (planner.demand)
+    #: RDAC's standby paths (through the controller that does not own the logical drive), kept
+    #: by a whole-design search (None otherwise); the SINGLE_POINT_OF_FAILURE rule reads them
+    standby: list[Path] | None = field(default=None, compare=False, repr=False)
 
     def binding_hops(self) -> dict[str, int]:
         """Bottleneck component id -> number of paths it binds."""
@@ -121,132 +128,22 @@ class AnalysisError(ValueError):
     pass
 
 
-# -- capacities --------------------------------------------------------------------------------
-
-
-class _Capacities:
-    """Capacity of each component for one figure set, direction and data source (memoised)."""
-
-    def __init__(self, topo: Topology, figset: str, direction: str, source: str) -> None:
-        self.topo, self.figset, self.direction, self.source = topo, figset, direction, source
-        self.memo: dict[str, Figure | None] = {}
-
-    def __call__(self, comp: Component) -> Figure | None:
-        got = self.memo.get(comp.id, False)
-        if got is False:
-            got = self.memo[comp.id] = self._compute(comp)
-        return got
-
-    def _fig(self, part_owner: Component | None, name: str) -> Figure | None:
-        if part_owner is None:
-            return None
-        return figure(self.topo.part_of(part_owner), name, self.figset, self.direction)
-
-    def _compute(self, comp: Component) -> Figure | None:
-        t, kind = self.topo, comp.kind
-        if kind == "server":
-            return self._fig(comp, "system")
-        if kind == "drawer":
-            return self._fig(comp, "drawer")
-        if kind in ("planar", "phb"):
-            return self._fig(t.ancestor(comp.id, "drawer"), kind)
-        if kind == "rio_link":
-            drawer = t.ancestor(comp.id, "drawer")
-            return self._fig(drawer, f"rio_link{comp['index']}") or self._fig(drawer, "rio_link")
-        if kind == "hba":
-            return self._fig(comp, "hba")
-        if kind in ("switch_port", "asic", "backplane"):
-            sw = t.ancestor(comp.id, "switch")
-            fig = self._fig(sw, kind)
-            if fig is None and kind == "switch_port":
-                return Figure(comp["speed_gbps"] * 100.0, "FC line rate: 1 Gbps ~ 100 MB/s", True)
-            return fig
-        if kind == "host_port":
-            fig = self._fig(t.ancestor(comp.id, "subsystem"), "host_port")
-            return fig or Figure(comp["speed_gbps"] * 100.0, "FC line rate: 1 Gbps ~ 100 MB/s", True)
-        if kind == "controller":
-            return self._fig(t.ancestor(comp.id, "subsystem"), "controller")
-        if kind == "subsystem":
-            return self._subsystem(comp)
-        if kind == "array" and self.source == "disk":  # from cache the disks and arrays do not limit
-            return self._array(comp)
-        return None
-
-    def _layout(self, arr: Component) -> Figure | None:
-        sub = self.topo.get(arr.parent)
-        return layout_throughput(
-            self.topo.part_of(sub), arr["raid_level"], len(arr["drives"]), arr["segment_kb"], self.direction
-        )
-
-    def _subsystem(self, sub: Component) -> Figure | None:
-        """The controllers' ceiling from cache; from disk the smaller of it and the layouts' figure."""
-        ceiling = self._ceiling(sub)
-        if self.source == "cache":
-            return ceiling
-        disk = self._from_disk(sub)
-        if disk is None or (ceiling is not None and ceiling.value < disk.value):
-            return ceiling
-        return disk
-
-    def _ceiling(self, sub: Component) -> Figure | None:
-        """The subsystem's ceiling whatever the disks do: its ``subsystem_cache`` figure, else
-        (a part without one) its rated read figure, which the controllers limit [P690 App. C]."""
-        fig = self._fig(sub, "subsystem_cache")
-        if fig is not None or sub.part is None:
-            return fig
-        rated = figure(self.topo.part_of(sub), "subsystem", "rated", "read")
-        if rated is None:
-            return None
-        note = "the part has no subsystem_cache figure: its rated read figure taken as the controllers' ceiling"
-        return Figure(rated.value, rated.source, True, note)
-
-    def _from_disk(self, sub: Component) -> Figure | None:
-        rated = self._fig(sub, "subsystem")
-        if self.figset == "rated":
-            return rated
-        arrays = self.topo.children(sub.id, "array")
-        layouts = [self._layout(a) for a in arrays]
-        layouts = [f for f in layouts if f is not None]
-        if not layouts:
-            return rated
-        if len({(a["raid_level"], len(a["drives"]), a["segment_kb"]) for a in arrays}) > 1:
-            value = sum(f.value for f in layouts) / len(layouts)
-            return Figure(
-                value,
-                "mean of the subsystem's array layouts (P690 Table 1)",
-                True,
-                "arrays of different layouts: averaged",
-            )
-        return layouts[0]
-
-    def _array(self, arr: Component) -> Figure | None:
-        fig = self._layout(arr)
-        if fig is None:
-            return None
-        sub = self.topo.get(arr.parent)
-        rows = (self.topo.part_of(sub) or {}).get("layouts") or [{}]
-        per = int(rows[0].get("arrays", 2)) or 2
-        return Figure(
-            fig.value / per,
-            fig.source,
-            True,
-            f"one array's share of the {per}-array subsystem figure (the paper measured arrays in pairs, one per controller)",
-        )
-
-
 # -- paths -------------------------------------------------------------------------------------
 
 
 def _host_hops(topo: Topology, hba_port: Component) -> list[str] | None:
     """server, drawer, planar, rio_link, phb, slot, hba, hba_port ids; None if not in a server."""
+    comps = topo._components
     chain: list[str] = [hba_port.id]
-    c = topo.get(hba_port.parent)
+    top = hba_port
+    c = comps.get(hba_port.parent)  # type: ignore[arg-type]
     while c is not None:
         chain.append(c.id)
-        c = topo.get(c.parent)
-    chain.reverse()
-    if topo[chain[0]].kind != "server":
+        top = c
+        c = comps.get(c.parent)  # type: ignore[arg-type]
+    if top.kind != "server":
         return None
+    chain.reverse()
     return chain
 
 
@@ -297,20 +194,30 @@ def _through_switch(topo: Topology, a: Component, b: Component) -> list[str]:
 
 
 def path_indexes(
-    topo: Topology,
+    topo: Topology, comps: Iterable[Component] | None = None
 ) -> tuple[dict[str, list[Component]], dict[str, list[Component]], dict[str, list[tuple[str, str, str]]]]:
     """What the path search looks up: zones by member, host mappings by HBA port, and the
-    inter-switch links of each switch as (own port, cable, far port). Cost O(n)."""
+    inter-switch links of each switch as (own port, cable, far port). ``comps``: the components
+    to index (a connected part of the design, in design order); default all. Cost O(n)."""
+    if comps is None:
+        zones_of, maps_of, cables = topo.of_kind("zone"), topo.of_kind("host_mapping"), topo.of_kind("cable")
+    else:
+        zones_of, maps_of, cables = [], [], []
+        wanted = {"zone": zones_of, "host_mapping": maps_of, "cable": cables}
+        for c in comps:
+            bucket = wanted.get(c.kind)
+            if bucket is not None:
+                bucket.append(c)
     zones: dict[str, list[Component]] = {}
-    for z in topo.of_kind("zone"):
+    for z in zones_of:
         for m in z["members"]:
             zones.setdefault(m, []).append(z)
     maps: dict[str, list[Component]] = {}
-    for m in topo.of_kind("host_mapping"):
+    for m in maps_of:
         for p in m["hba_ports"]:
             maps.setdefault(p, []).append(m)
     isl: dict[str, list[tuple[str, str, str]]] = {}
-    for cab in topo.of_kind("cable"):
+    for cab in cables:
         pa, pb = topo.get(cab["a"]), topo.get(cab["b"])
         if pa and pb and pa.kind == pb.kind == "switch_port":
             sa, sb = topo.ancestor(pa.id, "switch"), topo.ancestor(pb.id, "switch")
@@ -319,31 +226,47 @@ def path_indexes(
     return zones, maps, isl
 
 
-def find_paths(topo: Topology, only: Iterable[str] = ()) -> tuple[list[Path], list[str]]:
+def find_paths(
+    topo: Topology, only: Iterable[str] = (), standby: list[Path] | None = None
+) -> tuple[list[Path], list[str]]:
     """Every path the design allows: (paths, ids of HBA ports with no complete path).
 
     ``only`` keeps the paths that pass through any of the given component ids (the paper's
-    profiling of one adapter, PHB, link, planar or drawer).
+    profiling of one adapter, PHB, link, planar or drawer). ``standby``: a list that receives
+    RDAC's standby paths (to logical drives the target's controller does not own).
     """
     only_set = set(only)
     for cid in only_set:
         topo[cid]  # raises ModelError naming a missing id
-    zones_by_member, maps_by_port, isl = path_indexes(topo)
+    return paths_from(topo, topo.of_kind("hba_port"), path_indexes(topo), only_set, standby)
 
+
+def paths_from(
+    topo: Topology,
+    hba_ports: Iterable[Component],
+    indexes: tuple,
+    only_set: set[str] | frozenset[str] = frozenset(),
+    standby: list[Path] | None = None,
+) -> tuple[list[Path], list[str]]:
+    """The paths from ``hba_ports`` (in that order) with the lookups of :func:`path_indexes`:
+    (paths, ids of those HBA ports with no complete path). See :func:`find_paths`."""
+    zones_by_member, maps_by_port, isl = indexes
     paths: list[Path] = []
     unreachable: list[str] = []
-    for hp in topo.of_kind("hba_port"):
+    for hp in hba_ports:
         host = _host_hops(topo, hp)
         found = 0
         if host is not None:
             for target, middle in _targets(topo, hp, zones_by_member, isl):
-                for ld, store in _storage_hops(topo, hp, target, maps_by_port):
+                for ld, store, spare in _storage_hops(topo, hp, target, maps_by_port, standby is not None):
                     hops = host + middle + store
+                    if spare:
+                        standby.append(Path(f"{hp.id}>{target.id}>{ld}", hp.id, target.id, ld, hops))  # type: ignore[union-attr]
+                        continue
+                    found += 1
                     if only_set and not only_set.intersection(hops):
-                        found += 1
                         continue
                     paths.append(Path(f"{hp.id}>{target.id}>{ld}", hp.id, target.id, ld, hops))
-                    found += 1
         if not found:
             unreachable.append(hp.id)
     return paths, unreachable
@@ -394,8 +317,12 @@ def _targets(
             yield target, [cable.id, peer.id, *route, tpeer.id, tcable.id]
 
 
-def _storage_hops(topo: Topology, hp: Component, target: Component, maps_by_port: dict[str, list[Component]]):
-    """(logical drive, hops from host port to it) for LDs mapped to the HBA port and served here."""
+def _storage_hops(
+    topo: Topology, hp: Component, target: Component, maps_by_port: dict[str, list[Component]], standby: bool = False
+):
+    """(logical drive, hops from host port to it, False) for LDs mapped to the HBA port and
+    served here; with ``standby``, also (..., True) for those RDAC serves from the other
+    controller."""
     ctl = topo.get(target.parent)
     sub = topo.get(ctl.parent) if ctl else None
     if sub is None:
@@ -412,99 +339,11 @@ def _storage_hops(topo: Topology, hp: Component, target: Component, maps_by_port
             ld = topo.get(ld_id)
             if ld is None:
                 continue
-            if owner_only and ld["owner"] != ctl.id:
-                continue  # the non-owning controller's path is standby (failover) only
-            seen.add(ld_id)
-            yield ld_id, [target.id, ctl.id, sub.id, ld.parent, ld_id]
-
-
-# -- allocation --------------------------------------------------------------------------------
-
-
-def max_min_fair(
-    flows: list[list[int]],
-    capacity: list[float],
-    coef: list[list[float]] | None = None,
-    demands: list[float] | None = None,
-) -> tuple[list[float], list[int | None]]:
-    """Max-min fair rates by progressive filling, each flow up to its demand.
-
-    Parameters: ``flows`` lists, per flow, the indexes of the capacity constraints it crosses
-    (a hop, or one direction of a duplex hop); ``capacity`` gives each constraint's capacity
-    (> 0); ``coef`` (optional, parallel to ``flows``) how much of a constraint one unit of the
-    flow's rate uses (> 0; default 1: a mixed path uses its read share of a read capacity);
-    ``demands`` (optional) each flow's upper bound (math.inf: none): a flow stops rising at its
-    demand and leaves the rest to the others.
-    Returns (rate per flow, binding constraint index per flow, or None for a flow held at its
-    demand or with no constraint: rate inf when it has neither). Complexity O(L log L + F log F)
-    for L = total path length, F flows (a heap of constraint saturation levels).
-    """
-    fill = _Filling(flows, capacity, coef)
-    capped = sorted(((d, f) for f, d in enumerate(demands or ()) if d < math.inf), reverse=True)  # pop: lowest
-    heap = fill.heap
-    while heap or capped:
-        while heap and (heap[0][3] != fill.version[heap[0][2]] or fill.active[heap[0][2]] == 0):
-            heapq.heappop(heap)
-        if capped and (not heap or round(capped[-1][0], 6) <= heap[0][0]):
-            d, f = capped.pop()
-            fill.freeze((f,), max(d, 0.0), None)
-            continue
-        if not heap:
-            break
-        _, _, h, _, level = heapq.heappop(heap)
-        fill.freeze(fill.users[h], level, h)
-    return fill.rate, fill.bott
-
-
-class _Filling:
-    """The state of a progressive filling: per constraint its rising flows, their weight and the
-    load of the frozen ones; a heap of the levels at which constraints saturate."""
-
-    def __init__(self, flows: list[list[int]], capacity: list[float], coef: list[list[float]] | None) -> None:
-        nh = len(capacity)
-        self.flows, self.capacity, self.coef = flows, capacity, coef
-        self.users: list[list[int]] = [[] for _ in range(nh)]
-        self.active = [0] * nh
-        self.weight = [0.0] * nh  # sum of the coefficients of the flows still rising
-        for f, hops in enumerate(flows):
-            cs = coef[f] if coef is not None else None
-            for i, h in enumerate(hops):
-                self.users[h].append(f)
-                self.active[h] += 1
-                self.weight[h] += cs[i] if cs is not None else 1.0
-        self.frozen_load = [0.0] * nh
-        self.version = [0] * nh
-        self.rate: list[float] = [math.inf] * len(flows)
-        self.bott: list[int | None] = [None] * len(flows)
-        self.done = [False] * len(flows)
-        self.heap = [
-            (round(capacity[h] / self.weight[h], 6), capacity[h], h, 0, capacity[h] / self.weight[h])
-            for h in range(nh)
-            if self.active[h]
-        ]
-        heapq.heapify(self.heap)
-
-    def freeze(self, fs: Iterable[int], level: float, hop: int | None) -> None:
-        """Fix flows ``fs`` at ``level`` (bound by ``hop``, None: by their demand)."""
-        touched: set[int] = set()
-        for f in fs:
-            if self.done[f]:
+            spare = owner_only and ld["owner"] != ctl.id  # the path is standby (failover) only
+            if spare and not standby:
                 continue
-            self.done[f] = True
-            self.rate[f] = level
-            self.bott[f] = hop
-            cs = self.coef[f] if self.coef is not None else None
-            for i, g in enumerate(self.flows[f]):
-                c = cs[i] if cs is not None else 1.0
-                self.active[g] -= 1
-                self.weight[g] -= c
-                self.frozen_load[g] += c * level
-                touched.add(g)
-        for g in touched:
-            self.version[g] += 1
-            if self.active[g]:
-                lv = max((self.capacity[g] - self.frozen_load[g]) / max(self.weight[g], 1e-12), level)
-                heapq.heappush(self.heap, (round(lv, 6), self.capacity[g], g, self.version[g], lv))
+            seen.add(ld_id)
+            yield ld_id, [target.id, ctl.id, sub.id, ld.parent, ld_id], spare
 
 
 def _load_of(comp: Component, fig: Figure | None) -> Load:
@@ -529,19 +368,27 @@ def _hop_table(
     caps: list[float] = []
     hop_ids: list[str] = []
     flows: list[list[int]] = []
+    comps = topo._components
     for p in paths:
         fl = []
         for hid in p.hops:
             ld = loads.get(hid)
             if ld is None:
-                ld = loads[hid] = _load_of(topo[hid], cap(topo[hid]))
-                if ld.capacity is not None and ld.capacity > 0:
+                comp = comps[hid]
+                fig = cap(comp)
+                if fig is None:
+                    ld = loads[hid] = Load(hid, comp.kind, None)
+                    ld.paths += 1
+                    continue
+                ld = loads[hid] = Load(hid, comp.kind, fig.value, fig.source, fig.estimate)
+                if fig.value > 0:
                     index[hid] = len(caps)
                     caps.append(ld.capacity)
                     hop_ids.append(hid)
             ld.paths += 1
-            if hid in index:
-                fl.append(index[hid])
+            i = index.get(hid)
+            if i is not None:
+                fl.append(i)
         flows.append(fl)
     return loads, flows, caps, hop_ids
 
@@ -648,99 +495,178 @@ def analyze(
     direction: str = "read",
     source: str = "disk",
     only: Iterable[str] = (),
-    cross_check: bool = True,
+    cross_check: bool = False,
     read_pct: float | None = None,
 ) -> Analysis:
     """Analyse a design. ``figures``: rated/measured/planning; ``direction``: read, write or
     mixed (each path reads ``read_pct`` % of its rate, or its workloads' share; see
     :func:`path_read_shares`); ``source``: 'disk' (arrays and subsystems limit) or 'cache'
     (controller cache hits, as in the paper's hardware profiling; the controllers still limit).
-    The max-flow cross-check is for single-direction runs. Workloads with a target cap their
-    paths and are reported in ``workloads`` (model in :mod:`planner.demand`; not when ``only``
-    profiles a part of the design). Raises AnalysisError for an unknown option."""
+    ``cross_check``: also compute the max-flow / min-cut cross-check (:mod:`planner.maxflow`;
+    single-direction runs only; off by default: it is not needed for the rates). Workloads with
+    a target cap their paths and are reported in ``workloads`` (model in :mod:`planner.demand`;
+    not when ``only`` profiles a part of the design). Raises AnalysisError for an unknown option.
+    Cost O(n + total path length) (plus the cross-check)."""
     _check_options(figures, direction, source, read_pct)
-    paths, unreachable = find_paths(topo, only)
+    with gc_paused():
+        return _analyze(topo, (figures, direction, source, read_pct), only, cross_check)
+
+
+def _analyze(
+    topo: Topology, options: tuple[str, str, str, float | None], only: Iterable[str], cross_check: bool
+) -> Analysis:
+    figures, direction, source, read_pct = options
+    standby: list[Path] | None = None if only else []
+    paths, unreachable = find_paths(topo, only, standby)
     demand = None if only else demand_model(topo, paths, direction)  # workload targets cap paths
-    caps_of_demand = demand.caps() if demand else None
+    alloc = allocate(topo, paths, options, demand.caps() if demand else None)
+    result = Analysis(figures, direction, source, paths, alloc.loads, 0.0, unreachable=unreachable, read_pct=read_pct)
+    result.standby = standby
+    path_totals(result)
+    # idle components with a capacity (an empty PHB, an unused switch port) show up too
+    result.components.update(alloc.idle(_not_crossed(topo, alloc.loads)))
+    result.by_group = _groups(topo, result)
+    if demand is not None:
+        result.workloads = workload_results(demand, paths, alloc.rates, result.components)
+    if cross_check and paths and direction != "mixed":
+        result.max_flow, result.min_cut = _max_flow(paths, result.components)
+    return result
+
+
+def _not_crossed(topo: Topology, loads: dict[str, Load]) -> list[Component]:
+    """The components of the hop kinds that are not in ``loads``, in design order (without
+    reading the other components: drives, zones, hdisks... are most of a site)."""
+    seq = topo._seq
+    out = [c for kind in HOP_LEVELS for c in topo.of_kind(kind) if c.id not in loads]
+    out.sort(key=lambda c: seq[c.id])
+    return out
+
+
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector: the analysis and the rules make many small objects
+    and no reference cycles, and on a site's large heap the collector's passes would cost as
+    much as the work itself. Safe to nest and to use from several threads (it is re-enabled
+    by whoever found it enabled)."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
+@dataclass
+class Allocation:
+    """The fair shares of some paths: the Load of each hop they cross (first crossing first),
+    each path's rate as allocated (math.inf: unknown), and how to make the Load of an idle
+    component (``new_load``)."""
+
+    loads: dict[str, Load]
+    rates: list[float]
+    new_load: Callable[[Component], Load]
+
+    def idle(self, comps: Iterable[Component]) -> dict[str, Load]:
+        """The Loads of the hop-kind components in ``comps`` that no path crosses and that have
+        a capacity (in the order of ``comps``)."""
+        loads, out = self.loads, {}
+        for comp in comps:
+            if comp.id not in loads and comp.kind in _HOP_SET:
+                ld = self.new_load(comp)
+                loads.pop(comp.id, None)  # a mixed run registers it among the hops
+                if ld.capacity is not None:
+                    out[comp.id] = ld
+        return out
+
+
+def allocate(
+    topo: Topology, paths: list[Path], options: tuple[str, str, str, float | None], demands: list[float] | None
+) -> Allocation:
+    """Share the hops' capacities among ``paths`` max-min fairly, each path up to its demand
+    (``demands``, parallel to ``paths``; None: none). ``options`` are the analysis's (figures,
+    direction, source, read_pct). Sets each path's rate, read and write parts and bottleneck;
+    the hops' loads are summed in path order. Paths that share no capacity-limited hop with
+    other paths outside ``paths`` get the same result here as in a whole-design run."""
+    figures, direction, source, read_pct = options
     if direction == "mixed":
         shares = path_read_shares(topo, paths, read_pct)
         mixed = _Mixed(topo, _Capacities(topo, figures, "read", source), _Capacities(topo, figures, "write", source))
         flows, coefs = mixed.table(paths, shares)
-        loads, caps, hop_ids = mixed.loads, mixed.caps, mixed.hop_ids
-        rates, bott = max_min_fair(flows, caps, coefs, caps_of_demand)
+        loads, hop_ids = mixed.loads, mixed.hop_ids
+        rates, bott = max_min_fair(flows, mixed.caps, coefs, demands)
         new_load: Callable[[Component], Load] = mixed.load
     else:
         shares = [1.0 if direction == "read" else 0.0] * len(paths)
         cap = _Capacities(topo, figures, direction, source)
         loads, flows, caps, hop_ids = _hop_table(topo, paths, cap)
-        rates, bott = max_min_fair(flows, caps, demands=caps_of_demand)
+        rates, bott = max_min_fair(flows, caps, demands=demands)
         new_load = functools.partial(_single_load, cap)
-    result = Analysis(figures, direction, source, paths, loads, 0.0, unreachable=unreachable, read_pct=read_pct)
-    _apply_rates(result, shares, rates, [None if b is None else hop_ids[b] for b in bott])  # None: at demand
-    # idle components with a capacity (an empty PHB, an unused switch port) show up too
-    for comp in topo.components():
-        if comp.id not in loads and comp.kind in HOP_LEVELS:
-            ld = new_load(comp)
-            if ld.capacity is None:
-                loads.pop(comp.id, None)
-            else:
-                loads[comp.id] = ld
-    result.by_group = _groups(topo, result)
-    if demand is not None:
-        result.workloads = workload_results(demand, paths, rates, loads)
-    if cross_check and paths and direction != "mixed":
-        result.max_flow, result.min_cut = _max_flow(paths, loads)
-    return result
-
-
-def _apply_rates(result: Analysis, shares: list[float], rates: list[float], bott: list[str | None]) -> None:
-    """Each path's rate, read and write parts and binding hop; the hops' loads; the totals."""
-    loads = result.components
-    for p, s, r, b in zip(result.paths, shares, rates, bott):
+    for p, s, r, b in zip(paths, shares, rates, bott):
         if b is None and math.isinf(r):  # no constraint and no demand: the rate is unknown
             p.mbps, p.bottleneck = None, None
-            result.notes.append(f"path {p.id} crosses no part with a known capacity; its rate is unknown")
             continue
-        p.mbps, p.bottleneck = r, b
+        p.mbps, p.bottleneck = r, None if b is None else hop_ids[b]  # None: held at its demand
         p.read_mbps, p.write_mbps = r * s, r - r * s
-        result.aggregate += r
-        result.read_mbps += p.read_mbps
-        result.write_mbps += p.write_mbps
         for hid in p.hops:
             ld = loads[hid]
             ld.load += r
             ld.read_load += p.read_mbps
             ld.write_load += p.write_mbps
+    return Allocation(loads, rates, new_load)
+
+
+def path_totals(result: Analysis) -> None:
+    """The aggregate and its read and write parts, summed in path order, and a note for each
+    path whose rate is unknown."""
+    for p in result.paths:
+        if p.mbps is None:
+            result.notes.append(f"path {p.id} crosses no part with a known capacity; its rate is unknown")
+            continue
+        result.aggregate += p.mbps
+        result.read_mbps += p.read_mbps  # type: ignore[operator]
+        result.write_mbps += p.write_mbps  # type: ignore[operator]
 
 
 def _groups(topo: Topology, result: Analysis) -> dict[str, dict[str, float]]:
+    host_sums, switch_sums = path_sums(topo, result.paths)
     groups: dict[str, dict[str, float]] = {"host": {}, "drawer": {}, "switch": {}, "subsystem": {}}
     for lpar in topo.of_kind("lpar"):
         groups["host"][lpar.id] = 0.0
-    for p in result.paths:
-        if p.mbps is None:
-            continue
-        hba = topo.get(topo[p.hba_port].parent)
-        lpar = hba["lpar"] if hba else ""
-        if lpar:
-            groups["host"][lpar] = groups["host"].get(lpar, 0.0) + p.mbps
+    groups["host"].update(host_sums)  # an LPAR the design lacks comes after, in path order
     for kind in ("drawer", "subsystem"):
         for comp in topo.of_kind(kind):
             ld = result.components.get(comp.id)
             groups[kind][comp.id] = ld.load if ld else 0.0
     for sw in topo.of_kind("switch"):
-        groups["switch"][sw.id] = 0.0
-    switch_of: dict[str, str] = {}
-    for p in result.paths:
-        if not p.mbps:
+        groups["switch"][sw.id] = switch_sums.get(sw.id, 0.0)
+    return groups
+
+
+def path_sums(topo: Topology, paths: list[Path]) -> tuple[dict[str, float], dict[str, float]]:
+    """Per LPAR and per switch, the MB/s of ``paths`` (with their rates) summed in path order
+    (a path counts once per switch it crosses)."""
+    comps = topo._components
+    host: dict[str, float] = {}
+    switch: dict[str, float] = {}
+    switch_of: dict[str, str | None] = {}  # hop -> its switch, None: not a switch port
+    for p in paths:
+        r = p.mbps
+        if r is None:
+            continue
+        hba = comps.get(comps[p.hba_port].parent or "")
+        lpar = hba["lpar"] if hba else ""
+        if lpar:
+            host[lpar] = host.get(lpar, 0.0) + r
+        if not r:
             continue
         crossed = set()
         for hid in p.hops:
-            if result.components[hid].kind == "switch_port":
-                sw = switch_of.get(hid)
-                if sw is None:
-                    sw = switch_of[hid] = topo.ancestor(hid, "switch").id
+            sw = switch_of.get(hid, "")
+            if sw == "":
+                sw = switch_of[hid] = topo.ancestor(hid, "switch").id if comps[hid].kind == "switch_port" else None
+            if sw is not None:
                 crossed.add(sw)
         for sw in crossed:
-            groups["switch"][sw] += p.mbps
-    return groups
+            switch[sw] = switch.get(sw, 0.0) + r
+    return host, switch

@@ -157,6 +157,14 @@ EXAMPLES: dict[str, tuple[str, Callable[[Mapping[str, dict[str, Any]]], Topology
         "the one drawer cabled as the paper's first design (all traffic over the backplane)",
         lambda p: build_p690(p, 1, cabling="worst", name="p690 worst cabling"),
     ),
+    "site-16x": (
+        "a generated site: 16 benchmark configurations (55,216 components), for timing",
+        lambda p: build_site(p, 16),
+    ),
+    "site-32x": (
+        "a generated site: 32 benchmark configurations (110,432 components), for timing",
+        lambda p: build_site(p, 32),
+    ),
 }
 
 

@@ -43,7 +43,7 @@ PART_KINDS = frozenset(part_kinds())
 # ---------------------------------------------------------------------------------------------
 
 
-@dataclass
+@dataclass(slots=True)
 class Component:
     id: str
     kind: str
@@ -147,9 +147,10 @@ class Topology:
         return out
 
     def ancestor(self, cid: str, kind: str) -> Component | None:
-        c = self.get(cid)
+        comps = self._components  # no id is empty or None: get() of either gives None
+        c = comps.get(cid)  # type: ignore[arg-type]
         while c is not None and c.kind != kind:
-            c = self.get(c.parent)
+            c = comps.get(c.parent)  # type: ignore[arg-type]
         return c
 
     def referrers(self, cid: str) -> list[tuple[Component, str]]:

@@ -130,8 +130,9 @@ class Paths:
     """The paths once, indexed for failures: which paths cross each component (or a component
     inside it, for a switch), and per (LPAR, logical drive) access how many paths it has."""
 
-    def __init__(self, topo: Topology, paths: list[Path] | None = None) -> None:
+    def __init__(self, topo: Topology, paths: list[Path] | None = None, kinds: Iterable[str] = FAIL_KINDS) -> None:
         self.topo = topo
+        self.kinds = frozenset(kinds)  # the kinds failed: ``crossing`` lists those only
         self.paths = all_paths(topo) if paths is None else paths
         self.info: list[_PathInfo] = []
         self.crossing: dict[str, list[int]] = {}
@@ -160,7 +161,7 @@ class Paths:
         ASIC and switch), kept to the kinds that are failed."""
         out, c = [], self.topo.get(hid)
         while c is not None:
-            if c.kind in FAIL_KINDS:
+            if c.kind in self.kinds:
                 out.append(c.id)
             if c.kind not in ("switch_port", "asic", "backplane"):
                 break  # a drawer's failure is a hop of the path itself; only switches hold hops
@@ -366,24 +367,38 @@ def _impact(f: Failure) -> tuple:
     )
 
 
-def lost_access_by_component(topo: Topology, kinds: Iterable[str]) -> dict[str, list[tuple[str, str]]]:
+def lost_access_by_component(
+    topo: Topology, kinds: Iterable[str], paths: Iterable[Path] | None = None
+) -> dict[str, list[tuple[str, str]]]:
     """Component id -> the (LPAR, logical drive) accesses its failure leaves with no path, for
     the components of ``kinds`` whose failure loses some (no bandwidth analysis: fast enough
-    for a rule). Used by the SINGLE_POINT_OF_FAILURE rule."""
-    paths = Paths(topo)
-    out: dict[str, list[tuple[str, str]]] = {}
-    memo: dict[frozenset[int], list[tuple[str, str]]] = {}
-    for kind in kinds:
-        for comp in topo.of_kind(kind):
-            crossing = paths.crossing.get(comp.id)
-            if not crossing:
-                continue
-            key = frozenset(crossing)
-            if key not in memo:
-                memo[key] = paths.lost_access(key)
-            if memo[key]:
-                out[comp.id] = memo[key]
-    return out
+    for a rule): a component an access loses is one that every path of the access crosses.
+    ``paths``: every path, standby ones included (:func:`all_paths`, in any order; default:
+    searched here). Used by the SINGLE_POINT_OF_FAILURE rule. Cost O(total path length)."""
+    kinds = tuple(kinds)
+    fails = Paths(topo, [], kinds)  # for its _failing walk
+    comps = topo._components
+    failing: dict[str, list[str]] = {}
+    common: dict[tuple[str, str], set[str]] = {}  # access -> the components all its paths cross
+    for p in all_paths(topo) if paths is None else paths:
+        crossed: set[str] = set()
+        for hid in p.hops:
+            ups = failing.get(hid)
+            if ups is None:
+                ups = failing[hid] = fails._failing(hid)
+            crossed.update(ups)
+        hba = comps.get(comps[p.hba_port].parent or "")
+        key = ((hba["lpar"] or "") if hba else "", p.logical_drive)
+        got = common.get(key)
+        if got is None:
+            common[key] = crossed
+        else:
+            got &= crossed
+    lost: dict[str, list[tuple[str, str]]] = {}
+    for key, crossed in common.items():
+        for cid in crossed:
+            lost.setdefault(cid, []).append(key)
+    return {c.id: sorted(lost[c.id]) for kind in kinds for c in topo.of_kind(kind) if c.id in lost}
 
 
 # -- output -------------------------------------------------------------------------------------

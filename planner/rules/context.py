@@ -7,8 +7,8 @@ from collections.abc import Iterable
 from functools import cached_property
 
 from planner import naming
-from planner.analysis import Analysis, analyze
-from planner.figures import DIRECTIONS, FIGURE_SETS, figure
+from planner.analysis import Analysis, Path, analyze
+from planner.figures import DIRECTIONS, FIGURE_SETS, Figure, figure
 from planner.model import Component, Topology
 from planner.schema import spec
 
@@ -48,6 +48,7 @@ class Context:
         self.topo, self.figures, self.direction = topo, figures, direction
         self._analysis = analysis
         self._analysis_error: Exception | None = None
+        self._figures: dict[tuple[str | None, str, str], Figure | None] = {}
 
     # -- analysis ------------------------------------------------------------------------------
     @property
@@ -64,6 +65,16 @@ class Context:
                 self._analysis_error = err
                 raise
         return self._analysis
+
+    @cached_property
+    def all_paths(self) -> list[Path] | None:
+        """Every path, RDAC's standby ones included, from the analysis's path search when it kept
+        them; None when it did not (or the design cannot be analysed): search again."""
+        try:
+            a = self.analysis
+        except Exception:  # the rules that need the analysis report it; the others run without
+            return None
+        return None if a.standby is None else a.paths + a.standby
 
     @cached_property
     def binding(self) -> dict[str, int]:
@@ -223,19 +234,26 @@ class Context:
     def io_capacity(self, comp: Component, figset: str) -> float | None:
         """Capacity of a PHB, RIO2 link, planar or drawer in ``figset`` (from the drawer part)."""
         drawer = comp if comp.kind == "drawer" else self.topo.ancestor(comp.id, "drawer")
-        part = self.topo.part_of(drawer) if drawer is not None else None
         if comp.kind == "rio_link":
-            fig = figure(part, f"rio_link{comp['index']}", figset, self.direction) or figure(
-                part, "rio_link", figset, self.direction
-            )
+            fig = self._figure(drawer, f"rio_link{comp['index']}", figset) or self._figure(drawer, "rio_link", figset)
         else:
-            fig = figure(part, comp.kind, figset, self.direction)
+            fig = self._figure(drawer, comp.kind, figset)
         return fig.value if fig is not None else None
 
     def hba_planning(self, hba_id: str) -> float:
         """The HBA's planning figure (P690 step 1: 150 MB/s when many adapters are busy)."""
-        fig = figure(self.topo.part_of(self.topo[hba_id]), "hba", "planning", self.direction)
+        fig = self._figure(self.topo[hba_id], "hba", "planning")
         return fig.value if fig is not None else 0.0
+
+    def _figure(self, part_owner: Component | None, name: str, figset: str) -> Figure | None:
+        """:func:`planner.figures.figure` of ``part_owner``'s part in this direction, looked up
+        once per part, figure and set in a check."""
+        part = part_owner.part if part_owner is not None else None
+        key = (part, name, figset)
+        got = self._figures.get(key, False)
+        if got is False:
+            got = self._figures[key] = figure(self.topo.parts.get(part) if part else None, name, figset, self.direction)
+        return got
 
     @cached_property
     def ports_of_lpar(self) -> dict[str, list[str]]:
@@ -258,6 +276,15 @@ class Context:
         for m in self.topo.of_kind("host_mapping"):
             for ld in m["logical_drives"]:
                 out.setdefault(ld, []).append(m)
+        return out
+
+    @cached_property
+    def mappings_by_port(self) -> dict[str, list[Component]]:
+        """HBA port id -> the host mappings (partitions) that name it, in design order."""
+        out: dict[str, list[Component]] = {}
+        for m in self.topo.of_kind("host_mapping"):
+            for p in m["hba_ports"]:
+                out.setdefault(p, []).append(m)
         return out
 
     def subsystem_of(self, cid: str) -> Component | None:

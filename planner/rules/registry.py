@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from planner.analysis import Analysis
+from planner.analysis import Analysis, gc_paused
 from planner.model import Topology
 from planner.rules.context import Context
 
@@ -132,11 +132,12 @@ def check(
     ctx = Context(topo, figures, direction, analysis)
     selected = _selected(rules)
     findings: list[Finding] = []
-    for r in selected:
-        try:
-            findings += r.fn(topo, ctx)
-        except Exception as err:  # a rule bug must not hide the other findings or show a traceback
-            log.exception("rule %s failed", r.id)
-            findings.append(_internal(r, err))
+    with gc_paused():
+        for r in selected:
+            try:
+                findings += r.fn(topo, ctx)
+            except Exception as err:  # a rule bug must not hide the other findings or show a traceback
+                log.exception("rule %s failed", r.id)
+                findings.append(_internal(r, err))
     findings.sort(key=lambda f: (SEVERITY_ORDER[f.severity], f.rule, f.components))
     return findings

@@ -92,9 +92,12 @@ def _zone_members(me: Rule, z: Component, topo: Topology, ctx: Context) -> list[
     """Findings on who zone ``z`` names: members not in the design, fewer than two, or no
     initiator or no target."""
     out: list[Finding] = []
-    name, members = ctx.label(z.id), list(z["members"])
+    members = list(z["members"])
     gone = [m for m in members if m not in topo]
     present = [topo[m] for m in members if m in topo]
+    if not gone and len(present) >= 2 and {"hba_port", "host_port"} <= {c.kind for c in present}:
+        return out  # the common case: nothing to say, no label to build
+    name = ctx.label(z.id)
     if gone:
         out.append(
             me.finding(
@@ -139,6 +142,8 @@ def _zone_cabling(me: Rule, z: Component, topo: Topology, ctx: Context) -> list[
             sw = ctx.switch_of(sp)
             if sw is not None and sw["fabric"] != z.parent:
                 foreign.append(c.id)
+    if not uncabled and not foreign:
+        return out
     name = ctx.label(z.id)
     if uncabled:
         out.append(
@@ -396,7 +401,7 @@ def single_point_of_failure(topo: Topology, ctx: Context) -> list[Finding]:
     choice) gives one finding."""
     me, out = RULES["SINGLE_POINT_OF_FAILURE"], []
     groups: dict[tuple[str, str], tuple[dict[str, None], dict[str, None]]] = {}
-    for cid, lost in lost_access_by_component(topo, _SPOF_FIXES).items():
+    for cid, lost in lost_access_by_component(topo, _SPOF_FIXES, ctx.all_paths).items():
         for lpar, ld_id in lost:
             points, lds = groups.setdefault((lpar, topo[cid].kind), ({}, {}))
             points[cid] = None

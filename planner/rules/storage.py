@@ -173,10 +173,9 @@ def _rdac_reach(topo: Topology, ctx: Context, lpar: Component) -> dict[str, _Rea
             sub = ctx.subsystem_of(hp)
             if sub is not None:
                 by_sub.setdefault(sub.id, {}).setdefault(p, []).append(hp)
-    mine = set(ports)
-    for m in topo.of_kind("host_mapping"):
-        if mine.intersection(m["hba_ports"]):
-            by_sub.setdefault(m.parent, {})
+    maps = {m.id: m for p in ports for m in ctx.mappings_by_port.get(p, ())}
+    for m in sorted(maps.values(), key=lambda m: topo.seq_of(m.id)):  # design order
+        by_sub.setdefault(m.parent, {})
     return by_sub
 
 

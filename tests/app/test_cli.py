@@ -182,3 +182,15 @@ def test_display_without_working_qt_falls_back_to_headless(capsys, monkeypatch):
     code, out, err = run(capsys)
     assert code == 0 and "16,800.0 MB/s" in out
     assert "running headless" in err and len(err.strip().splitlines()) == 1
+
+
+def test_analyze_without_the_cross_check_and_the_generated_sites(one, capsys):
+    code, out, _ = run(capsys, "analyze", str(one), "--json", "--no-cross-check")
+    data = json.loads(out)
+    assert code == 0 and data["max_flow_mbps"] is None and data["min_cut"] == []
+    _, with_check, _ = run(capsys, "analyze", str(one), "--json")
+    assert {k: v for k, v in json.loads(with_check).items() if k not in ("max_flow_mbps", "min_cut")} == {
+        k: v for k, v in data.items() if k not in ("max_flow_mbps", "min_cut")
+    }
+    code, out, _ = run(capsys, "example", "list")
+    assert code == 0 and {"site-16x", "site-32x"} <= set(out.split())

@@ -108,12 +108,13 @@ def test_worst_cabling_halves_per_adapter(worst_cabling, one_drawer):
 def test_cross_check_with_max_flow(benchmark_design, worst_cabling):
     for t in (benchmark_design, worst_cabling):
         for figures, source in (("measured", "cache"), ("planning", "disk"), ("rated", "disk")):
-            result = analyze(t, figures, "read", source)
+            result = analyze(t, figures, "read", source, cross_check=True)
             assert result.max_flow is not None
             assert result.aggregate <= result.max_flow + 1e-6
             assert result.max_flow == pytest.approx(result.aggregate, rel=1e-6)
-    result = analyze(worst_cabling, "measured", "read", "cache")
+    result = analyze(worst_cabling, "measured", "read", "cache", cross_check=True)
     assert result.min_cut == ["sw1.bp"]
+    assert analyze(worst_cabling, "measured", "read", "cache").max_flow is None  # off the hot path
 
 
 def test_disk_source_limits_by_array_layout(one_drawer):
@@ -231,7 +232,7 @@ def test_subsystem_capped_at_its_ceiling_from_cache(parts, part_id, ceiling, fig
     the read ceiling (the paper rates reads only)."""
     t = _behind_sixteen_hbas(parts, part_id)
     expected = ceiling[figures] if isinstance(ceiling, dict) else ceiling
-    result = analyze(t, figures, direction, "cache")
+    result = analyze(t, figures, direction, "cache", cross_check=True)
     assert len({p.hba_port for p in result.paths}) == 16  # ESS with SDD: each HBA to both LUNs
     assert result.aggregate == pytest.approx(expected)
     assert result.components["big"].estimate  # derived from a read rating: marked

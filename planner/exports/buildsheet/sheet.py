@@ -67,8 +67,8 @@ class Sheet:
     def __init__(self, topo: Topology, figures: str, scenario: str, revision: str, paper: str) -> None:
         rl = rl_api()
         self.topo, self.figures, self.scenario, self.revision = topo, figures, scenario, revision
-        self.read = analyze(topo, figures, "read", "disk")
-        self.write = analyze(topo, figures, "write", "disk")
+        self.read = analyze(topo, figures, "read", "disk", cross_check=True)
+        self.write = analyze(topo, figures, "write", "disk", cross_check=True)
         self.findings: list[Finding] = check(topo, analysis=self.read)
         self.zoning = zoning_plan(topo)
         self.date = datetime.date.today().isoformat()

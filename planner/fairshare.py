@@ -1,0 +1,110 @@
+"""Max-min fair sharing by progressive filling (:func:`max_min_fair`), the allocation at the
+heart of :func:`planner.analysis.analyze`, :mod:`planner.resilience` and
+:mod:`planner.incremental`.
+
+The allocation decomposes over the connected components of the flow/constraint sharing graph:
+flows that share no constraint (directly or through other flows) get exactly the same rates,
+bit for bit, whether they are filled together or apart, as long as the constraints keep their
+relative order (ties between constraints at the same level go to the smaller capacity, then
+the lower index). :mod:`planner.incremental` relies on this.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from collections.abc import Iterable
+
+
+def max_min_fair(
+    flows: list[list[int]],
+    capacity: list[float],
+    coef: list[list[float]] | None = None,
+    demands: list[float] | None = None,
+) -> tuple[list[float], list[int | None]]:
+    """Max-min fair rates by progressive filling, each flow up to its demand.
+
+    Parameters: ``flows`` lists, per flow, the indexes of the capacity constraints it crosses
+    (a hop, or one direction of a duplex hop); ``capacity`` gives each constraint's capacity
+    (> 0); ``coef`` (optional, parallel to ``flows``) how much of a constraint one unit of the
+    flow's rate uses (> 0; default 1: a mixed path uses its read share of a read capacity);
+    ``demands`` (optional) each flow's upper bound (math.inf: none): a flow stops rising at its
+    demand and leaves the rest to the others.
+    Returns (rate per flow, binding constraint index per flow, or None for a flow held at its
+    demand or with no constraint: rate inf when it has neither). Complexity O(L log L + F log F)
+    for L = total path length, F flows (a heap of constraint saturation levels).
+    """
+    fill = _Filling(flows, capacity, coef)
+    capped = sorted(((d, f) for f, d in enumerate(demands or ()) if d < math.inf), reverse=True)  # pop: lowest
+    heap = fill.heap
+    while heap or capped:
+        while heap and (heap[0][3] != fill.version[heap[0][2]] or fill.active[heap[0][2]] == 0):
+            heapq.heappop(heap)
+        if capped and (not heap or round(capped[-1][0], 6) <= heap[0][0]):
+            d, f = capped.pop()
+            fill.freeze((f,), max(d, 0.0), None)
+            continue
+        if not heap:
+            break
+        _, _, h, _, level = heapq.heappop(heap)
+        fill.freeze(fill.users[h], level, h)
+    return fill.rate, fill.bott
+
+
+class _Filling:
+    """The state of a progressive filling: per constraint its rising flows, their weight and the
+    load of the frozen ones; a heap of the levels at which constraints saturate."""
+
+    def __init__(self, flows: list[list[int]], capacity: list[float], coef: list[list[float]] | None) -> None:
+        nh = len(capacity)
+        self.flows, self.capacity, self.coef = flows, capacity, coef
+        self.users: list[list[int]] = [[] for _ in range(nh)]
+        self.active = [0] * nh
+        self.weight = [0.0] * nh  # sum of the coefficients of the flows still rising
+        for f, hops in enumerate(flows):
+            cs = coef[f] if coef is not None else None
+            for i, h in enumerate(hops):
+                self.users[h].append(f)
+                self.active[h] += 1
+                self.weight[h] += cs[i] if cs is not None else 1.0
+        self.frozen_load = [0.0] * nh
+        self.version = [0] * nh
+        self.rate: list[float] = [math.inf] * len(flows)
+        self.bott: list[int | None] = [None] * len(flows)
+        self.done = [False] * len(flows)
+        self.heap = [
+            (round(capacity[h] / self.weight[h], 6), capacity[h], h, 0, capacity[h] / self.weight[h])
+            for h in range(nh)
+            if self.active[h]
+        ]
+        heapq.heapify(self.heap)
+
+    def freeze(self, fs: Iterable[int], level: float, hop: int | None) -> None:
+        """Fix flows ``fs`` at ``level`` (bound by ``hop``, None: by their demand)."""
+        done, rate, bott, flows, coef = self.done, self.rate, self.bott, self.flows, self.coef
+        active, weight, frozen = self.active, self.weight, self.frozen_load
+        touched: set[int] = set()
+        for f in fs:
+            if done[f]:
+                continue
+            done[f] = True
+            rate[f] = level
+            bott[f] = hop
+            if coef is None:  # every coefficient 1: the same sums as below, fewer steps
+                for g in flows[f]:
+                    active[g] -= 1
+                    weight[g] -= 1.0
+                    frozen[g] += level
+                touched.update(flows[f])
+                continue
+            for g, c in zip(flows[f], coef[f]):
+                active[g] -= 1
+                weight[g] -= c
+                frozen[g] += c * level
+                touched.add(g)
+        capacity, version, heap = self.capacity, self.version, self.heap
+        for g in touched:
+            version[g] += 1
+            if active[g]:
+                lv = max((capacity[g] - frozen[g]) / max(weight[g], 1e-12), level)
+                heapq.heappush(heap, (round(lv, 6), capacity[g], g, version[g], lv))

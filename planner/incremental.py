@@ -1,0 +1,397 @@
+"""Incremental analysis: after an edit, re-analyse only the parts of the design it can affect,
+and do it off the GUI thread on a replica kept in step by small deltas. No Qt.
+
+Why it is exact. A path never leaves the connected part of the design it starts in (the
+component graph of parent links and references: a server's I/O hierarchy, its cables, the
+switches and zones of its fabrics, the subsystems and mappings it reaches, the LPAR, hdisks,
+volume groups and workloads on them). Paths of different parts share no hop, so the max-min
+fair allocation decomposes over the parts (:mod:`planner.fairshare`), and so do the hops'
+loads, the workload demands and the per-LPAR and per-switch sums. An edit changes the parts
+that hold the changed components (before and after the edit); every other part keeps its paths
+and rates bit for bit. :class:`IncrementalAnalysis` keeps one result per part, re-analyses the
+touched parts and assembles an :class:`~planner.analysis.Analysis` equal, field for field and in
+the same order, to ``analyze(topo, figures, direction, source, read_pct=..., cross_check=False)``.
+A change of part figures (a ``parts`` event) re-analyses everything.
+
+The API (stable; the editor's background analysis uses it)::
+
+    # GUI thread, once per open design (or scenario switch): one full copy
+    replica = Replica(document_topology)
+    # worker, once per (figures, direction): a full analysis of the replica
+    inc = IncrementalAnalysis(replica.topo, "planning", "read")
+    # GUI thread, per edit: copy only what changed (events from Topology.subscribe)
+    delta = Delta.from_events(document_topology, events)
+    # worker, per edit
+    replica.apply(delta)
+    analysis = inc.update(delta)      # == analyze(replica.topo, ...), cross_check=False
+
+``Delta`` is a plain, picklable record: it holds copies of the changed components (never
+references into the live design), so it can cross to a worker thread or process. ``update``
+also takes an iterable of changed component ids (when the analysed topology is the live one,
+as in the tests and the CLI). Results share the Path and Load objects of the parts that did not
+change with the previous result: treat them as read-only. Cost of an update: O(size of the
+touched parts + paths + hops of the whole design) (the assembly keeps the whole design's order),
+against O(whole design) of path search and allocation for a full analysis.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from planner.analysis import (
+    Analysis,
+    Load,
+    Path,
+    _check_options,
+    allocate,
+    gc_paused,
+    path_indexes,
+    path_sums,
+    path_totals,
+    paths_from,
+)
+from planner.demand import demand_model, workload_results
+from planner.model import Component, Event, Topology
+from planner.schema import KINDS
+
+#: kind -> its reference attributes as (name, many)
+_REFS: dict[str, tuple[tuple[str, bool], ...]] = {
+    k: tuple((n, a.many) for n, a in spec.attrs.items() if a.ref) for k, spec in KINDS.items()
+}
+
+
+# -- deltas and the replica ---------------------------------------------------------------------
+
+
+@dataclass
+class Delta:
+    """What an edit changed, with copies of the changed components (safe to hand to a worker).
+
+    ``components``: id -> (copy, creation order, index among its siblings or -1 when it stayed
+    where it was); ``removed``: ids no longer in the design; ``parts``: part id -> a copy of its
+    figures (None: removed); ``meta``: a copy of the metadata when it changed; ``revision``:
+    the design's revision after the edit.
+    """
+
+    revision: int = 0
+    components: dict[str, tuple[Component, int, int]] = field(default_factory=dict)
+    removed: tuple[str, ...] = ()
+    parts: dict[str, dict[str, Any] | None] = field(default_factory=dict)
+    meta: dict[str, Any] | None = None
+
+    @classmethod
+    def from_events(cls, topo: Topology, events: Iterable[Event]) -> Delta:
+        """The delta of ``events`` (as :meth:`Topology.subscribe` delivered them) against
+        ``topo`` as it is now. Cost O(changed components + their siblings)."""
+        ids: dict[str, None] = {}
+        moved: set[str] = set()
+        part_ids: dict[str, None] = {}
+        meta = False
+        for ev in events:
+            if ev.type in ("added", "removed", "changed"):
+                ids[ev.id] = None
+                if ev.type == "added" or ev.key == "parent":
+                    moved.add(ev.id)
+            elif ev.type == "parts":
+                part_ids[ev.id] = None
+            elif ev.type == "meta":
+                meta = True
+        comps: dict[str, tuple[Component, int, int]] = {}
+        removed = []
+        for cid in ids:
+            c = topo.get(cid)
+            if c is None:
+                removed.append(cid)
+                continue
+            index = topo._children[c.parent].index(cid) if cid in moved else -1
+            comps[cid] = (c.copy(), topo.seq_of(cid), index)
+        parts = {pid: copy.deepcopy(topo.parts.get(pid)) for pid in part_ids}
+        return cls(topo.revision, comps, tuple(removed), parts, copy.deepcopy(topo.meta) if meta else None)
+
+    @property
+    def ids(self) -> set[str]:
+        """Every component id the edit touched (changed, added or removed)."""
+        return set(self.components) | set(self.removed)
+
+
+class Replica:
+    """A copy of a design kept in step by :class:`Delta` s (for a worker thread).
+
+    ``Replica(topo)`` copies ``topo`` once (:meth:`Topology.clone`); :meth:`apply` then brings
+    it up to date with each edit's delta, keeping the design order, the order of children and
+    the reference index exactly as in the original. Observers of the replica get no events.
+    """
+
+    def __init__(self, topo: Topology) -> None:
+        self.topo = topo.clone()
+        for cid, kids in topo._children.items():  # the original's order of children, not creation order
+            self.topo._children[cid] = list(kids)
+
+    def apply(self, delta: Delta) -> None:
+        """Apply one edit's delta. Cost O(changed components + their siblings)."""
+        t = self.topo
+        gone = [cid for cid in delta.removed if cid in t]
+        for cid in gone:
+            self._detach(t._components[cid])
+        for cid in gone:
+            comp = t._components.pop(cid)
+            t._index_refs(comp, add=False)
+            del t._by_kind[comp.kind][cid]
+            del t._seq[cid]
+            t.positions.pop(cid, None)
+            if not t._children.get(cid):
+                t._children.pop(cid, None)
+        inserts = []
+        for cid, (comp, seq, index) in delta.components.items():
+            old = t._components.get(cid)
+            comp = comp.copy()
+            if old is not None and (index >= 0 or old.parent != comp.parent):
+                self._detach(old)
+            if old is None or index >= 0 or old.parent != comp.parent:
+                inserts.append((index, seq, comp))
+            self._put(old, comp, seq)
+        for index, _, comp in sorted(inserts, key=lambda x: (x[0] < 0, x[0], x[1])):
+            siblings = t._children.setdefault(comp.parent, [])
+            siblings.insert(len(siblings) if index < 0 else index, comp.id)
+        for pid, part in delta.parts.items():
+            if part is None:
+                t.parts.pop(pid, None)
+            else:
+                t.parts[pid] = copy.deepcopy(part)
+        if delta.meta is not None:
+            t.meta = copy.deepcopy(delta.meta)
+        t.revision = delta.revision
+
+    def _detach(self, comp: Component) -> None:
+        siblings = self.topo._children.get(comp.parent)
+        if siblings is not None and comp.id in siblings:
+            siblings.remove(comp.id)
+
+    def _put(self, old: Component | None, comp: Component, seq: int) -> None:
+        t = self.topo
+        if old is not None:
+            t._index_refs(old, add=False)
+            if old.kind != comp.kind:
+                del t._by_kind[old.kind][old.id]
+                t._by_kind[comp.kind][comp.id] = None
+                t._order_dirty = True
+        else:
+            t._by_kind[comp.kind][comp.id] = None
+        if old is None or t._seq[comp.id] != seq:
+            if seq < t._next_seq or (old is not None and t._seq[comp.id] != seq):
+                t._order_dirty = True
+            t._seq[comp.id] = seq
+            t._next_seq = max(t._next_seq, seq + 1)
+        t._components[comp.id] = comp
+        t._index_refs(comp, add=True)
+
+
+# -- the incremental analysis --------------------------------------------------------------------
+
+
+@dataclass
+class _Part:
+    """One connected part of the design and its share of the analysis."""
+
+    members: list[str]  # component ids (and ids named by a reference but missing)
+    comps: list[Component]  # the components, in design order
+    ports: list[str]  # its HBA port ids, in design order
+    paths: list[Path]  # in design order of their HBA ports
+    paths_of: dict[str, list[Path]]
+    unreachable: set[str]
+    standby_of: dict[str, list[Path]]  # RDAC's standby paths by HBA port
+    loads: dict[str, Load] = field(default_factory=dict)  # hops its paths cross
+    idle: dict[str, Load] = field(default_factory=dict)
+    rates: list[float] = field(default_factory=list)
+    host: dict[str, float] = field(default_factory=dict)  # LPAR -> MB/s (as analysis._groups sums)
+    switch: dict[str, float] = field(default_factory=dict)  # switch -> MB/s
+
+
+class IncrementalAnalysis:
+    """The analysis of one design for one set of options, kept current edit by edit.
+
+    Parameters: ``topo`` (the design analysed: the live one or a :class:`Replica`'s), and the
+    options of :func:`planner.analysis.analyze` (``only`` and the cross-check are not offered:
+    the result equals ``analyze(..., cross_check=False)``). Raises AnalysisError for an unknown
+    option. ``analysis`` is the current result; ``last_parts`` how many connected parts the last
+    update re-analysed, of ``len(parts)``.
+    """
+
+    def __init__(
+        self,
+        topo: Topology,
+        figures: str = "planning",
+        direction: str = "read",
+        source: str = "disk",
+        read_pct: float | None = None,
+    ) -> None:
+        _check_options(figures, direction, source, read_pct)
+        self.topo = topo
+        self.options = (figures, direction, source, read_pct)
+        self.parts: dict[int, _Part] = {}
+        self.part_of: dict[str, int] = {}
+        self._next = 0
+        self.last_parts = 0
+        self.analysis = self.rebuild()
+
+    def rebuild(self) -> Analysis:
+        """Re-analyse the whole design (what a change of part figures needs)."""
+        self.parts, self.part_of = {}, {}
+        with gc_paused():
+            return self._refresh(self._split(c.id for c in self.topo.components()))
+
+    def update(self, changed: Delta | Iterable[str]) -> Analysis:
+        """The analysis after an edit that changed ``changed`` (a :class:`Delta`, already
+        applied to the analysed design, or component ids, removed ones included)."""
+        if isinstance(changed, Delta):
+            if changed.parts:
+                self.analysis = self.rebuild()
+                return self.analysis
+            changed = changed.ids
+        ids = set(changed)
+        dirty = {self.part_of[i] for i in ids if i in self.part_of}
+        seeds = [i for i in ids if i in self.topo]
+        for key in dirty:
+            seeds += self.parts[key].members
+        with gc_paused():
+            self.analysis = self._refresh(self._split(seeds, dirty))
+        return self.analysis
+
+    # -- parts ------------------------------------------------------------------------------
+    def _neighbours(self, cid: str) -> list[str]:
+        t = self.topo
+        out = [r for r, _ in t._refs_to.get(cid, ())]
+        comp = t.get(cid)
+        if comp is None:
+            return out
+        if comp.parent is not None:
+            out.append(comp.parent)
+        out += t._children.get(cid, ())
+        for name, many in _REFS[comp.kind]:
+            v = comp.attrs.get(name)
+            if many:
+                out += [x for x in v or () if x]
+            elif v:
+                out.append(v)
+        return out
+
+    def _alive(self, cid: str) -> bool:
+        return cid in self.topo or bool(self.topo._refs_to.get(cid))
+
+    def _split(self, seeds: Iterable[str], dirty: set[int] = frozenset()) -> list[_Part]:  # type: ignore[assignment]
+        """The connected parts holding ``seeds``; the old parts they cover are dropped."""
+        drop = set(dirty)
+        seen: set[str] = set()
+        groups: list[list[str]] = []
+        for s in seeds:
+            if s in seen or not self._alive(s):
+                continue
+            seen.add(s)
+            group, stack = [s], [s]
+            while stack:
+                for n in self._neighbours(stack.pop()):
+                    if n not in seen and self._alive(n):
+                        seen.add(n)
+                        group.append(n)
+                        stack.append(n)
+            groups.append(group)
+        for cid in seen:
+            key = self.part_of.get(cid)
+            if key is not None:
+                drop.add(key)
+        for key in drop:
+            for cid in self.parts.pop(key).members:
+                if self.part_of.get(cid) == key:
+                    del self.part_of[cid]
+        t, seq = self.topo, self.topo._seq
+        fresh = []
+        for group in groups:
+            comps = sorted((t._components[c] for c in group if c in t._components), key=lambda c: seq[c.id])
+            ports = [c for c in comps if c.kind == "hba_port"]
+            standby: list[Path] = []
+            paths, unreachable = paths_from(t, ports, path_indexes(t, comps), standby=standby)
+            paths_of: dict[str, list[Path]] = {c.id: [] for c in ports}
+            for p in paths:
+                paths_of[p.hba_port].append(p)
+            standby_of: dict[str, list[Path]] = {}
+            for p in standby:
+                standby_of.setdefault(p.hba_port, []).append(p)
+            part = _Part(group, comps, [c.id for c in ports], paths, paths_of, set(unreachable), standby_of)
+            key, self._next = self._next, self._next + 1
+            self.parts[key] = part
+            for cid in group:
+                self.part_of[cid] = key
+            fresh.append(part)
+        return fresh
+
+    # -- the result ---------------------------------------------------------------------------
+    def _refresh(self, fresh: list[_Part]) -> Analysis:
+        """Allocate the fresh parts and assemble the whole analysis in the design's order."""
+        t = self.topo
+        figures, direction, source, read_pct = self.options
+        self.last_parts = len(fresh)
+        parts, part_of = self.parts, self.part_of
+        paths: list[Path] = []
+        standby: list[Path] = []
+        unreachable: list[str] = []
+        for hp in t.of_kind("hba_port"):
+            part = parts[part_of[hp.id]]
+            paths += part.paths_of[hp.id]
+            standby += part.standby_of.get(hp.id, ())
+            if hp.id in part.unreachable:
+                unreachable.append(hp.id)
+        demand = demand_model(t, paths, direction)
+        caps = demand.caps() if demand is not None else None
+        index = {id(p): i for i, p in enumerate(paths)} if caps is not None else {}
+        for part in fresh:
+            mine = [caps[index[id(p)]] for p in part.paths] if caps is not None else None
+            alloc = allocate(t, part.paths, self.options, mine)
+            part.loads, part.rates = alloc.loads, alloc.rates
+            part.idle = alloc.idle(part.comps)
+            part.host, part.switch = path_sums(t, part.paths)
+        loads: dict[str, Load] = {}
+        for p in paths:
+            own = parts[part_of[p.hba_port]].loads
+            for h in p.hops:
+                if h not in loads:
+                    loads[h] = own[h]
+        idle = [(t._seq[cid], cid, ld) for part in parts.values() for cid, ld in part.idle.items()]
+        for _, cid, ld in sorted(idle, key=lambda x: x[0]):
+            loads[cid] = ld
+        result = Analysis(figures, direction, source, paths, loads, 0.0, unreachable=unreachable, read_pct=read_pct)
+        result.standby = standby
+        path_totals(result)
+        result.by_group = self._groups(paths, loads)
+        if demand is not None:
+            result.workloads = workload_results(demand, paths, self._rates(paths), loads)
+        return result
+
+    def _rates(self, paths: list[Path]) -> list[float]:
+        """The allocated rate of each path (math.inf: unknown), in the order of ``paths``."""
+        by_path = {id(q): r for part in self.parts.values() for q, r in zip(part.paths, part.rates)}
+        return [by_path[id(p)] for p in paths]
+
+    def _groups(self, paths: list[Path], loads: dict[str, Load]) -> dict[str, dict[str, float]]:
+        """``Analysis.by_group`` as :func:`planner.analysis._groups` makes it."""
+        t, parts, part_of = self.topo, self.parts, self.part_of
+        host = {lpar.id: 0.0 for lpar in t.of_kind("lpar")}
+        for lpar in host:
+            host[lpar] = parts[part_of[lpar]].host.get(lpar, 0.0)
+        extra = {lpar: v for part in parts.values() for lpar, v in part.host.items() if lpar not in host}
+        if extra:  # LPARs an adapter names but the design lacks: in the order of their first path
+            for p in paths:
+                hba = t.get(t[p.hba_port].parent)
+                lpar = hba["lpar"] if hba else ""
+                if lpar in extra and lpar not in host:
+                    host[lpar] = extra[lpar]
+        groups: dict[str, dict[str, float]] = {"host": host, "drawer": {}, "switch": {}, "subsystem": {}}
+        for kind in ("drawer", "subsystem"):
+            for comp in t.of_kind(kind):
+                ld = loads.get(comp.id)
+                groups[kind][comp.id] = ld.load if ld else 0.0
+        for sw in t.of_kind("switch"):
+            groups["switch"][sw.id] = parts[part_of[sw.id]].switch.get(sw.id, 0.0)
+        return groups

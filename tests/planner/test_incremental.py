@@ -1,0 +1,212 @@
+"""Incremental analysis (planner.incremental): after random edit sequences the incremental result
+equals a full analysis, field for field and in order, and the replica kept in step by deltas
+equals the design it mirrors."""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
+
+from planner import edit
+from planner.analysis import analyze
+from planner.commands import PutPart, UndoStack
+from planner.examples import build_example, build_site
+from planner.incremental import Delta, IncrementalAnalysis, Replica
+from planner.model import ModelError
+from planner.resilience import all_paths
+
+sys.path.insert(0, str(Path(__file__).parent))
+from test_analysis_reference import digest  # noqa: E402
+
+PICK = st.integers(0, 10**6)
+
+
+def state(topo):
+    """Everything of a design the analysis and the editor read, order included."""
+    return (
+        [(c.id, c.kind, c.name, c.parent, c.part, c.attrs) for c in topo.components()],
+        {k: list(v) for k, v in topo._children.items() if v},
+        {k: sorted(v) for k, v in topo._refs_to.items() if v},
+        {k: list(v) for k, v in topo._by_kind.items()},
+        topo.parts,
+        topo.meta,
+    )
+
+
+def same_analysis(a, b) -> None:
+    assert digest(a) == digest(b)
+    assert list(a.components) == list(b.components)
+    assert a == b
+
+
+class Edits(RuleBasedStateMachine):
+    """Random edits on a design; each step compares incremental and full analyses."""
+
+    base = None  # set by the subclass: a built design
+    parts: dict = {}
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.topo = self.base.clone()
+        self.stack = UndoStack(self.topo)
+        self.events = []
+        self.topo.subscribe(self.events.append)
+        self.replica = Replica(self.topo)
+        self.inc_replica = IncrementalAnalysis(self.replica.topo, "planning", "read")
+        self.inc_live = IncrementalAnalysis(self.topo, "measured", "mixed")
+
+    def _pick(self, kind, n, where=lambda c: True):
+        comps = [c for c in self.topo.of_kind(kind) if where(c)]
+        return comps[n % len(comps)] if comps else None
+
+    def _push(self, make):
+        try:
+            self.stack.push(make(), applied=True)
+        except ModelError:
+            pass  # a refused edit leaves the design as it was
+
+    @rule(n=PICK)
+    def add_hba(self, n):
+        slot = self._pick("slot", n, lambda s: not self.topo.children(s.id, "hba"))
+        lpar = self._pick("lpar", n)
+        if slot is not None:
+            self._push(lambda: edit.add_hba(self.topo, slot.id, self.parts["FC6239"], lpar=lpar.id if lpar else ""))
+
+    @rule(n=PICK, kind=st.sampled_from(["hba", "cable", "zone", "subsystem", "host_mapping", "logical_drive"]))
+    def delete(self, n, kind):
+        comp = self._pick(kind, n)
+        if comp is not None:
+            self._push(lambda: edit.delete(self.topo, [comp.id]))
+
+    @rule(n=PICK, m=PICK, storage=st.booleans())
+    def add_cable(self, n, m, storage):
+        free = lambda c: self.topo.cable_at(c.id) is None  # noqa: E731
+        port = self._pick("host_port" if storage else "hba_port", n, free)
+        sp = self._pick("switch_port", m, free)
+        if port is not None and sp is not None and edit.cable_problem(self.topo, port.id, sp.id) is None:
+            self._push(lambda: edit.add_cable(self.topo, port.id, sp.id))
+
+    @rule(n=PICK, m=PICK)
+    def add_zone(self, n, m):
+        fabric, hp, target = self._pick("fabric", n), self._pick("hba_port", n), self._pick("host_port", m)
+        if fabric is not None and hp is not None and target is not None:
+            self._push(lambda: edit.add_zone(self.topo, fabric.id, f"z{n}_{m}", [hp.id, target.id]))
+
+    @rule(n=PICK, seg=st.sampled_from([32, 64, 128, 256]))
+    def set_segment(self, n, seg):
+        arr = self._pick("array", n)
+        if arr is not None:
+            self._push(lambda: edit.set_attr(self.topo, arr.id, "segment_kb", seg))
+
+    @rule(n=PICK)
+    def swap_owner(self, n):
+        ld = self._pick("logical_drive", n)
+        ctls = self.topo.children(self.topo.ancestor(ld.id, "subsystem").id, "controller") if ld else []
+        if len(ctls) > 1:
+            other = next(c.id for c in ctls if c.id != ld["owner"])
+            self._push(lambda: edit.set_attr(self.topo, ld.id, "owner", other))
+
+    @rule(n=PICK, mbps=st.sampled_from([0.0, 50.0, 400.0, 5000.0]))
+    def set_target(self, n, mbps):
+        wl = self._pick("workload", n)
+        if wl is not None:
+            self._push(lambda: edit.set_attr(self.topo, wl.id, "target_mbps", mbps))
+
+    @rule(value=st.sampled_from([120.0, 150.0, 195.0]))
+    def change_part_figures(self, value):
+        part = copy.deepcopy(self.topo.parts["FC6239"])
+        part["figures"]["hba"]["planning"] = {"value": value, "source": "test"}
+        cmd = PutPart(part)
+        cmd.do(self.topo)
+        self.stack.push(cmd, applied=True)
+
+    @rule()
+    def undo(self):
+        self.stack.undo()
+
+    @rule()
+    def redo(self):
+        self.stack.redo()
+
+    @invariant()
+    def incremental_equals_full(self):
+        delta = Delta.from_events(self.topo, self.events)
+        self.events.clear()
+        self.replica.apply(delta)
+        full = analyze(self.topo, "planning", "read")
+        inc = self.inc_replica.update(delta)
+        same_analysis(inc, full)
+        # the standby paths the SINGLE_POINT_OF_FAILURE rule reads: the same, and with the
+        # analysis's paths exactly resilience's all_paths
+        assert [(p.id, p.hops) for p in inc.standby] == [(p.id, p.hops) for p in full.standby]
+        every = sorted((p.id, p.hops) for p in all_paths(self.topo))
+        assert sorted((p.id, p.hops) for p in full.paths + full.standby) == every
+        same_analysis(self.inc_live.update(delta.ids), analyze(self.topo, "measured", "mixed"))
+        assert state(self.replica.topo) == state(self.topo)
+        clone = self.topo.clone()
+        assert state(self.replica.topo)[0] == state(clone)[0]
+
+
+@pytest.fixture(scope="module")
+def small(parts):
+    return build_example("p690-one-drawer", parts)
+
+
+def test_incremental_small_design(parts, small):
+    class Small(Edits):
+        pass
+
+    Small.base, Small.parts = small, parts
+    Small.TestCase.settings = settings(
+        max_examples=25, stateful_step_count=12, deadline=None, suppress_health_check=list(HealthCheck)
+    )
+    Small.TestCase().runTest()
+
+
+def test_incremental_benchmark(parts, _benchmark):
+    class Bench(Edits):
+        pass
+
+    Bench.base, Bench.parts = _benchmark, parts
+    Bench.TestCase.settings = settings(
+        max_examples=4, stateful_step_count=8, deadline=None, suppress_health_check=list(HealthCheck)
+    )
+    Bench.TestCase().runTest()
+
+
+def test_an_edit_re_analyses_only_its_part(parts):
+    site = build_site(parts, 3)
+    inc = IncrementalAnalysis(site)
+    assert len(inc.parts) == 3
+    events = []
+    site.subscribe(events.append)
+    edit.set_attr(site, "s2.fastt9.arr1", "segment_kb", 64)
+    got = inc.update(Delta.from_events(site, events))
+    assert inc.last_parts == 1
+    same_analysis(got, analyze(site))
+    # the untouched sites keep their very path objects
+    assert got.paths[0] is next(p for p in inc.parts[inc.part_of["s1.p690"]].paths)
+
+
+def test_delta_is_a_copy_and_the_replica_follows(parts, small):
+    topo = small.clone()
+    replica = Replica(topo)
+    events = []
+    topo.subscribe(events.append)
+    b = edit.delete(topo, ["fastt1"])
+    delta = Delta.from_events(topo, events)
+    assert "fastt1" in delta.removed and all(c is not topo.get(i) for i, (c, _, _) in delta.components.items())
+    replica.apply(delta)
+    assert state(replica.topo) == state(topo)
+    events.clear()
+    b.undo(topo)  # the subsystem comes back at its old place in the design order
+    replica.apply(Delta.from_events(topo, events))
+    assert state(replica.topo) == state(topo) == state(small)
+    assert dataclasses.asdict(analyze(replica.topo)) == dataclasses.asdict(analyze(small))
