@@ -3,7 +3,7 @@ slot or port with the AIX location code, and what the installer checks off.
 Registers ``cabling-schedule`` (``sanplan export FILE --schedule OUT.csv``).
 
 Rows are in the order an installer works: grouped by the rack of the switch, then the switch
-(from the bottom of the rack up), then its port number; a cable without a switch end comes last,
+(from the top of the rack down, as the elevation reads), then its port number; a cable without a switch end comes last,
 by the rack and unit of its first end. The end on a server drawer or a storage subsystem is end A,
 the switch port end B. Device and port names are those of the NetBox files
 (:mod:`planner.exports.netbox_inventory`).
@@ -143,9 +143,9 @@ def schedule_rows(topo: Topology) -> list[dict[str, Any]]:
         )
         switch_end = b if b["kind"] == "switch_port" else None
         key = (
-            (0, _natural(switch_end["rack"]), switch_end["u"] or 0, _natural(switch_end["device"]), switch_end["index"])
+            (0, _natural(switch_end["rack"]), -(switch_end["u"] or 0), _natural(switch_end["device"]), switch_end["index"])
             if switch_end
-            else (1, _natural(a["rack"]), a["u"] or 0, _natural(a["device"]), 0)
+            else (1, _natural(a["rack"]), -(a["u"] or 0), _natural(a["device"]), 0)
         )
         rows.append((key, row))
     rows.sort(key=lambda kr: kr[0])
