@@ -137,6 +137,7 @@ def _parser() -> argparse.ArgumentParser:
 def _export_parser(sub) -> None:
     """``sanplan export``: one flag per format (formats that share a flag take a choice before OUT)
     and every option the formats take, all from the export registry; then --scenario."""
+    from app.cli_progress import add_progress_flag
     from planner.exports import registry
 
     x = sub.add_parser("export", help="export a design: JSON, PDF build sheet, zoning scripts, cabling lists")
@@ -164,6 +165,7 @@ def _export_parser(sub) -> None:
     x.add_argument(
         "--scenario", help="scenario to export (default: the file's current one; not with --json, which holds them all)"
     )
+    add_progress_flag(x)
 
 
 def _assist_parser(sub) -> None:
@@ -471,6 +473,7 @@ def cmd_export(args) -> int:
     """One export per run, its format picked by the registry's flags (--json OUT, --pdf OUT,
     --zoning VENDOR OUT, --cabling FORMAT OUT...); options that do not apply to it, a bad choice or
     option value, an OUT that is the design itself or cannot be written are one line and exit 2."""
+    from app.cli_progress import terminal_progress
     from planner.exports import ExportError, ExportSource, registry
 
     flag, group, choice, out = _chosen_export(args)
@@ -495,10 +498,14 @@ def cmd_export(args) -> int:
     options = _export_options(args, fmt)
     if isinstance(options, str):
         return _fail(options)
+    shown = terminal_progress(args.progress)
     try:
-        written = fmt.export(ExportSource(project, lambda: _revision(args.file)), out, options)
+        written = fmt.export(ExportSource(project, lambda: _revision(args.file)), out, options, shown)
     except ExportError as err:
         return _fail(f"sanplan: {err}")
+    finally:
+        if shown is not None:
+            shown.close()
     for w in written:
         print(f"wrote {w.path}{w.summary}")
     return EXIT_OK

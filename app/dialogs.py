@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import html
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtCore import QEventLoop, QObject, Qt, Signal
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -129,28 +130,70 @@ class RevisionsDialog(QDialog):
         self.accept()
 
 
-def run_with_progress(parent, title: str, job: Callable[[Callable[[float, str], None]], Any]) -> Any:
-    """Run ``job(progress)`` with a progress dialog that appears when it takes more than a moment;
-    returns what the job returns.
+class Cancelled(Exception):
+    """The user pressed Cancel in the progress dialog of :func:`run_with_progress`."""
 
-    ``progress(fraction, text)`` updates the dialog and keeps the window painting. The dialog is
-    closed whatever happens; an error of the job is raised again for the caller to report.
+
+class _Bridge(QObject):
+    """Carries the worker's progress and its end to the GUI thread (queued signals)."""
+
+    progressed = Signal(float, str)
+    finished = Signal()
+
+
+def run_with_progress(parent, title: str, job: Callable[[Callable[[float, str], None]], Any]) -> Any:
+    """Run ``job(progress)`` in a worker thread with a progress dialog (shown when it takes more
+    than a moment) and a Cancel button; returns what the job returns.
+
+    ``progress(fraction, text)`` (called by the job, in the worker) moves the bar; once Cancel is
+    pressed it raises :class:`Cancelled`, which the job lets through (an export then leaves its
+    target untouched: ``planner.exports.output.atomic_write``) and which is raised again here.
+    The window keeps painting meanwhile; the dialog is window-modal, so the design cannot change
+    under the job. An error of the job is raised again for the caller to report.
     """
-    dlg = QProgressDialog(title, "", 0, 100, parent)
+    dlg = QProgressDialog(title, "Cancel", 0, 100, parent)
     dlg.setWindowTitle("SANplan")
-    dlg.setCancelButton(None)
     dlg.setMinimumDuration(400)
+    dlg.setAutoClose(False)
+    dlg.setAutoReset(False)
     dlg.setWindowModality(Qt.WindowModality.WindowModal)
+    cancelled = threading.Event()
+    dlg.canceled.connect(cancelled.set)
+    bridge, loop, outcome = _Bridge(), QEventLoop(), {}
+    queued = Qt.ConnectionType.QueuedConnection  # run in the GUI thread, once its loop runs
+    bridge.progressed.connect(lambda fraction, text: _show_progress(dlg, fraction, text), queued)
+    bridge.finished.connect(loop.quit, queued)
 
     def progress(fraction: float, text: str = "") -> None:
-        dlg.setValue(int(max(0.0, min(1.0, fraction)) * 100))
-        if text:
-            dlg.setLabelText(text)
-        QCoreApplication.processEvents()
+        if cancelled.is_set():
+            raise Cancelled(f"{title.rstrip('.')}: cancelled")
+        bridge.progressed.emit(fraction, text)
 
+    def work() -> None:
+        try:
+            outcome["result"] = job(progress)
+        except BaseException as err:  # handed to the GUI thread, raised again there
+            outcome["error"] = err
+        finally:
+            bridge.finished.emit()
+
+    worker = threading.Thread(target=work, name="export", daemon=True)
+    worker.start()
     try:
-        result = job(progress)
-        dlg.setValue(100)
+        loop.exec()
+        worker.join()
     finally:
+        dlg.canceled.disconnect()
         dlg.close()
-    return result
+        dlg.deleteLater()
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["result"]
+
+
+def _show_progress(dlg: QProgressDialog, fraction: float, text: str) -> None:
+    if dlg.wasCanceled():
+        return
+    dlg.setValue(int(max(0.0, min(1.0, fraction)) * 100))
+    if text:
+        dlg.setLabelText(text)

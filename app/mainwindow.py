@@ -529,7 +529,7 @@ class MainWindow(QMainWindow):
     def export(self, format_id: str) -> None:
         """File > Export: ask for the file and the options the format asks for, write it with a
         progress dialog, and report the files written or the error."""
-        from app.dialogs import run_with_progress
+        from app.dialogs import Cancelled, run_with_progress
         from planner.exports import ExportSource, get
 
         fmt = get(format_id)
@@ -554,6 +554,9 @@ class MainWindow(QMainWindow):
                 fmt.busy_text or f"Exporting {fmt.name}...",
                 lambda progress: fmt.export(source, path, options, progress),
             )
+        except Cancelled:
+            self.show_message("export cancelled; nothing was written", error=False)
+            return
         except Exception as err:  # the export names its problem; never a traceback
             self.ask("error", "Export failed", str(err))
             return

@@ -176,16 +176,18 @@ class Paths:
             count[key] = count.get(key, 0) + 1
         return sorted(k for k, n in count.items() if n == len(self.access[k]))
 
-    def serving(self, removed: set[int]) -> tuple[list[int], list[str]]:
+    def serving(self, removed: set[int], among: list[int] | None = None) -> tuple[list[int], list[str]]:
         """The flows that carry data once the paths ``removed`` are gone, and the logical drives
         RDAC moved: an owner-only logical drive is carried by its owner's paths while one is
-        left, else by the paths left to its other controllers."""
+        left, else by the paths left to its other controllers. ``among``: only these paths (in
+        order; every path of a logical drive or none), default all."""
+        chosen = [(i, self.info[i]) for i in among] if among is not None else list(enumerate(self.info))
         owner_alive: set[str] = set()
-        for i, inf in enumerate(self.info):
+        for i, inf in chosen:
             if inf.owner and i not in removed and inf.ctl == inf.owner:
                 owner_alive.add(inf.ld)
         flows, moved = [], set()
-        for i, inf in enumerate(self.info):
+        for i, inf in chosen:
             if i in removed:
                 continue
             if not inf.owner or inf.ctl == inf.owner:
@@ -279,10 +281,43 @@ class _Allocator:
                     fl.append(index[hid])
             self.flows.append(fl)
 
-    def rates(self, flows: list[int]) -> dict[int, float]:
-        """Path index -> rate for the flows given (paths with no capacitated hop are left out)."""
-        rates, bott = max_min_fair([self.flows[i] for i in flows], self.caps)
+    def rates(self, flows: list[int], local: bool = False) -> dict[int, float]:
+        """Path index -> rate for the flows given (paths with no capacitated hop are left out).
+        ``local``: number the constraints of these flows only (a few flows of a large design)."""
+        chosen, caps = [self.flows[i] for i in flows], self.caps
+        if local:
+            number: dict[int, int] = {}
+            chosen = [[number.setdefault(h, len(number)) for h in fl] for fl in chosen]
+            caps = [0.0] * len(number)
+            for h, j in number.items():
+                caps[j] = self.caps[h]
+        rates, bott = max_min_fair(chosen, caps)
         return {i: r for i, r, b in zip(flows, rates, bott) if b is not None and not math.isinf(r)}
+
+    def groups(self, paths: Paths) -> list[list[int]]:
+        """The paths in independent groups, each in path order: paths that share a capacitated
+        hop or a logical drive are in one group. A failure changes the rates of its own groups
+        only (max-min fair rates are set per connected set of constraints), so a site of many
+        separate configurations re-allocates one configuration per failure."""
+        up = list(range(len(self.flows)))
+
+        def root(i: int) -> int:
+            while up[i] != i:
+                up[i] = up[up[i]]
+                i = up[i]
+            return i
+
+        first: dict[Any, int] = {}
+        for i, fl in enumerate(self.flows):
+            for key in (*fl, paths.info[i].ld):
+                j = first.setdefault(key, i)
+                a, b = root(i), root(j)
+                if a != b:
+                    up[max(a, b)] = min(a, b)
+        members: dict[int, list[int]] = {}
+        for i in range(len(self.flows)):
+            members.setdefault(root(i), []).append(i)
+        return list(members.values())
 
 
 def resilience(
@@ -309,22 +344,56 @@ def resilience(
     memo: dict[frozenset[int], tuple[float, list[str], dict[str, float]]] = {}
     failures: list[Failure] = []
     candidates = [c for k in FAIL_KINDS if k in kinds for c in topo.of_kind(k)]
+    split = _Split(paths, alloc, rates0)
     for comp in candidates:
         crossing = paths.crossing.get(comp.id)
         if not crossing:
             continue
         key = frozenset(crossing)
         if key not in memo:
-            fl, moved = paths.serving(set(key))
-            rates = alloc.rates(fl)
-            per_ld: dict[str, float] = {}
-            for i, r in rates.items():
-                per_ld[paths.info[i].ld] = per_ld.get(paths.info[i].ld, 0.0) + r
-            memo[key] = (sum(rates.values()), [m for m in moved if m not in moved0], per_ld)
+            aggregate, moved, per_ld = split.outcome(key)
+            memo[key] = (aggregate, [m for m in moved if m not in moved0], per_ld)
         failures.append(_failure(comp, key, memo[key], baseline, paths, by_access, demand))
     failures.sort(key=_impact)
     unaffected = len(candidates) - len(failures)
     return Resilience(figures, direction, source, baseline, failures, unaffected, notes)
+
+
+class _Split:
+    """The outcome of removing some paths, re-allocating only the groups they belong to
+    (:meth:`_Allocator.groups`); the other groups keep their rates of the design with nothing
+    failed. One group (the paper's benchmark): the whole design, as before."""
+
+    def __init__(self, paths: Paths, alloc: _Allocator, rates0: dict[int, float]) -> None:
+        self.paths, self.alloc, self.rates0 = paths, alloc, rates0
+        self.groups = alloc.groups(paths)
+        self.group_of = {i: g for g, members in enumerate(self.groups) for i in members}
+        self.sums = [sum(rates0[i] for i in members if i in rates0) for members in self.groups]
+        self.per_ld0 = self._per_ld(rates0, {})
+
+    def _per_ld(self, rates: dict[int, float], into: dict[str, float]) -> dict[str, float]:
+        info = self.paths.info
+        for i, r in rates.items():
+            into[info[i].ld] = into.get(info[i].ld, 0.0) + r
+        return into
+
+    def outcome(self, removed: frozenset[int]) -> tuple[float, list[str], dict[str, float]]:
+        """(aggregate, logical drives RDAC moved, rate per logical drive) with ``removed`` gone."""
+        touched = sorted({self.group_of[i] for i in removed})
+        if len(self.groups) == 1:
+            fl, moved = self.paths.serving(set(removed))
+            rates = self.alloc.rates(fl)
+            return sum(rates.values()), moved, self._per_ld(rates, {})
+        among = sorted(i for g in touched for i in self.groups[g])
+        fl, moved = self.paths.serving(set(removed), among)
+        rates = self.alloc.rates(fl, local=True)
+        per_ld = dict(self.per_ld0)
+        for i in among:
+            per_ld.pop(self.paths.info[i].ld, None)
+        self._per_ld(rates, per_ld)
+        skip = set(touched)
+        kept = sum(s for g, s in enumerate(self.sums) if g not in skip)
+        return kept + sum(rates.values()), moved, per_ld
 
 
 def _failure(

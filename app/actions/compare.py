@@ -40,7 +40,7 @@ def compare_scenarios(window: Any, dialog_factory: Any = None) -> Any:
 def build_sheet_with_changes(window: Any, old: str, new: str, figures: str) -> list[Any] | None:
     """Ask for a file and write the build sheet of scenario ``new`` with its changes from ``old``.
     Returns what was written (None when cancelled or failed; a failure is shown)."""
-    from app.dialogs import run_with_progress
+    from app.dialogs import Cancelled, run_with_progress
     from app.export_files import with_extension, written_report
     from app.session import _latest_revision
     from planner.exports import ExportSource, get
@@ -65,6 +65,9 @@ def build_sheet_with_changes(window: Any, old: str, new: str, figures: str) -> l
         written = run_with_progress(
             window, fmt.busy_text or "Building the build sheet...", lambda p: fmt.export(source, path, options, p)
         )
+    except Cancelled:
+        window.show_message("export cancelled; nothing was written", error=False)
+        return None
     except Exception as err:  # the export names its problem; never a traceback
         window.ask("error", "Export failed", str(err))
         return None

@@ -30,6 +30,7 @@ from planner.layout import COLLAPSIBLE, Diagram, default_collapsed, layout
 from planner.naming import label
 from planner.schema import KINDS, PORT_KINDS
 from widgets.canvas.items import BoxItem, LinkItem
+from widgets.canvas.overview import FAR_SCALE, OverviewItem, overview_scene
 
 if TYPE_CHECKING:
     from planner.analysis import Analysis
@@ -73,6 +74,9 @@ class DiagramScene(QGraphicsScene):
         self.low_detail: tuple[bool, float] = (False, 1.0)  # summary boxes when zoomed far out
         self.painted_revision: int | None = None  # the design revision of the analysis shown
         self._ports: dict[str, list[str]] | None = None  # box id -> the ports it shows (cable ends)
+        self.overview: OverviewItem | None = None  # the whole diagram as one item, zoomed far out
+        self.overview_scene: QGraphicsScene | None = None  # the scene the view shows then
+        self.far = False  # zoomed far out: the view shows the overview (see widgets.canvas.overview)
         self._syncing = False
         self._pending = ""  # "", "relabel" or "relayout": what the events since the last refresh need
         self._flush_timer = QTimer(self)
@@ -163,10 +167,13 @@ class DiagramScene(QGraphicsScene):
             self.highlight_path(self.chosen_path)
         if self.low_detail[0]:
             self.set_low_detail(True, self.low_detail[1], force=True)
+        if self.overview is not None:
+            overview_scene(self)  # its bounds and batches follow the new items
 
     def set_low_detail(self, low: bool, scale: float, force: bool = False) -> None:
         """Switch to summary boxes (inner text hidden, group names large) or back; the view calls
         it when the zoom crosses its threshold."""
+        self.far = low and scale < FAR_SCALE
         if not force and self.low_detail[0] == low and (not low or abs(scale / self.low_detail[1] - 1) < 0.4):
             return
         self.low_detail = (low, scale)
@@ -244,6 +251,7 @@ class DiagramScene(QGraphicsScene):
             li.util = self._link_util(li, result)
             li.restyle()
         self.painted_revision = bundle.revision
+        self._overview_changed()
 
     def _busiest_per_box(self, result: Analysis) -> dict[str, tuple[float | None, int, list[str]]]:
         """Per visible box: the highest utilization it shows, the paths it binds, tooltip lines."""
@@ -309,6 +317,7 @@ class DiagramScene(QGraphicsScene):
             tree = li.link.kind == "tree" and li.a.cid in on and li.b.cid in on
             li.highlighted = path is not None and (li.cid in hop_set or tree)
             li.restyle()
+        self._overview_changed()
 
     # -- selection ----------------------------------------------------------------------------
     def _selection_to_doc(self) -> None:
@@ -330,6 +339,11 @@ class DiagramScene(QGraphicsScene):
                 item.setSelected(cid in want)
         finally:
             self._syncing = False
+        self._overview_changed()
+
+    def _overview_changed(self) -> None:
+        if self.overview is not None:
+            self.overview.invalidate()
 
     def selected_ids(self) -> list[str]:
         return [i.cid for i in self.selectedItems() if isinstance(i, BoxItem)]

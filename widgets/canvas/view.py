@@ -12,6 +12,7 @@ from PySide6.QtGui import QBrush, QColor, QCursor, QKeySequence, QPainter, QPale
 from PySide6.QtWidgets import QApplication, QGraphicsView, QMenu
 
 from widgets.canvas.items import BIND, BoxItem, font, legend_rows
+from widgets.canvas.overview import overview_scene
 from widgets.canvas.scene import DiagramScene
 from widgets.canvas.tools import CableTool, CollapseTool, DropTool, MoveTool, PanTool, RubberBandTool, Tool
 
@@ -51,6 +52,7 @@ class DiagramView(QGraphicsView):
         self.tools: list[Tool] = [self.pan, self.cable, CollapseTool(self), MoveTool(self), self.select, self.drop]
         self.show_legend = True
         self.legend_rect = QRectF()  # where the legend was drawn last (viewport coordinates)
+        self._far_shown = False  # the view shows the scene's overview (zoomed far out)
 
     # -- zoom -----------------------------------------------------------------------------------
     def zoom(self, factor: float) -> None:
@@ -68,6 +70,11 @@ class DiagramView(QGraphicsView):
     def _zoomed(self) -> None:
         scale = self.transform().m11()
         self.dscene.set_low_detail(scale < LOW_DETAIL_SCALE, scale)
+        if self.dscene.far != self._far_shown:  # far out: one overview item, not every box
+            self._far_shown = self.dscene.far
+            centre = self.mapToScene(self.viewport().rect().center())
+            self.setScene(overview_scene(self.dscene) if self.dscene.far else self.dscene)
+            self.centerOn(centre)
         self.zoomChanged.emit(scale)
 
     def center_on_ids(self, ids: Iterable[str]) -> None:

@@ -1,0 +1,132 @@
+"""The canvas zoomed far out: the whole diagram as one item (:class:`OverviewItem`).
+
+Below :data:`FAR_SCALE` a row of text is a pixel high and no box can be read or hit, yet a site
+has tens of thousands of boxes whose Python ``paint`` would run on every frame of a zoom. The
+scene then hides its boxes and links and shows this one item instead: every box a filled
+rectangle (in its utilization band's colour where it carries load, else its kind's fill), every
+link a straight line in its colour, the top-level groups' names where they are large enough to
+read. It is drawn in a few dozen batched C++ calls (one ``drawRects`` per depth and colour, one
+``drawLines`` per colour), so a frame costs the same few Python calls however large the design.
+"""
+
+from __future__ import annotations
+
+import weakref
+from typing import Any
+
+from PySide6.QtCore import QLineF, QRectF, Qt
+from PySide6.QtGui import QColor, QPainter, QPen
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene, QStyleOptionGraphicsItem
+
+from widgets.canvas.items import font, metrics, util_color
+
+#: below this zoom the scene shows the overview instead of its items
+FAR_SCALE = 0.12
+_EDGE = QColor(110, 120, 140, 110)
+
+
+class OverviewItem(QGraphicsItem):
+    """Summary boxes of a whole scene (see the module docstring). The scene calls
+    :meth:`invalidate` when its items' colours, highlight or geometry change; the batches are
+    gathered again at the next paint."""
+
+    def __init__(self, scene: Any) -> None:
+        super().__init__()
+        self._scene = weakref.ref(scene)  # the diagram scene (which holds this item's scene)
+        self.setZValue(-2)
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        self._bounds = QRectF(scene.sceneRect())
+        self._fills: list[tuple[QColor, list[QRectF]]] | None = None
+        self._lines: list[tuple[QPen, list[QLineF]]] = []
+        self._names: list[tuple[QRectF, str]] = []
+
+    def boundingRect(self) -> QRectF:
+        return self._bounds
+
+    def set_bounds(self, rect: QRectF) -> None:
+        if rect != self._bounds:
+            self.prepareGeometryChange()
+            self._bounds = QRectF(rect)
+        self.invalidate()
+
+    def invalidate(self) -> None:
+        self._fills = None
+        self.update()
+
+    def _gather(self) -> None:
+        """The rectangles per (depth, colour), the lines per colour, the groups' names."""
+        fills: dict[tuple[int, int], tuple[QColor, list[QRectF]]] = {}
+        names: list[tuple[QRectF, str]] = []
+        scene = self._scene()
+        if scene is None:
+            return
+        for item in scene.items_by_id.values():
+            box = item.box
+            rect = QRectF(box.x, box.y, box.w, box.h)
+            depth = 0
+            up = item.parentItem()
+            while up is not None:
+                depth += 1
+                up = up.parentItem()
+            colour = util_color(item.util) if item.util is not None else item._fill
+            if item.isSelected() or item.highlighted:
+                colour = QColor(255, 140, 0)
+            fills.setdefault((depth, colour.rgba()), (colour, []))[1].append(rect)
+            if depth == 0 and item.collapsible:
+                names.append((rect, box.label.split("\n")[0]))
+        self._fills = [fills[k] for k in sorted(fills)]
+        lines: dict[int, tuple[QPen, list[QLineF]]] = {}
+        for li in scene.links:
+            path = li.path()
+            if path.elementCount() < 2:
+                continue
+            a, b = path.elementAt(0), path.elementAt(path.elementCount() - 1)
+            pen = QPen(li.pen().color(), 1.0 if not li.highlighted else 2.0)
+            pen.setCosmetic(True)
+            lines.setdefault(pen.color().rgba() ^ int(pen.widthF()), (pen, []))[1].append(QLineF(a.x, a.y, b.x, b.y))
+        self._lines = list(lines.values())
+        self._names = names
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: Any = None) -> None:
+        if self._fills is None:
+            self._gather()
+        if self._fills is None:
+            return
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
+        scale = option.levelOfDetailFromTransform(painter.worldTransform())
+        for pen, lines in self._lines:
+            painter.setPen(pen)
+            painter.drawLines(lines)
+        painter.setPen(QPen(_EDGE, 0) if scale >= 0.03 else Qt.PenStyle.NoPen)  # edges once they are apart
+        for colour, rects in self._fills:
+            painter.setBrush(colour)
+            painter.drawRects(rects)
+        self._paint_names(painter, scale)
+
+    def _paint_names(self, painter: QPainter, scale: float) -> None:
+        """The groups' names, about 9 pixels high, where the box is wide enough on screen."""
+        size = 9.0 / max(scale, 1e-4)
+        f = font(round(size, 1), True)
+        fm = metrics(f)
+        painter.setFont(f)
+        painter.setPen(QColor(30, 30, 30))
+        exposed = painter.clipBoundingRect() if painter.hasClipping() else self._bounds
+        for rect, name in self._names:
+            if rect.width() * scale < 40 or not rect.intersects(exposed):
+                continue
+            text = fm.elidedText(name, Qt.TextElideMode.ElideRight, rect.width() - 4 / scale)
+            if len(text) >= 4:
+                painter.drawText(rect.adjusted(2 / scale, 1 / scale, 0, 0), Qt.AlignmentFlag.AlignLeft, text)
+
+
+def overview_scene(scene: Any) -> QGraphicsScene:
+    """The scene the view shows while zoomed far out: the overview of ``scene`` alone, so a frame
+    never looks through the tens of thousands of items indexed in ``scene`` itself."""
+    if scene.overview is None:
+        scene.overview = OverviewItem(scene)
+        scene.overview_scene = QGraphicsScene()  # no Qt parent: it lives and dies with ``scene``
+        scene.overview_scene.setBackgroundBrush(scene.backgroundBrush())
+        scene.overview_scene.addItem(scene.overview)
+    scene.overview_scene.setSceneRect(scene.sceneRect())
+    scene.overview.set_bounds(scene.sceneRect())
+    return scene.overview_scene
