@@ -157,9 +157,16 @@ def find_slot(topo: Topology, drawer: str, number: int) -> Component:
 
 
 def add_hba(
-    topo: Topology, slot: str, part: dict[str, Any], lpar: str = "", wwpns: Iterable[str] = (), name: str = ""
+    topo: Topology,
+    slot: str,
+    part: dict[str, Any],
+    lpar: str = "",
+    wwpns: Iterable[str] = (),
+    name: str = "",
+    placeholder: bool = False,
 ) -> Builder:
-    """Put an HBA into a free PCI slot; it gets one port per the part's ``ports``."""
+    """Put an HBA into a free PCI slot; it gets one port per the part's ``ports``. ``placeholder``:
+    the ``wwpns`` are made up (an example), marked to be replaced with the real ones."""
     s = _expect(topo, slot, "slot")
     if topo.children(slot, "hba"):
         raise ModelError(f"{slot} already holds {topo.children(slot, 'hba')[0].id}; choose a free slot")
@@ -184,6 +191,7 @@ def add_hba(
                 index=i,
                 wwpn=wwpns[i] if i < len(wwpns) else "",
                 speed_gbps=part.get("speed_gbps", 2),
+                wwpn_placeholder=placeholder and i < len(wwpns),
             )
     return b
 
@@ -332,7 +340,16 @@ def add_subsystem(
                 if wwpn_base:
                     wwpn = _wwpn_plus(wwpn_base, n)
                 n += 1
-                _new(b, "host_port", f"{sub.id}.{c}{i}", ctl.id, f"{c}{i}", index=i, wwpn=wwpn)
+                _new(
+                    b,
+                    "host_port",
+                    f"{sub.id}.{c}{i}",
+                    ctl.id,
+                    f"{c}{i}",
+                    index=i,
+                    wwpn=wwpn,
+                    wwpn_placeholder=bool(wwpn),
+                )
         if bays:
             enc = _new(b, "enclosure", f"{sub.id}.e0", sub.id, "controller drawer", index=0)
             _fill(b, enc, drive_part, drives)
@@ -534,6 +551,8 @@ def set_attr(topo: Topology, cid: str, key: str, value: Any) -> Builder:
                 _expect(topo, target, *spec.ref)
     with _building(topo, f"Set {key} of {naming.qualified_name(topo, comp)}") as b:
         b.run(SetAttr(cid, key, value))
+        if key == "wwpn" and comp.get("wwpn_placeholder"):  # the user's WWPN replaces a made-up one
+            b.run(SetAttr(cid, "wwpn_placeholder", False))
     return b
 
 

@@ -151,6 +151,7 @@ def _wwpn_or_empty(value: Any) -> str:
 
 _wwpn_or_empty.hint = "16 hex digits (10:00:00:00:c9:12:34:56) or empty"  # type: ignore[attr-defined]
 
+
 @dataclass(frozen=True)
 class Attr:
     """Schema of one attribute: validator, default, and for references the kinds referred to."""
@@ -275,6 +276,9 @@ def _k(
 
 _INDEX = "Index"
 _WWPN = Attr(_wwpn_or_empty, "", label="WWPN")
+# True while the WWPN is one SANplan made up (an example, an assistant): the build sheet and the
+# zoning scripts mark it to be replaced; any WWPN the user enters clears it
+_WWPN_PLACEHOLDER = Attr(_bool, False, label="WWPN is a placeholder", doc="made up, replace with the real WWPN")
 # Owned by the component: a placed part seeds these, then they are the unit's own configured
 # values (a 2 Gbps port set to 1 Gbps, the cache a subsystem was ordered with). The analysis reads
 # capacities from the part's figures (``Topology.parts``); a port's configured speed is used only
@@ -409,7 +413,12 @@ KINDS: dict[str, KindSpec] = {
             "hba_port",
             "HBA port",
             ("hba",),
-            {"index": Attr(_number(0, 8, True), 0, label=_INDEX), "wwpn": _WWPN, "speed_gbps": _SPEED},
+            {
+                "index": Attr(_number(0, 8, True), 0, label=_INDEX),
+                "wwpn": _WWPN,
+                "speed_gbps": _SPEED,
+                "wwpn_placeholder": _WWPN_PLACEHOLDER,
+            },
             structural=True,
             on_path=True,
             port=True,
@@ -507,7 +516,12 @@ KINDS: dict[str, KindSpec] = {
             "host_port",
             "host port",
             ("controller",),
-            {"index": Attr(_number(0, 32, True), 1, label=_INDEX), "wwpn": _WWPN, "speed_gbps": _SPEED},
+            {
+                "index": Attr(_number(0, 32, True), 1, label=_INDEX),
+                "wwpn": _WWPN,
+                "speed_gbps": _SPEED,
+                "wwpn_placeholder": _WWPN_PLACEHOLDER,
+            },
             hop=9,
             duplex=True,
             chart=9,
