@@ -476,9 +476,7 @@ def _cisco(s: _Script) -> list[str]:
         return lines + ["! no zone has two members with a valid WWPN: nothing to activate"]
     lines += ["configure terminal"] + (_vsan_ports(s) if s.opts.vsan_ports else [])
     lines.append("device-alias database")
-    lines += _alias_lines(
-        p.aliases, lambda a: f"  device-alias name {a.name} pwwn {a.wwpn}", "  " + PLACEHOLDER_COMMENT % "!"
-    )
+    lines += _alias_lines(p.aliases, lambda a: f"  device-alias name {a.name} pwwn {a.wwpn}", PLACEHOLDER_COMMENT % "!")
     lines += ["exit", "device-alias commit"]
     for z in p.zones:
         lines.append(f"zone name {z.name} vsan {vsan}")

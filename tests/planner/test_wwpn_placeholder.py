@@ -91,7 +91,7 @@ def test_zoning_scripts_comment_placeholders_and_keep_their_commands(one_drawer,
     added = [ln for ln in marked if ln not in clean]
     header = f"{mark} PLACEHOLDER WWPNs: 32 of the 32 aliases have WWPNs made up by SANplan"
     assert added[0].startswith(header)
-    comments = [ln for ln in marked if ln.strip() == PLACEHOLDER_COMMENT % mark]
+    comments = [ln for ln in marked if ln == PLACEHOLDER_COMMENT % mark]
     assert len(comments) == (0 if backout else 32)
     if not backout:  # each comment follows the alias command it is about
         alias = "alicreate" if vendor == "brocade" else "device-alias name"

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from planner.exports.buildsheet.document import rl_api
+from planner.exports.buildsheet.sections_intro import placeholder_footnote
 from planner.exports.buildsheet.sheet import (
     Sheet,
     data_table,
@@ -15,6 +16,7 @@ from planner.exports.buildsheet.sheet import (
     pct,
     plural,
     util_cells,
+    wwpn_text,
 )
 from planner.exports.cabling import endpoint
 from planner.model import Component, Topology
@@ -32,7 +34,7 @@ def slots(sheet: Sheet) -> list[Any]:
         out.append(sheet.p("The design has no I/O drawers."))
     for drawer in drawers:
         out += _drawer_slots(sheet, drawer)
-    return out
+    return out + placeholder_footnote(sheet)
 
 
 def _drawer_slots(sheet: Sheet, drawer: Component) -> list[Any]:
@@ -55,7 +57,7 @@ def _drawer_slots(sheet: Sheet, drawer: Component) -> list[Any]:
                 short_label(hba) if hba else "(empty)",
                 (hba.part or "") if hba else "",
                 short_label(owner) if owner else "",
-                ", ".join(p["wwpn"] for p in ports if p["wwpn"]),
+                ", ".join(wwpn_text(topo, p) for p in ports if p["wwpn"]),
                 sheet.load_text(hba.id, sheet.read) if hba else "",
                 pct(sheet.util(hba.id)) if hba else "",
             ]
@@ -64,7 +66,7 @@ def _drawer_slots(sheet: Sheet, drawer: Component) -> list[Any]:
     # the I/O hops above the HBAs (planars, RIO2 links, PHBs); the HBAs are in the slot table
     loads += [c for c in topo.descendants(drawer.id) if c.kind in chart_kinds() and c.kind != "hba"]
     head = ("Planar", "RIO2 link", "PHB", "Slot", "HBA", "Part", "LPAR", "WWPN", "Read MB/s of cap.", "Util")
-    widths = (0.08, 0.07, 0.15, 0.07, 0.08, 0.07, 0.07, 0.19, 0.13, 0.07)
+    widths = (0.07, 0.07, 0.14, 0.06, 0.07, 0.07, 0.07, 0.25, 0.13, 0.07)  # a marked WWPN fits its column
     title = f"{short_label(drawer)}" + (f" ({where})" if where else "")
     rl = rl_api()
     return [
