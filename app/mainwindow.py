@@ -140,6 +140,7 @@ class MainWindow(QMainWindow):
         )
         self.tabifyDockWidget(self.docks["charts"], self.docks["resilience"])
         self.resilience.focusRequested.connect(self.focus_components)
+        __import__("app.actions.racks", fromlist=["attach_racks"]).attach_racks(self)  # the Racks panel
 
     def _action(self, text: str, slot, shortcut=None, icon=None, tip: str = "") -> QAction:
         act = QAction(text, self)

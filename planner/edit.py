@@ -32,6 +32,7 @@ from planner.commands import (
     SetAttr,
 )
 from planner.model import KINDS, PORT_KINDS, Component, ModelError, Topology, check_attr, default_attrs
+from planner.placement import placement_problem
 from planner.schema import kind_name, name_problem, structural_kinds
 
 
@@ -544,6 +545,8 @@ def set_attr(topo: Topology, cid: str, key: str, value: Any) -> Builder:
         ctl = _expect(topo, value, "controller")
         if ctl.parent != topo.ancestor(cid, "subsystem").id:
             raise ModelError(f"{value} is not a controller of this logical drive's subsystem")
+    if key in ("rack", "u", "face") and {"rack", "u", "face"} <= set(KINDS[comp.kind].attrs):
+        _check_position(topo, comp, key, value)
     spec = KINDS[comp.kind].attrs.get(key)
     if spec is not None and spec.ref:
         for target in (value if spec.many else (value,)) or ():
@@ -554,6 +557,15 @@ def set_attr(topo: Topology, cid: str, key: str, value: Any) -> Builder:
         if key == "wwpn" and comp.get("wwpn_placeholder"):  # the user's WWPN replaces a made-up one
             b.run(SetAttr(cid, "wwpn_placeholder", False))
     return b
+
+
+def _check_position(topo: Topology, comp: Component, key: str, value: Any) -> None:
+    """An inspector edit of a rack position: the new position must be free (planner.placement)."""
+    where = {k: comp[k] for k in ("rack", "u", "face")} | {key: check_attr(comp.kind, key, value)}
+    if where["rack"] and where["u"]:
+        problem = placement_problem(topo, comp.id, where["rack"], where["u"], where["face"])
+        if problem:
+            raise ModelError(problem)
 
 
 def delete(topo: Topology, ids: Iterable[str]) -> Builder:

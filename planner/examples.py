@@ -17,8 +17,10 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from planner import edit
+from planner.assist.racks import rack_everything
 from planner.commands import SetMeta
 from planner.model import Topology
+from planner.placement import unplaced
 
 DRAWER_LOCATIONS = ("U1.9", "U1.5", "U1.1", "U1.13", "U2.1", "U2.5", "U2.9")  # P690 Table 2
 BENCHMARK_SLOTS = (1, 2, 3, 5, 6, 7, 8, 9, 11, 12, 13, 15, 16, 17, 18, 19)  # P690, 16 HBAs per drawer
@@ -52,6 +54,8 @@ def build_p690(
     for d in range(1, drawers + 1):
         mapped_lds += _benchmark_drawer(t, parts, d, cabling, lpar)
     _benchmark_aix(t, lpar, mapped_lds, drawers)
+    if unplaced(t):  # parts with rack heights: the frames, switches beside them, FAStT + EXP700 (issue 12)
+        rack_everything(t)
     t.revision = 0
     return t
 

@@ -285,6 +285,22 @@ _WWPN_PLACEHOLDER = Attr(_bool, False, label="WWPN is a placeholder", doc="made 
 # when its part gives no figure (an estimate: 1 Gbps ~ 100 MB/s).
 _OWNED = "set from the part when placed; afterwards the component's own configured value"
 _SPEED = Attr(_choice(*FC_SPEEDS_GBPS), 2, label="Speed (Gbps)", doc="configured port speed; " + _OWNED)
+# Where a rackable unit sits (issue 12; heights and the rules in planner/placement.py)
+RACK_FACES = ("front", "rear")
+_PLACED = {
+    "rack": _ref("rack", label="Rack", doc="the rack (or server frame) it is mounted in; empty = not placed"),
+    "u": Attr(_number(0, 60, True), 0, label="Rack unit (U)", doc="lowest rack unit it occupies; 0 = not placed"),
+    "face": Attr(_choice(*RACK_FACES), "front", label="Face", doc="the rack face it is mounted from"),
+}
+_SITE = {"description": Attr(_text(), "", label="Description"), "address": Attr(_text(), "", label="Address")}
+_RACK = {
+    "height_u": Attr(_number(1, 60, True), 42, label="Height (U)"),
+    "row": Attr(_text(40), "", label="Row"),
+    "position": Attr(_number(0, 999, True), 1, label="Position in row"),
+    "width_mm": Attr(_number(100, 2000), 600, label="Width (mm)"),
+    "frame_of": _ref("server", "subsystem", label="Frame of", doc="the unit whose own frame this rack is"),
+    "frame": Attr(_number(0, 9, True), 0, label="Frame number", doc="U1, U2 in location codes; 0 = not a frame"),
+}
 
 #: kind -> its description, in the order of the JSON document and of every listing
 KINDS: dict[str, KindSpec] = {
@@ -294,7 +310,7 @@ KINDS: dict[str, KindSpec] = {
             "server",
             "server",
             (None,),
-            {"model": Attr(_text(), "", label="Model", doc="machine type as ordered; " + _OWNED)},
+            {"model": Attr(_text(), "", label="Model", doc="machine type as ordered; " + _OWNED), **_PLACED},
             hop=0,
             chart=5,
             column_width=110,
@@ -324,6 +340,7 @@ KINDS: dict[str, KindSpec] = {
             {
                 "location": Attr(_text(40), "", label="Location"),
                 "index": Attr(_number(0, 64, True), 1, label=_INDEX),
+                **_PLACED,
             },
             hop=1,
             chart=4,
@@ -433,6 +450,7 @@ KINDS: dict[str, KindSpec] = {
             {
                 "fabric": _ref("fabric", label="Fabric"),
                 "domain_id": Attr(_number(1, 239, True), 1, label="Domain ID"),
+                **_PLACED,
             },
             column_width=150,
             pdf_width=122,
@@ -488,7 +506,7 @@ KINDS: dict[str, KindSpec] = {
             "subsystem",
             "subsystem",
             (None,),
-            {"cache_mb": Attr(_number(0, 1 << 20), 0, label="Cache (MB)", doc="installed cache; " + _OWNED)},
+            {"cache_mb": Attr(_number(0, 1 << 20), 0, label="Cache (MB)", doc="installed cache; " + _OWNED), **_PLACED},
             hop=11,
             chart=10,
             column_width=150,
@@ -536,7 +554,7 @@ KINDS: dict[str, KindSpec] = {
             "enclosure",
             "enclosure",
             ("subsystem",),
-            {"index": Attr(_number(0, 64, integer=True), 0, label=_INDEX)},
+            {"index": Attr(_number(0, 64, integer=True), 0, label=_INDEX), **_PLACED},
             part_kind=True,
             context=(" of ", ("subsystem",)),
             prefix="subsystem",
@@ -671,6 +689,8 @@ KINDS: dict[str, KindSpec] = {
             context=(" in ", ("fabric",)),
             counted=True,
         ),
+        _k("site", "site", (None,), _SITE),
+        _k("rack", "rack", ("site",), _RACK, context=(" in ", ("site",))),
     )
 }
 

@@ -19,6 +19,7 @@ from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QFormLayout, QGroupBox, QLabel, QScrollArea, QVBoxLayout, QWidget
 
+from planner import placement
 from planner.bands import percent_html
 from planner.model import Component, Event
 from planner.naming import label, label_list
@@ -44,6 +45,19 @@ __all__ = ["SLOT", "InspectorPanel", "error_label"]
 
 _APPLY_HINT = "Enter or leaving the field applies; Esc reverts"
 SLOT = "slot"  # the field of an HBA that moves it to another PCI slot (its parent, not an attribute)
+
+
+def location_text(topo: Any, cid: str) -> str:
+    """Where a component is: its AIX location code and, for a rackable unit, its rack position."""
+    code = placement.location_code(topo, cid)
+    if cid not in topo or topo[cid].kind not in placement.placeable_kinds():
+        return code
+    pos = placement.position(topo, cid)
+    if pos is None:
+        return f"{code} (not in a rack)" if code else "not in a rack (Racks panel: drag it into a rack)"
+    site = topo.get(pos.site)
+    where = f"{topo[pos.rack].label()} U{pos.u}-U{pos.top}, {pos.face}" + (f", {site.label()}" if site else "")
+    return f"{code}: {where}" if code else where
 
 
 class InspectorPanel(QWidget):
@@ -176,6 +190,8 @@ class InspectorPanel(QWidget):
         about = QGroupBox("Component" if single else f"{count_label(len(comps), kind)}")
         form = _form(about)
         rows = ("Kind", "Id", "Part", "Parent") if single else ("Kind", "Components")
+        if single and (kind in placement.placeable_kinds() or placement.location_code(self.doc.topology, comps[0].id)):
+            rows += ("Location",)  # rack position and AIX location code (planner.placement)
         for row in rows:
             label = QLabel()
             label.setWordWrap(True)
@@ -289,6 +305,8 @@ class InspectorPanel(QWidget):
                 if parent
                 else "(top level)"
             )
+        if "Location" in self._info:
+            self._info["Location"].setText(html.escape(location_text(topo, first.id)))
         if "Components" in self._info:
             names = label_list(topo, [c.id for c in comps], limit=8)
             self._info["Components"].setText(html.escape(names))

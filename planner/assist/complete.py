@@ -7,6 +7,7 @@ from typing import Any
 
 from planner.assist.base import Assisted, NothingToDo, assisting, name_of, require
 from planner.assist.lvm import build_lvm
+from planner.assist.racks import rack_everything
 from planner.assist.san import cable_asic_local, zone_for_multipath
 from planner.assist.server import assign_lpars, place_hbas
 from planner.assist.storage import layout_arrays, map_luns
@@ -52,6 +53,7 @@ def _steps(topo: Topology, parts: dict[str, dict[str, Any]] | None) -> list[Step
         ("zone", lambda: zone_for_multipath(topo)),
         ("map", lambda: map_luns(topo)),
         ("build LVM", lambda: _each(topo, "lpar", lambda lp: build_lvm(topo, lp), lambda t, c: True)),
+        ("rack", lambda: rack_everything(topo)),
     ]
 
 
@@ -78,9 +80,9 @@ def _each(
 def complete(topo: Topology, parts: dict[str, dict[str, Any]] | None = None) -> Assisted:
     """Finish a partial design (for example a server with HBAs, a switch and subsystems with
     drives, nothing cabled): place HBAs if there are none, give adapters an LPAR, lay out arrays,
-    cable ASIC-local, zone for the multipath driver, map the logical drives, build the LVM. Each
-    step that has nothing to do is skipped; a step that cannot run says why in a line. Raises
-    NothingToDo when no step applies."""
+    cable ASIC-local, zone for the multipath driver, map the logical drives, build the LVM, rack
+    every unit. Each step that has nothing to do is skipped; a step that cannot run says why in a
+    line. Raises NothingToDo when no step applies."""
     with assisting(topo, "Complete the design") as a:
         for title, step in _steps(topo, parts):
             try:

@@ -17,6 +17,8 @@ from planner.schema import part_kinds
 MAX_ID_LENGTH = 64
 MAX_DEPTH = 16  # nesting of a part's fields; deeper is damage, not data
 NUMBERS = ("max_drawers", "ports", "speed_gbps", "drive_bays", "host_ports_per_controller", "cache_mb")
+# rack space (planner.placement)
+NUMBERS += ("u_height", "rack_width_in", "frame_u", "frame_width_mm", "cec_u")
 LAYOUT_NUMBERS = ("raid_level", "data_drives", "segment_kb", "read", "write")
 SLOT_MAP_KEYS = ("planar", "link", "phb", "drawer_phb", "slots")
 

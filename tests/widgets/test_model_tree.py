@@ -41,7 +41,9 @@ def test_every_component_is_in_the_outline(tree, doc):
         "Switches (1)",
         "Subsystems (8)",
         "Cables (32)",
+        "Sites (1)",
     ]
+    assert _path(tree, "site-1.r1") == ["Sites (1)", "Site 1", "R1"]
     assert _path(tree, "z.Z_D1_FCS0_FASTT1_A") == ["Fabrics (1)", "FAB_D1", "Z_D1_FCS0_FASTT1_A"]
     assert _path(tree, "fastt1.map.P_FASTT1") == ["Subsystems (8)", "fastt1", "P_FASTT1"]
     assert _path(tree, "fastt1.ld1")[:3] == ["Subsystems (8)", "fastt1", "RAID5 8+P #1"]

@@ -34,7 +34,7 @@ DOCUMENT_COLLECTIONS = [
     "servers", "lpars", "drawers", "planars", "rio_links", "phbs", "slots", "hbas", "hba_ports", "fabrics",
     "switches", "asics", "backplanes", "switch_ports", "subsystems", "controllers", "host_ports", "enclosures",
     "drives", "arrays", "logical_drives", "host_mappings", "hdisks", "volume_groups", "logical_volumes",
-    "workloads", "cables", "zones",
+    "workloads", "cables", "zones", "sites", "racks",
 ]  # fmt: skip
 
 

@@ -1,0 +1,182 @@
+"""Issue 12: racks from File > New through Design > Racks, a drag into rack units, the
+context menu, the face toggle, the inspector's location and Rack everything."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QMimeData, QPointF, Qt
+from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent
+from PySide6.QtWidgets import QApplication
+
+from planner import placement
+from tests.app import test_first_design as first
+from widgets.rack_elevation import MIME
+
+blank = first.blank  # the fixture: an empty main window whose questions are answered from a dict
+design_action, drop = first.design_action, first.drop
+
+
+def _settle() -> None:
+    QApplication.processEvents()  # the panel redraws once per burst of changes
+
+
+def _drag_to(view, cid: str, point) -> bool:
+    """Drag the unit ``cid`` over ``point`` (viewport coordinates) and drop it there."""
+    data = QMimeData()
+    data.setData(MIME, cid.encode())
+    pos = QPointF(point)
+    actions = Qt.DropAction.MoveAction
+    buttons, mods = Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
+    QApplication.sendEvent(view.viewport(), QDragEnterEvent(point, actions, data, buttons, mods))
+    move = QDragMoveEvent(point, actions, data, buttons, mods)
+    QApplication.sendEvent(view.viewport(), move)
+    dropped = QDropEvent(pos, actions, data, buttons, mods)
+    QApplication.sendEvent(view.viewport(), dropped)
+    _settle()
+    return dropped.isAccepted()
+
+
+def _hardware(w) -> None:
+    drop(w, "7040-681")
+    drop(w, "7040-61D", "p690")
+    drop(w, "2109-F32")
+    drop(w, "FAStT600-Turbo")
+
+
+def _racks_panel(w, qtbot):
+    w.docks["racks"].raise_()
+    panel = w.racks
+    qtbot.waitExposed(panel.view)
+    _settle()
+    return panel
+
+
+def test_build_racks_and_place_units_from_a_new_design(blank, qtbot):
+    w = blank
+    w.act_new.trigger()  # File > New
+    _hardware(w)
+    t = w.doc.topology
+    panel = _racks_panel(w, qtbot)
+    assert panel.racks == {} and set(panel.unplaced_ids()) == {"p690", "d1", "sw1", "fastt1"}
+
+    w.answers["text"] = "Hall 1"
+    design_action(w, "racks-add-site")
+    [site] = t.of_kind("site")
+    answers = iter(["SAN 1", "42"])
+    w.ask = lambda what, text, detail="": next(answers, None)
+    design_action(w, "racks-add-rack")
+    _settle()
+    [rack] = t.of_kind("rack")
+    assert (rack.name, rack["height_u"], rack.parent) == ("SAN 1", 42, site.id)
+    assert list(panel.racks) == [rack.id]
+
+    # drag the switch into U20 of the rack: one undo step
+    steps = w.doc.undo_stack.count()
+    assert _drag_to(panel.view, "sw1", panel.unit_view_point(rack.id, 20))
+    assert placement.position(t, "sw1") == placement.Position(site.id, rack.id, 20, "front", 1)
+    assert w.doc.undo_stack.count() == steps + 1 and "sw1" in panel.units and "sw1" not in panel.unplaced_ids()
+
+    # a drop the placement check refuses shows why and changes nothing
+    _drag_to(panel.view, "fastt1", panel.unit_view_point(rack.id, 19))
+    assert "overlaps sw1 at U20-U20" in panel.reason.text()
+    assert placement.position(t, "fastt1") is None and w.doc.undo_stack.count() == steps + 1
+    _drag_to(panel.view, "d1", panel.unit_view_point(rack.id, 1))
+    assert "mounts only in a frame of p690" in panel.reason.text()
+
+    # the rear view draws the switch hatched; the inspector shows its position
+    panel.face_buttons["rear"].click()
+    assert panel.face == "rear" and panel.units["sw1"].brush().style() == Qt.BrushStyle.Dense5Pattern
+    panel.face_buttons["front"].click()
+    qtbot.mouseClick(panel.view.viewport(), Qt.MouseButton.LeftButton, pos=panel.unit_view_point(rack.id, 20))
+    assert w.doc.selection == ["sw1"]  # a click on a unit selects it
+    assert w.inspector.info_text("Location") == "SAN 1 U20-U20, front, Hall 1"
+    assert panel.units["sw1"].pen().width() == 3  # the selection is outlined
+
+    # Design > Racks > Rack everything: the p690 frame, the drawer at U1.9, the FAStT in SAN 1
+    design_action(w, "racks-rack-everything")
+    _settle()
+    assert panel.unplaced_ids() == []
+    assert placement.location_code(t, "d1") == "U1.9"
+    assert placement.position(t, "fastt1").rack == rack.id
+    w.doc.select(["d1"])
+    assert w.inspector.info_text("Location").startswith("U1.9: p690 frame 1 U9-U12, front")
+    w.doc.undo_stack.undo()
+    _settle()
+    assert set(panel.unplaced_ids()) == {"p690", "d1", "fastt1"}
+
+
+def test_context_menu_adds_renames_and_deletes_racks_and_sites(blank, qtbot):
+    w = blank
+    w.act_new.trigger()
+    _hardware(w)
+    panel = _racks_panel(w, qtbot)
+    t = w.doc.topology
+
+    def menu_action(point, name):
+        menu = panel.menu_at(point)
+        return next(a for a in menu.actions() if a.objectName() == f"rack-menu-{name}")
+
+    w.answers["text"] = "Hall 1"
+    menu_action(QPointF(-500, -500), "add-site").trigger()
+    assert [s.name for s in t.of_kind("site")] == ["Hall 1"]
+    answers = iter(["R1", "24"])
+    w.ask = lambda what, text, detail="": next(answers, None)
+    menu_action(QPointF(-500, -500), "add-rack").trigger()
+    _settle()
+    [rack] = t.of_kind("rack")
+    assert rack["height_u"] == 24
+    middle = panel.unit_scene_point(rack.id, 5)
+    w.ask = lambda what, text, detail="": "SAN A"
+    menu_action(middle, "rename").trigger()
+    assert t[rack.id].name == "SAN A"
+    assert _drag_to(panel.view, "sw1", panel.unit_view_point(rack.id, 5))
+    menu_action(panel.unit_scene_point(rack.id, 5), "unplace").trigger()
+    _settle()
+    assert placement.position(t, "sw1") is None
+    assert _drag_to(panel.view, "sw1", panel.unit_view_point(rack.id, 5))
+    menu_action(middle, "delete-rack").trigger()
+    assert not t.of_kind("rack") and placement.position(t, "sw1") is None and t["sw1"]["u"] == 0
+    w.doc.undo_stack.undo()
+    _settle()
+    assert placement.position(t, "sw1").u == 5
+    menu_action(panel.unit_scene_point(rack.id, 1), "delete-site").trigger()
+    assert not t.of_kind("site") and not t.of_kind("rack")
+    # a bad height is refused with a message naming the fix
+    w.answers["text"] = "Hall 2"
+    design_action(w, "racks-add-site")
+    answers = iter(["R9", "90"])
+    w.ask = lambda what, text, detail="": next(answers, None)
+    design_action(w, "racks-add-rack")
+    assert not t.of_kind("rack") and "1 to 60 U" in w.doc.last_refusal
+
+
+def test_inspector_edit_of_a_position_is_checked(blank, qtbot):
+    w = blank
+    w.act_new.trigger()
+    _hardware(w)
+    w.answers["text"] = "Hall 1"
+    design_action(w, "racks-rack-everything")
+    t = w.doc.topology
+    pos = placement.position(t, "fastt1")
+    w.doc.select(["sw1"])
+    assert not w.controller.edit_attribute(["sw1"], "u", pos.u + 1)
+    assert "overlaps fastt1" in w.doc.last_refusal
+    free = pos.top + 5
+    assert w.controller.edit_attribute(["sw1"], "u", free)
+    assert placement.position(t, "sw1").u == free
+
+
+def test_model_tree_menu_renames_and_unplaces(blank, qtbot):
+    w = blank
+    w.act_new.trigger()
+    _hardware(w)
+    w.answers["text"] = "Hall 1"
+    design_action(w, "racks-rack-everything")
+    t = w.doc.topology
+    rack = placement.position(t, "sw1").rack
+    w.answers["text"] = "SAN A"
+    first.context_action(w, [rack], "racks-rename")
+    assert t[rack].name == "SAN A"
+    first.context_action(w, ["sw1", "fastt1"], "racks-unplace")
+    assert placement.position(t, "sw1") is None and placement.position(t, "fastt1") is None
+    w.doc.undo_stack.undo()
+    assert placement.position(t, "sw1").rack == rack and placement.position(t, "fastt1").rack == rack
