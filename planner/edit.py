@@ -158,16 +158,9 @@ def find_slot(topo: Topology, drawer: str, number: int) -> Component:
 
 
 def add_hba(
-    topo: Topology,
-    slot: str,
-    part: dict[str, Any],
-    lpar: str = "",
-    wwpns: Iterable[str] = (),
-    name: str = "",
-    placeholder: bool = False,
+    topo: Topology, slot: str, part: dict[str, Any], lpar: str = "", wwpns: Iterable[str] = (), name: str = ""
 ) -> Builder:
-    """Put an HBA into a free PCI slot; it gets one port per the part's ``ports``. ``placeholder``:
-    the ``wwpns`` are made up (an example), marked to be replaced with the real ones."""
+    """Put an HBA into a free PCI slot; it gets one port per the part's ``ports``."""
     s = _expect(topo, slot, "slot")
     if topo.children(slot, "hba"):
         raise ModelError(f"{slot} already holds {topo.children(slot, 'hba')[0].id}; choose a free slot")
@@ -192,7 +185,6 @@ def add_hba(
                 index=i,
                 wwpn=wwpns[i] if i < len(wwpns) else "",
                 speed_gbps=part.get("speed_gbps", 2),
-                wwpn_placeholder=placeholder and i < len(wwpns),
             )
     return b
 
@@ -337,20 +329,10 @@ def add_subsystem(
         for c in ctrls:
             ctl = _new(b, "controller", f"{sub.id}.{c}", sub.id, f"controller {c}", slot_name=c)
             for i in range(1, per + 1):
-                wwpn = ""
-                if wwpn_base:
-                    wwpn = _wwpn_plus(wwpn_base, n)
+                wwpn = _wwpn_plus(wwpn_base, n) if wwpn_base else ""
                 n += 1
-                _new(
-                    b,
-                    "host_port",
-                    f"{sub.id}.{c}{i}",
-                    ctl.id,
-                    f"{c}{i}",
-                    index=i,
-                    wwpn=wwpn,
-                    wwpn_placeholder=bool(wwpn),
-                )
+                made_up = {"wwpn_placeholder": True} if wwpn else {}  # generated from the base: a placeholder
+                _new(b, "host_port", f"{sub.id}.{c}{i}", ctl.id, f"{c}{i}", index=i, wwpn=wwpn, **made_up)
         if bays:
             enc = _new(b, "enclosure", f"{sub.id}.e0", sub.id, "controller drawer", index=0)
             _fill(b, enc, drive_part, drives)

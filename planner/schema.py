@@ -276,15 +276,14 @@ def _k(
 
 _INDEX = "Index"
 _WWPN = Attr(_wwpn_or_empty, "", label="WWPN")
-# True while the WWPN is one SANplan made up (an example, an assistant): the build sheet and the
-# zoning scripts mark it to be replaced; any WWPN the user enters clears it
-_WWPN_PLACEHOLDER = Attr(_bool, False, label="WWPN is a placeholder", doc="made up, replace with the real WWPN")
 # Owned by the component: a placed part seeds these, then they are the unit's own configured
 # values (a 2 Gbps port set to 1 Gbps, the cache a subsystem was ordered with). The analysis reads
 # capacities from the part's figures (``Topology.parts``); a port's configured speed is used only
 # when its part gives no figure (an estimate: 1 Gbps ~ 100 MB/s).
 _OWNED = "set from the part when placed; afterwards the component's own configured value"
 _SPEED = Attr(_choice(*FC_SPEEDS_GBPS), 2, label="Speed (Gbps)", doc="configured port speed; " + _OWNED)
+_PH = Attr(_bool, False, label="WWPN is a placeholder", doc="made up by SANplan; cleared when the user enters one")
+_FC_PORT = {"wwpn": _WWPN, "speed_gbps": _SPEED, "wwpn_placeholder": _PH}  # build sheet, zoning mark placeholders
 # Where a rackable unit sits (issue 12; heights and the rules in planner/placement.py)
 RACK_FACES = ("front", "rear")
 _PLACED = {
@@ -430,12 +429,7 @@ KINDS: dict[str, KindSpec] = {
             "hba_port",
             "HBA port",
             ("hba",),
-            {
-                "index": Attr(_number(0, 8, True), 0, label=_INDEX),
-                "wwpn": _WWPN,
-                "speed_gbps": _SPEED,
-                "wwpn_placeholder": _WWPN_PLACEHOLDER,
-            },
+            {"index": Attr(_number(0, 8, True), 0, label=_INDEX), **_FC_PORT},
             structural=True,
             on_path=True,
             port=True,
@@ -534,12 +528,7 @@ KINDS: dict[str, KindSpec] = {
             "host_port",
             "host port",
             ("controller",),
-            {
-                "index": Attr(_number(0, 32, True), 1, label=_INDEX),
-                "wwpn": _WWPN,
-                "speed_gbps": _SPEED,
-                "wwpn_placeholder": _WWPN_PLACEHOLDER,
-            },
+            {"index": Attr(_number(0, 32, True), 1, label=_INDEX), **_FC_PORT},
             hop=9,
             duplex=True,
             chart=9,
