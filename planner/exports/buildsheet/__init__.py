@@ -12,7 +12,8 @@ findings) -> changes from another scenario (only when ``compare_with`` is given:
 installation checklist (rack, cable, zone, map, verify, with the commands that verify) ->
 topology diagram (vector; an overview with drawers, switches and subsystems collapsed, then one
 page per drawer with its slots, its switches and the subsystems it reaches; parts coloured by
-utilization) -> slot placement per drawer (with load against capacity of every PHB, RIO2 link and
+utilization) -> rack elevations (a page per rack or server frame) -> slot placement per drawer
+(with AIX location codes) (with load against capacity of every PHB, RIO2 link and
 planar) -> port map per switch (ASIC groups, backplane traffic) -> cabling schedule -> zoning per
 fabric and host mappings -> storage layout -> paths and a utilization chart -> findings ->
 bill of materials (parts, SFPs, cables by media and length) -> cable labels (on by default).
@@ -41,6 +42,7 @@ from planner.exports.buildsheet import (
     sections_intro,
     sections_overview,
     sections_paths,
+    sections_racks,
     sections_resilience,
     sections_workloads,
 )
@@ -118,6 +120,7 @@ def _story(
         ("document control", lambda: sections_intro.document_block(sheet)),
         ("installation checklist", lambda: sections_install.checklist(sheet)),
         ("topology diagram", lambda: diagram.diagrams(sheet)),
+        ("rack elevations", lambda: sections_racks.racks(sheet)),
         ("slot placement", lambda: sections_hardware.slots(sheet)),
         ("switch port maps", lambda: sections_hardware.switches(sheet)),
         ("cabling schedule", lambda: sections_data.cabling(sheet)),

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from planner import placement
 from planner.exports.buildsheet.document import rl_api
 from planner.exports.buildsheet.sections_intro import placeholder_footnote
 from planner.exports.buildsheet.sheet import (
@@ -40,7 +41,7 @@ def slots(sheet: Sheet) -> list[Any]:
 def _drawer_slots(sheet: Sheet, drawer: Component) -> list[Any]:
     topo = sheet.topo
     part = topo.part_of(drawer) or {}
-    where = ", ".join(x for x in (drawer["location"], part.get("id", "")) if x)
+    where = ", ".join(x for x in (placement.drawer_location(topo, drawer.id), part.get("id", "")) if x)
     rows, utils, loads = [], [], [drawer]
     for slot in (c for c in topo.descendants(drawer.id) if c.kind == "slot"):
         phb, link = topo.get(slot.parent), topo.ancestor(slot.id, "rio_link")
@@ -53,6 +54,7 @@ def _drawer_slots(sheet: Sheet, drawer: Component) -> list[Any]:
                 short_label(planar) if planar else "",
                 short_label(link) if link else "",
                 short_label(phb) if phb else "",
+                placement.location_code(topo, slot.id),
                 short_label(slot),
                 short_label(hba) if hba else "(empty)",
                 (hba.part or "") if hba else "",
@@ -65,15 +67,27 @@ def _drawer_slots(sheet: Sheet, drawer: Component) -> list[Any]:
         utils.append(sheet.util(hba.id) if hba else None)
     # the I/O hops above the HBAs (planars, RIO2 links, PHBs); the HBAs are in the slot table
     loads += [c for c in topo.descendants(drawer.id) if c.kind in chart_kinds() and c.kind != "hba"]
-    head = ("Planar", "RIO2 link", "PHB", "Slot", "HBA", "Part", "LPAR", "WWPN", "Read MB/s of cap.", "Util")
-    widths = (0.07, 0.07, 0.14, 0.06, 0.07, 0.07, 0.07, 0.25, 0.13, 0.07)  # a marked WWPN fits its column
+    head = (
+        "Planar",
+        "RIO2 link",
+        "PHB",
+        "Location",
+        "Slot",
+        "HBA",
+        "Part",
+        "LPAR",
+        "WWPN",
+        "Read MB/s of cap.",
+        "Util",
+    )
+    widths = (0.065, 0.065, 0.135, 0.1, 0.06, 0.06, 0.065, 0.055, 0.24, 0.105, 0.05)  # a marked WWPN fits
     title = f"{short_label(drawer)}" + (f" ({where})" if where else "")
     rl = rl_api()
     return [
         rl.KeepTogether(
             [
                 sheet.heading(title),
-                data_table(sheet, head, rows, widths, numeric=(8, 9), cells=util_cells(9, utils)),
+                data_table(sheet, head, rows, widths, numeric=(9, 10), cells=util_cells(10, utils)),
                 rl.Spacer(1, 6),
                 _load_table(sheet, loads),
                 rl.Spacer(1, 10),

@@ -7,7 +7,9 @@ from __future__ import annotations
 from typing import Any
 from xml.sax.saxutils import escape
 
+from planner import placement
 from planner.exports.buildsheet.document import BOLD, FONT, rl_api
+from planner.exports.buildsheet.sections_racks import rack_rows, racks_summary
 from planner.exports.buildsheet.sheet import Sheet, data_table, new_section, plural
 from planner.exports.cabling import format_length
 from planner.schema import count_label, part_kinds
@@ -39,8 +41,9 @@ def _steps(sheet: Sheet) -> list[tuple[str, str, list[str]]]:
     return [
         (
             "Rack",
-            f"Rack and power up {', '.join(racked)} where the rack elevation or the slot placement puts them; "
-            "seat each HBA in the slot the slot placement names.",
+            f"Set up {racks_summary(sheet)}; rack and power up {', '.join(racked)} at the rack units of the "
+            "rack elevations; seat each HBA in the slot the slot placement names (its location code, as "
+            "lscfg prints it).",
             ["lsdev -Cc adapter", "lscfg -vpl fcsN"],
         ),
         (
@@ -159,11 +162,15 @@ def _device_of(topo: Any, port: str) -> Any:
 
 
 def cable_groups(sheet: Sheet) -> dict[tuple[str, str], int]:
-    """(media, length text or 'length not set') -> cables."""
+    """(media, length) -> cables. The length comes from the rack positions of both ends
+    (:func:`planner.placement.cable_length_m`), else the length entered on the cable, else it
+    reads 'length not set'."""
     out: dict[tuple[str, str], int] = {}
     for cab in sheet.topo.of_kind("cable"):
-        length = format_length(float(cab["length_m"] or 0))
-        key = (str(cab["media"]), f"{length} m" if length else "length not set")
+        placed = placement.cable_length_m(sheet.topo, cab.id)
+        length = format_length(placed if placed is not None else float(cab["length_m"] or 0))
+        how = " (from rack positions)" if placed is not None else " (as entered)"
+        key = (str(cab["media"]), f"{length} m{how}" if length else "length not set")
         out[key] = out.get(key, 0) + 1
     return out
 
@@ -182,8 +189,10 @@ def bom(sheet: Sheet) -> list[Any]:
     sfps, notes = sfp_count(sheet)
     for pid, n in sorted(sfps.items()):
         rows.append([n, "SFP", f"2 Gb short-wave LC SFP for the {pid} ports that are cabled", "", "transceiver"])
-    for (media, length), n in sorted(cable_groups(sheet).items()):
+    groups = cable_groups(sheet)
+    for (media, length), n in sorted(groups.items(), key=lambda kv: (kv[0][0], _metres(kv[0][1]), kv[0][1])):
         rows.append([n, "cable", f"Fibre Channel cable {media}, {length}", "", "cable"])
+    rows += rack_rows(sheet)
     head = ("Quantity", "Part", "Description", "Feature code", "Kind")
     out = [
         *new_section(sheet, "Bill of materials"),
@@ -197,4 +206,15 @@ def bom(sheet: Sheet) -> list[Any]:
     out.append(data_table(sheet, head, rows, (0.09, 0.15, 0.5, 0.14, 0.12), numeric=(0,)))
     if notes:
         out.append(sheet.p("<i>Transceivers:</i> " + escape("; ".join(notes)) + ".", "small"))
+    if any("from rack positions" in length for _, length in groups):
+        out.append(sheet.p("<i>Cable lengths:</i> " + escape(placement.LENGTH_RULE), "small"))
     return out
+
+
+def _metres(text: str) -> float:
+    """'7 m (from rack positions)' -> 7.0 (sorts cable groups by length; no length sorts last)."""
+    head = text.split(" ", 1)[0]
+    try:
+        return float(head)
+    except ValueError:
+        return float("inf")

@@ -114,7 +114,7 @@ def one_pdf(tmp_path_factory, parts):
 def bench_pdf(tmp_path_factory, parts):
     topo = build_example("p690-benchmark", parts)
     path = tmp_path_factory.mktemp("sheet") / "bench.pdf"
-    pages = build_sheet(topo, str(path), compress=False)
+    pages = build_sheet(topo, str(path), compress=False, labels=False)  # labels are on by default now
     return topo, path, pages, pdf_lines(path.read_bytes())
 
 

@@ -9,6 +9,7 @@ import re
 
 import pytest
 
+from planner import placement
 from planner.commands import SetMeta
 from planner.examples import build_example
 from planner.exports.buildsheet import _history, build_sheet, diagram, sections_install
@@ -205,7 +206,11 @@ def test_bill_of_materials_counts_sfps_and_cables_by_length(parts):
     # 32 cables: every switch end takes an SFP, every FAStT host port too; the FC 6239 has its optics built in
     assert sfps == {"2109-F32": 32, "FAStT600-Turbo": 16}
     assert any("estimate" in n and "FC 6239" in n for n in notes)
-    assert sections_install.cable_groups(sheet) == {("LC-LC OM2", "3 m"): 16, ("LC-LC OM2", "5 m"): 16}
+    for rack in topo.of_kind("rack"):  # without rack positions: the lengths entered on the cables
+        for unit, _ in placement.rack_contents(topo, rack.id):
+            set_raw(topo, unit.id, "rack", "")
+    groups = sections_install.cable_groups(Sheet(topo, "planning", "", "", "a4"))
+    assert groups == {("LC-LC OM2", "3 m (as entered)"): 16, ("LC-LC OM2", "5 m (as entered)"): 16}
     set_raw(topo, "cab1", "length_m", 0)
     assert sections_install.cable_groups(Sheet(topo, "planning", "", "", "a4"))[("LC-LC OM2", "length not set")] == 1
 
@@ -215,3 +220,29 @@ def test_cable_labels_are_on_by_default_and_sized_to_the_label_stock(one):
     assert "Cable labels" in lines and "this end: p690 fcs0" in lines
     assert (round(LABEL_W / MM, 1), round(LABEL_H / MM, 1)) == (38.1, 25.4)
     assert any("38.1 x 25.4 mm" in ln for ln in lines)
+
+
+# -- racks ------------------------------------------------------------------------------------------------------
+
+
+def test_a_rack_elevation_page_per_rack_and_location_codes(one, parts):
+    topo, _, _, lines = one
+    racks = topo.of_kind("rack")
+    assert racks  # the example is racked
+    titles = [ln for ln in lines if any(ln.startswith(r.name + " (") for r in racks)]
+    assert len(set(titles)) == len(racks) and all(titles.count(t) == 2 for t in titles)  # contents and page
+    assert "p690 frame 1 (frame U1 of p690, row A, position 1, 42U, 785 mm) in Site 1" in lines
+    assert "Drawer 1  U1.9" in lines and "bulk power assembly (part of the server frame)" in lines
+    assert "7040-61D, 4U, front, U9-12" in lines
+    # the slot table names each slot by its AIX location code, as lscfg prints it
+    assert "U1.9-P1-I5" in lines and "U1.9-P2-I10" in lines
+
+
+def test_cable_lengths_come_from_the_rack_positions(parts):
+    sheet = Sheet(build_example("p690-one-drawer", parts), "planning", "", "", "a4")
+    groups = sections_install.cable_groups(sheet)
+    assert sum(groups.values()) == 32
+    assert all(length.endswith("m (from rack positions)") for _, length in groups)
+    rows = sections_install.rack_rows(sheet)
+    assert sum(r[0] for r in rows) == len(sheet.topo.of_kind("rack"))
+    assert any("frame of p690" in r[2] for r in rows) and any("rack, 42U, 600 mm wide" in r[2] for r in rows)
