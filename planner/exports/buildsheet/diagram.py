@@ -232,8 +232,9 @@ def _diagram_pages(sheet: Sheet, view: Topology, d: Diagram, title: str, first: 
     for i, b in enumerate(geo.bands):
         part = f" (part {i + 1} of {len(geo.bands)})" if len(geo.bands) > 1 else ""
         out += [rl.NextPageTemplate(geo.page.template), rl.PageBreak()]
+        short = f"{title.split(':')[0]}{part}"  # the contents and bookmarks: the drawer and the part
         out.append(
-            sheet.heading(title + part, 0 if first and i == 0 else 1, "Topology diagram" if first and i == 0 else None)
+            sheet.heading(title + part, 0 if first and i == 0 else 1, "Topology diagram" if first and i == 0 else short)
         )
         out.append(_drawing(d, geo, b, utils, links))
     return out

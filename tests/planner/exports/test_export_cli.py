@@ -103,3 +103,14 @@ def test_cli_never_overwrites_the_design_or_writes_half_files(one_file, tmp_path
 def test_cli_json_still_works(one_file, tmp_path, capsys):
     code, out, _ = run(capsys, "export", one_file, "--json", tmp_path / "a.json")
     assert code == 0 and (tmp_path / "a.json").exists()
+
+
+def test_cli_labels_are_on_by_default_and_no_labels_leaves_them_out(one_file, tmp_path, capsys):
+    import re
+
+    pages = {}
+    for name, extra in (("default", []), ("labels", ["--labels"]), ("none", ["--no-labels"])):
+        code, out, _ = run(capsys, "export", one_file, "--pdf", tmp_path / f"{name}.pdf", *extra)
+        assert code == 0
+        pages[name] = int(re.search(r"\((\d+) pages", out).group(1))
+    assert pages["default"] == pages["labels"] > pages["none"]
