@@ -61,7 +61,8 @@ def _steps(sheet: Sheet) -> list[tuple[str, str, list[str]]]:
         (
             "Map",
             f"Create the {count_label(len(topo.of_kind('host_mapping')), 'host mapping')} of the zoning section "
-            "in the storage manager: each partition's HBA WWPNs and logical drives (LUN numbers as listed).",
+            "in the storage manager: each partition's HBA WWPNs and logical drives (LUN numbers as listed); "
+            "then run cfgmgr on each LPAR to find the new disks.",
             ["cfgmgr"],
         ),
         (
@@ -79,7 +80,7 @@ def checklist(sheet: Sheet) -> list[Any]:
         *new_section(sheet, "Installation checklist"),
         sheet.p(
             "Work from top to bottom; tick each step when its commands show what the sheet says. fcsN is the "
-            "adapter's AIX name (slot placement), N the VSAN."
+            "adapter's AIX name (slot placement); in show zoneset, N is the fabric's VSAN."
         ),
     ]
     body = sheet.styles["body"]
