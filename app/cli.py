@@ -158,7 +158,8 @@ def _export_parser(sub) -> None:
             what.add_argument(flag.flag, dest=_dest(flag.flag), metavar="OUT", help=flag.help)
     for opt in registry.cli_options():
         if opt.switch:
-            x.add_argument(opt.flag, dest=_dest(opt.flag, "option"), action="store_true", help=opt.help)
+            on = argparse.BooleanOptionalAction if opt.default else "store_true"  # on by default: --no-X
+            x.add_argument(opt.flag, dest=_dest(opt.flag, "option"), action=on, default=None, help=opt.help)
         else:
             x.add_argument(
                 opt.flag,
@@ -363,7 +364,7 @@ def _export_options(args, fmt) -> dict[str, Any] | str:
     options: dict[str, Any] = {}
     for opt in fmt.options:
         value = getattr(args, _dest(opt.flag, "option"))
-        if _given(value):
+        if _given(value) or (opt.switch and value is False):  # False: --no-X of a switch on by default
             options[opt.name] = value
             continue
         env = os.environ.get(opt.env, "").strip() if opt.env else ""

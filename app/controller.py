@@ -123,7 +123,11 @@ class Controller(QObject):
         if part is None:
             return self._message(f"part {part_id} is not in the catalog")
         drives = None
-        if part.get("kind") in ("subsystem", "enclosure") and int(part.get("drive_bays", 0) or 0) > 0 and self.drive_count:
+        if (
+            part.get("kind") in ("subsystem", "enclosure")
+            and int(part.get("drive_bays", 0) or 0) > 0
+            and self.drive_count
+        ):
             drives = self.drive_count(part)  # how many drives it comes with; None: cancelled
             if drives is None:
                 return False
@@ -197,6 +201,8 @@ class Controller(QObject):
             ok = self.doc.run(edit.set_attr, comps[0].id, key, value) is not None
         else:
             todo = [SetAttr(c.id, key, value) for c in comps if (c.name if key == "name" else c.get(key)) != value]
+            if key == "wwpn":  # a WWPN the user enters is no longer a placeholder
+                todo += [SetAttr(c.id, "wwpn_placeholder", False) for c in comps if c.get("wwpn_placeholder")]
             ok = not todo or self.doc.push(Macro(f"Set {attr_label(key)} of {count_label(len(todo), kind)}", todo))
         return ok or self._refuse(key, self.doc.last_refusal or "the design refused this value")
 

@@ -15,13 +15,10 @@ from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
     QDialog,
-    QDialogButtonBox,
     QDockWidget,
     QFileDialog,
-    QFormLayout,
     QInputDialog,
     QLabel,
-    QLineEdit,
     QMainWindow,
     QMenu,
     QMessageBox,
@@ -45,6 +42,7 @@ from planner.figures import FIGURE_SETS
 from planner.io import Project, ProjectError, save_project
 from planner.model import Topology
 from widgets.canvas import DiagramScene, DiagramView
+from widgets.dialogs.properties import PropertiesDialog
 
 
 class MainWindow(QMainWindow):
@@ -600,23 +598,9 @@ class MainWindow(QMainWindow):
 
     # -- design ---------------------------------------------------------------------------------
     def edit_properties(self) -> None:
-        topo = self.doc.topology
-        dlg = QDialog(self)
-        dlg.setWindowTitle("Design properties")
-        form = QFormLayout(dlg)
-        fields = {}
-        for key in ("name", "customer", "author"):
-            le = QLineEdit(topo.meta.get(key, ""))
-            le.setMaxLength(200)
-            fields[key] = le
-            form.addRow(key.capitalize(), le)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
-        buttons.accepted.connect(dlg.accept)
-        buttons.rejected.connect(dlg.reject)
-        form.addRow(buttons)
-        if dlg.exec() != QDialog.DialogCode.Accepted:
-            return
-        self.controller.set_meta({k: le.text() for k, le in fields.items()})
+        dlg = self.last_dialog = PropertiesDialog(self.doc.topology.meta, self)
+        if dlg.exec() == QDialog.DialogCode.Accepted:
+            self.controller.set_meta(dlg.values())
 
     def _fill_scenarios(self) -> None:
         m = self.scenario_menu

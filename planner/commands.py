@@ -119,10 +119,16 @@ class PutPart(Command):
         topo._emit(Event("parts", pid))
 
 
+META_FIELDS = ("name", "customer", "author", "status")
+DESIGN_STATUSES = ("draft", "for review", "approved")  # the build sheet's document status
+
+
 class SetMeta(Command):
     def __init__(self, key: str, value: str) -> None:
-        if key not in ("name", "customer", "author"):
+        if key not in META_FIELDS:
             raise ModelError(f"design metadata has no field {key!r}")
+        if key == "status" and value not in DESIGN_STATUSES:
+            raise ModelError(f"design status must be {', '.join(DESIGN_STATUSES)}, not {value!r}")
         problem = text_problem(value, 200)
         if problem:
             raise ModelError(f"design {key}: {problem}")

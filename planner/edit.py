@@ -329,11 +329,10 @@ def add_subsystem(
         for c in ctrls:
             ctl = _new(b, "controller", f"{sub.id}.{c}", sub.id, f"controller {c}", slot_name=c)
             for i in range(1, per + 1):
-                wwpn = ""
-                if wwpn_base:
-                    wwpn = _wwpn_plus(wwpn_base, n)
+                wwpn = _wwpn_plus(wwpn_base, n) if wwpn_base else ""
                 n += 1
-                _new(b, "host_port", f"{sub.id}.{c}{i}", ctl.id, f"{c}{i}", index=i, wwpn=wwpn)
+                made_up = {"wwpn_placeholder": True} if wwpn else {}  # generated from the base: a placeholder
+                _new(b, "host_port", f"{sub.id}.{c}{i}", ctl.id, f"{c}{i}", index=i, wwpn=wwpn, **made_up)
         if bays:
             enc = _new(b, "enclosure", f"{sub.id}.e0", sub.id, "controller drawer", index=0)
             _fill(b, enc, drive_part, drives)
@@ -537,6 +536,8 @@ def set_attr(topo: Topology, cid: str, key: str, value: Any) -> Builder:
                 _expect(topo, target, *spec.ref)
     with _building(topo, f"Set {key} of {naming.qualified_name(topo, comp)}") as b:
         b.run(SetAttr(cid, key, value))
+        if key == "wwpn" and comp.get("wwpn_placeholder"):  # the user's WWPN replaces a made-up one
+            b.run(SetAttr(cid, "wwpn_placeholder", False))
     return b
 
 

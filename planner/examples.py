@@ -69,8 +69,14 @@ def _benchmark_drawer(t: Topology, parts: Mapping[str, dict[str, Any]], d: int, 
     for n, slot in enumerate(BENCHMARK_SLOTS):
         s = edit.find_slot(t, drawer, slot)
         edit.add_hba(
-            t, s.id, parts["FC6239"], lpar=lpar, wwpns=[_wwpn(0x10, 0xC9, d, n)], name=f"fcs{(d - 1) * 16 + n}"
+            t,
+            s.id,
+            parts["FC6239"],
+            lpar=lpar,
+            wwpns=[_wwpn(0x10, 0xC9, d, n)],
+            name=f"fcs{(d - 1) * 16 + n}",
         )
+        edit.set_attr(t, f"hba.{drawer}s{slot}.0", "wwpn_placeholder", True)  # made up: replace with the real one
         hba_ports.append(f"hba.{drawer}s{slot}.0")
     fabric = f"fab.FAB_D{d}"
     edit.add_fabric(t, f"FAB_D{d}")

@@ -282,6 +282,8 @@ _WWPN = Attr(_wwpn_or_empty, "", label="WWPN")
 # when its part gives no figure (an estimate: 1 Gbps ~ 100 MB/s).
 _OWNED = "set from the part when placed; afterwards the component's own configured value"
 _SPEED = Attr(_choice(*FC_SPEEDS_GBPS), 2, label="Speed (Gbps)", doc="configured port speed; " + _OWNED)
+_PH = Attr(_bool, False, label="WWPN is a placeholder", doc="made up by SANplan; cleared when the user enters one")
+_FC_PORT = {"wwpn": _WWPN, "speed_gbps": _SPEED, "wwpn_placeholder": _PH}  # build sheet, zoning mark placeholders
 # Where a rackable unit sits (issue 12; heights and the rules in planner/placement.py)
 RACK_FACES = ("front", "rear")
 _PLACED = {
@@ -427,7 +429,7 @@ KINDS: dict[str, KindSpec] = {
             "hba_port",
             "HBA port",
             ("hba",),
-            {"index": Attr(_number(0, 8, True), 0, label=_INDEX), "wwpn": _WWPN, "speed_gbps": _SPEED},
+            {"index": Attr(_number(0, 8, True), 0, label=_INDEX), **_FC_PORT},
             structural=True,
             on_path=True,
             port=True,
@@ -526,7 +528,7 @@ KINDS: dict[str, KindSpec] = {
             "host_port",
             "host port",
             ("controller",),
-            {"index": Attr(_number(0, 32, True), 1, label=_INDEX), "wwpn": _WWPN, "speed_gbps": _SPEED},
+            {"index": Attr(_number(0, 32, True), 1, label=_INDEX), **_FC_PORT},
             hop=9,
             duplex=True,
             chart=9,

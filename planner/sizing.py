@@ -232,6 +232,7 @@ def _build_drawer(
     for n, hba in enumerate(c for c in t.descendants(drawer) if c.kind == "hba"):
         for port in t.children(hba.id, "hba_port"):
             edit.set_attr(t, port.id, "wwpn", f"10:00:00:00:c9:{d:02x}:{n:02x}:{port['index'] + 1:02x}")
+            edit.set_attr(t, port.id, "wwpn_placeholder", True)  # made up: replace with the real one
     names = [f"D{d}"] if fabrics == 1 else [f"D{d}A", f"D{d}B"]
     for k, tag in enumerate(names):
         edit.add_fabric(t, f"FAB_{tag}")

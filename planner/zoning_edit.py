@@ -189,6 +189,7 @@ def set_wwpn(topo: Topology, port: str, text: str) -> Builder:
     value = checked_wwpn(topo, port, text)
     with edit._building(topo, f"Set WWPN of {naming.label(topo, topo[port])}") as b:
         b.run(SetAttr(port, "wwpn", value))
+        _entered(b, topo, port)
     return b
 
 
@@ -203,13 +204,21 @@ def set_wwpns(topo: Topology, wwpns: Mapping[str, str]) -> Builder:
                 f"WWPN {value} is given to both {naming.label(topo, given[value])} and {naming.label(topo, port)}"
             )
         given[value] = port
-    changed = {p: v for p, v in values.items() if topo[p]["wwpn"] != v}
+    # a pasted WWPN equal to a placeholder confirms it: the port is no longer a placeholder
+    changed = {p: v for p, v in values.items() if topo[p]["wwpn"] != v or topo[p].get("wwpn_placeholder")}
     if not changed:
         raise ModelError("these ports have these WWPNs already; nothing to change")
     with edit._building(topo, f"Set the WWPNs of {len(changed)} port{'s' if len(changed) != 1 else ''}") as b:
         for port, value in changed.items():
             b.run(SetAttr(port, "wwpn", value))
+            _entered(b, topo, port)
     return b
+
+
+def _entered(b: Builder, topo: Topology, port: str) -> None:
+    """The user entered this port's WWPN: it is no longer a placeholder (in the same undo step)."""
+    if topo[port].get("wwpn_placeholder"):
+        b.run(SetAttr(port, "wwpn_placeholder", False))
 
 
 def wwpn_owners(topo: Topology, wwpn: str, but: str = "") -> list[Component]:

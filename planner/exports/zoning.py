@@ -23,6 +23,7 @@ from __future__ import annotations
 import os
 import re
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -113,6 +114,7 @@ class Alias:
     name: str
     wwpn: str
     port: str  # component id of the HBA or host port
+    placeholder: bool = False  # the WWPN is one SANplan made up (the port's wwpn_placeholder)
 
 
 @dataclass
@@ -207,7 +209,9 @@ def _alias_candidates(topo: Topology, zones: list[Component], taken: set[str]) -
             elif wwpn in by_wwpn:
                 out[mid] = (shown, f"it has the same WWPN as {by_wwpn[wwpn].name}")
             else:
-                out[mid] = by_wwpn[wwpn] = Alias(safe_name(alias_text(topo, port), "A", taken), wwpn, port.id)
+                out[mid] = by_wwpn[wwpn] = Alias(
+                    safe_name(alias_text(topo, port), "A", taken), wwpn, port.id, bool(port.get("wwpn_placeholder"))
+                )
     return out
 
 
@@ -311,15 +315,38 @@ class _Script:
         return [
             f"{mark} SANplan {kind} for fabric {p.name} of design {self.design} ({what})",
             f"{mark} {len(p.aliases)} aliases, {len(p.zones)} zones, {config_word} {self.config}, mode {self.opts.mode}",
+            *_placeholder_note(p, mark),
             *_vendor_notes(self.topo, p, "brocade" if mark == "#" else "cisco", mark),
             *[f"{mark} skipped: {note}" for note in p.skipped],
         ]
+
+
+def _placeholder_note(p: FabricZoning, mark: str) -> list[str]:
+    """The header line counting the aliases whose WWPN is a placeholder (none: no line)."""
+    n = sum(1 for a in p.aliases if a.placeholder)
+    if not n:
+        return []
+    return [
+        f"{mark} PLACEHOLDER WWPNs: {n} of the {len(p.aliases)} aliases {'has a WWPN' if n == 1 else 'have WWPNs'} "
+        "made up by SANplan (marked below); replace with the real WWPNs before pasting"
+    ]
+
+
+def _alias_lines(aliases: list[Alias], command: Callable[[Alias], str], comment: str) -> list[str]:
+    """One command per alias, each alias with a placeholder WWPN followed by ``comment``."""
+    out = []
+    for a in aliases:
+        out.append(command(a))
+        if a.placeholder:
+            out.append(comment)
+    return out
 
 
 # -- Brocade Fabric OS -------------------------------------------------------------------------------
 
 
 _FOS_PROMPT = "(yes, y, no, n): [no]"
+PLACEHOLDER_COMMENT = "%s placeholder WWPN above: made up by SANplan, replace it with the real one"
 
 
 def _brocade_mode_text(s: _Script) -> list[str]:
@@ -353,7 +380,7 @@ def _brocade(s: _Script) -> list[str]:
         return lines + ["# no zone has two members with a valid WWPN: nothing to enable"]
     lines += _brocade_paste_text("cfgenable")
     lines.append("#   cfgenable also saves the configuration to flash: no cfgsave is needed.")
-    lines += [f'alicreate "{a.name}", "{a.wwpn}"' for a in p.aliases]
+    lines += _alias_lines(p.aliases, lambda a: f'alicreate "{a.name}", "{a.wwpn}"', PLACEHOLDER_COMMENT % "#")
     lines += [f'zonecreate "{z.name}", "{";".join(z.members)}"' for z in p.zones]
     zones = [z.name for z in p.zones]
     if s.opts.mode == "replace":
@@ -449,7 +476,7 @@ def _cisco(s: _Script) -> list[str]:
         return lines + ["! no zone has two members with a valid WWPN: nothing to activate"]
     lines += ["configure terminal"] + (_vsan_ports(s) if s.opts.vsan_ports else [])
     lines.append("device-alias database")
-    lines += [f"  device-alias name {a.name} pwwn {a.wwpn}" for a in p.aliases]
+    lines += _alias_lines(p.aliases, lambda a: f"  device-alias name {a.name} pwwn {a.wwpn}", PLACEHOLDER_COMMENT % "!")
     lines += ["exit", "device-alias commit"]
     for z in p.zones:
         lines.append(f"zone name {z.name} vsan {vsan}")

@@ -88,6 +88,37 @@ def wwpn_duplicate(topo: Topology, ctx: Context) -> list[Finding]:
     return out
 
 
+@rule(
+    "WWPN_PLACEHOLDER",
+    "warning",
+    "WWPNs still placeholders",
+    "P690 Appendix B 'Zoning requirements' (zones and partitions name each HBA and storage port by its WWPN)",
+)
+def wwpn_placeholder(topo: Topology, ctx: Context) -> list[Finding]:
+    """One warning counting the WWPNs SANplan made up (an example, an assistant) that the user has
+    not replaced yet: zones and host mappings written with them match no real port. It names the
+    partitions and subsystems that own those ports (stable while single ports come and go)."""
+    ports = [p for p in _wwpn_ports(topo) if p["wwpn"] and p.get("wwpn_placeholder")]
+    if not ports:
+        return []
+    owners: dict[str, None] = {}
+    for p in ports:
+        hba = topo.ancestor(p.id, "hba")
+        top = topo.ancestor(p.id, "server" if hba else "subsystem")
+        owners[(hba["lpar"] if hba else "") or (top.id if top else p.id)] = None
+    n = len(ports)
+    return [
+        RULES["WWPN_PLACEHOLDER"].finding(
+            list(owners),
+            f"{plural(n, 'WWPN')} {verb(n, 'is a placeholder', 'are placeholders')} (ports of "
+            f"{ctx.names(list(owners), 6, short=False)}); zones and host mappings made with "
+            f"{verb(n, 'it', 'them')} match no real port.",
+            "Enter the real WWPNs: AIX lscfg -vl fcsN ('Network Address'), the FAStT storage subsystem "
+            "profile; paste them in the zoning editor or type them in the inspector.",
+        )
+    ]
+
+
 def _zone_members(me: Rule, z: Component, topo: Topology, ctx: Context) -> list[Finding]:
     """Findings on who zone ``z`` names: members not in the design, fewer than two, or no
     initiator or no target."""

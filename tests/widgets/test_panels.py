@@ -153,6 +153,11 @@ def test_inspector_valid_value_changes_the_model_and_undo_restores_it(qtbot, doc
     retype(qtbot, panel.field("wwpn"), "10000000C9AABB01")
     assert doc.topology["hba.d1s1.0"]["wwpn"] == "10:00:00:00:c9:aa:bb:01"
     assert panel.field("wwpn").text() == "10:00:00:00:c9:aa:bb:01"
+    # the example's made-up WWPN was a placeholder; the typed one is not, in the same undo step
+    assert doc.topology["hba.d1s1.0"]["wwpn_placeholder"] is False
+    doc.undo_stack.undo()
+    assert doc.topology["hba.d1s1.0"]["wwpn_placeholder"] is True
+    assert doc.topology["hba.d1s1.0"]["wwpn"] == "10:00:00:00:c9:01:00:01"
 
 
 def test_inspector_multi_selection_edit_is_one_undo_step(qtbot, doc, parts):

@@ -76,6 +76,7 @@ def test_edit_a_wwpn_in_place(zoning, doc):
     assert topo[FCS0]["wwpn"] == "10:00:00:00:c9:aa:bb:01"
     assert zoning.wwpn_cell(FCS0).text() == "10:00:00:00:c9:aa:bb:01"
     assert doc.undo_stack.count() == steps + 1
+    assert topo[FCS0]["wwpn_placeholder"] is False and topo[FCS1]["wwpn_placeholder"] is True
     zoning.wwpn_cell("fastt1.A1").setText("not a wwpn")
     _settle(zoning)
     assert "not 8 bytes of hex" in zoning.status.text() and "A1" in zoning.status.text()
@@ -118,8 +119,10 @@ def test_paste_three_lscfg_blocks(zoning, doc, qtbot):
         "10:00:00:00:c9:aa:bb:03",
     ]
     assert doc.undo_stack.count() == steps + 1
+    assert [topo[p]["wwpn_placeholder"] for p in (FCS0, FCS1, FCS2)] == [False, False, False]
     doc.undo_stack.undo()
     assert topo[FCS0]["wwpn"] == old
+    assert [topo[p]["wwpn_placeholder"] for p in (FCS0, FCS1, FCS2)] == [True, True, True]
 
 
 def test_a_paste_can_be_redirected_in_the_preview(zoning, doc):

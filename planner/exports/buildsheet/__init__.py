@@ -4,15 +4,19 @@ It is the handout the customer keeps and the sheet the installer racks and cable
 complete enough to build the system from and readable by someone who never opened SANplan.
 Sections, each starting on a new page, in this order:
 
-cover (design, customer, author, date, file revision, scenario, figure set, contents) ->
-summary (aggregate read and write, the hops that bind, findings by severity, the main findings) ->
-changes from another scenario (only when ``compare_with`` is given: ``sections_changes``) ->
+cover (design, customer, author, status, date, file revision, scenario, figure set) -> contents
+(clickable, with the PDF outline) -> summary (in plain language first: what the design delivers,
+what limits it, what survives a failure, what must be fixed; then in figures and the main
+findings) -> changes from another scenario (only when ``compare_with`` is given:
+``sections_changes``) -> document control (status, revision history, sign-off lines) ->
+installation checklist (rack, cable, zone, map, verify, with the commands that verify) ->
 topology diagram (vector; an overview with drawers, switches and subsystems collapsed, then one
 page per drawer with its slots, its switches and the subsystems it reaches; parts coloured by
-utilization) -> slot placement per drawer (with load against capacity of every PHB, RIO2 link and
+utilization) -> rack elevations (a page per rack or server frame) -> slot placement per drawer
+(with AIX location codes) (with load against capacity of every PHB, RIO2 link and
 planar) -> port map per switch (ASIC groups, backplane traffic) -> cabling schedule -> zoning per
 fabric and host mappings -> storage layout -> paths and a utilization chart -> findings ->
-bill of materials -> cable labels (optional).
+bill of materials (parts, SFPs, cables by media and length) -> cable labels (on by default).
 Every page has a header (design name, section) and a footer "Page X of Y".
 
 The modules: ``document`` (reportlab, page templates, header and footer, rendering), ``sheet``
@@ -25,7 +29,7 @@ beside its target and renamed into place (:func:`planner.exports.output.atomic_w
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from planner.exports.buildsheet import (
@@ -34,14 +38,17 @@ from planner.exports.buildsheet import (
     sections_changes,
     sections_data,
     sections_hardware,
+    sections_install,
+    sections_intro,
     sections_overview,
     sections_paths,
+    sections_racks,
     sections_resilience,
     sections_scaling,
     sections_workloads,
 )
 from planner.exports.buildsheet.document import PAPERS, reportlab_problem, require_reportlab
-from planner.exports.buildsheet.sheet import Sheet
+from planner.exports.buildsheet.sheet import Revision, Sheet
 from planner.exports.output import ExportError, atomic_write
 from planner.exports.registry import CliFlag, ExportFormat, ExportOption, ExportSource, Progress, Written, register
 from planner.figures import FIGURE_SETS
@@ -58,10 +65,11 @@ def build_sheet(
     figures: str = "planning",
     scenario: str = "",
     revision: str = "",
-    labels: bool = False,
+    labels: bool = True,
     compare_with: tuple[str, Topology] | None = None,
     compress: bool = True,
     progress: Callable[[float, str], None] | None = None,
+    history: Sequence[tuple[str, str, str]] | None = None,
 ) -> int:
     """Write the build sheet of ``topo`` as a PDF at ``path``; return its page count.
 
@@ -70,7 +78,8 @@ def build_sheet(
     an empty revision reads "unsaved"); ``labels`` adds pages of cable labels; ``compare_with``
     (scenario name, its design) adds the section "Changes from scenario X"; ``compress=False``
     writes uncompressed page streams (tests search them); ``progress(fraction, text)`` is called
-    as the sheet is analysed, assembled and laid out.
+    as the sheet is analysed, assembled and laid out; ``history`` the revisions (number, date, note)
+    of the file the design comes from, oldest first (None: only this sheet's own revision).
     Raises ExportError for a bad option, a reportlab without the CVE-2023-33733 fix, or a file
     that cannot be written (the target is then untouched). Time: O(components + paths).
     """
@@ -82,6 +91,11 @@ def build_sheet(
     report = progress or (lambda fraction, text: None)
     report(0.0, "analysing the design")
     sheet = Sheet(topo, figures, scenario, revision, paper)
+    sheet.history = (
+        [Revision(*h) for h in history]
+        if history
+        else [Revision(revision or "unsaved", sheet.date, "this build sheet")]
+    )
     report(0.05, "assembling the sections")
     story = _story(sheet, paper, labels, report, compare_with)
     pages = [0]
@@ -104,7 +118,10 @@ def _story(
     steps: list[tuple[str, Callable[[], list[Any]]]] = [
         ("cover", lambda: sections_overview.cover(sheet, paper)),
         ("summary", lambda: sections_overview.summary(sheet)),
+        ("document control", lambda: sections_intro.document_block(sheet)),
+        ("installation checklist", lambda: sections_install.checklist(sheet)),
         ("topology diagram", lambda: diagram.diagrams(sheet)),
+        ("rack elevations", lambda: sections_racks.racks(sheet)),
         ("slot placement", lambda: sections_hardware.slots(sheet)),
         ("switch port maps", lambda: sections_hardware.switches(sheet)),
         ("cabling schedule", lambda: sections_data.cabling(sheet)),
@@ -115,7 +132,7 @@ def _story(
         ("resilience", lambda: sections_resilience.section(sheet)),
         ("workloads", lambda: sections_workloads.workloads(sheet)),
         ("findings", lambda: sections_overview.findings(sheet)),
-        ("bill of materials", lambda: sections_overview.bom(sheet)),
+        ("bill of materials", lambda: sections_install.bom(sheet)),
     ]
     if compare_with is not None:
         steps.insert(2, ("changes", lambda: sections_changes.changes(sheet, *compare_with)))
@@ -148,9 +165,9 @@ PDF_OPTIONS = (
     ),
     ExportOption(
         "labels",
-        False,
+        True,
         "--labels",
-        "PDF: add pages of cable labels",
+        "PDF: pages of cable labels (on unless --no-labels)",
         setting="cable_labels",
         setting_title="Build sheet with cable &labels",
     ),
@@ -176,8 +193,24 @@ def _write_pdf(source: ExportSource, path: str, *, options: dict[str, Any], prog
         labels=bool(options["labels"]),
         compare_with=_compared(source, options.get("compare_with") or ""),
         progress=progress,
+        history=_history(source),
     )
     return [Written(path, f" ({pages} pages, {'A4' if paper == 'a4' else 'Letter'})")]
+
+
+def _history(source: ExportSource) -> list[tuple[str, str, str]] | None:
+    """The revisions of the .sanplan file the design comes from, oldest first, as (number, date,
+    note); None for a design with no file (the sheet then lists only its own revision)."""
+    from planner.io import ProjectError, list_revisions
+
+    path = source.project.path
+    if path is None or path.suffix != ".sanplan" or not path.is_file():
+        return None
+    try:
+        revisions = list_revisions(path)
+    except ProjectError:
+        return None
+    return [(str(rid), created[:10], message or "-") for rid, created, message, _ in revisions]
 
 
 def _compared(source: ExportSource, name: str) -> tuple[str, Topology] | None:

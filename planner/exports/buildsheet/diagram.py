@@ -22,6 +22,7 @@ HEADING_H = 30.0  # room a diagram page's title takes
 LEGEND_H = 16.0
 PDF_COLUMN = 120.0  # width on paper of a column whose kind gives none (schema KindSpec.pdf_width)
 PDF_GAP = 22.0
+READABLE_SX = 0.75  # columns narrower than this cut most 7 pt labels: take more pages instead
 MIN_SY = MIN_FONT / (0.6 * (ROW - 3))  # vertical scale below which leaf labels would be under MIN_FONT
 
 
@@ -71,7 +72,7 @@ def _geometry(sheet: Sheet, d: Diagram) -> _Geometry:
         room = page.height - HEADING_H - LEGEND_H - 2
         sy = max(min(1.0, room / (bottom - top)), MIN_SY)
         pages = math.ceil((bottom - top) * sy / room - 1e-9)
-        score = (sx < 0.5, pages, -min(sx, 1.0))
+        score = (sx < READABLE_SX, pages, -min(sx, 1.0))  # readable labels first, then fewest pages
         if best is None or score < best[0]:
             best = (score, page, sx, sy, room)
     _, page, sx, sy, room = best
@@ -135,21 +136,28 @@ def _link_utilization(sheet: Sheet, topo: Topology, d: Diagram) -> dict[frozense
     return out
 
 
-def diagrams(sheet: Sheet) -> list[Any]:
+def views(sheet: Sheet) -> list[tuple[str, Topology, Diagram]]:
+    """The diagrams of the sheet, in order: (title, the design drawn, its layout). The overview
+    collapses drawers, switches and subsystems; then one view per drawer."""
     topo = sheet.topo
     overview = topo.clone()
     overview.positions = {}  # the paper layout packs columns itself
     groups = {c.id for kind in collapsible_kinds() for c in overview.of_kind(kind)}
-    pages = _diagram_pages(
-        sheet, overview, layout(overview, groups), "Overview: drawers, switches and subsystems collapsed", first=True
-    )
+    out = [("Overview: drawers, switches and subsystems collapsed", overview, layout(overview, groups))]
     for drawer in topo.of_kind("drawer"):
         view, n_subs = _drawer_view(sheet, drawer)
         where = f" ({one_line(drawer['location'])})" if drawer["location"] else ""
         title = (
             f"{short_label(drawer)}{where}: its slots, switches and the {count_label(n_subs, 'subsystem')} it reaches"
         )
-        pages += _diagram_pages(sheet, view, layout(view, set()), title)
+        out.append((title, view, layout(view, set())))
+    return out
+
+
+def diagrams(sheet: Sheet) -> list[Any]:
+    pages: list[Any] = []
+    for i, (title, view, d) in enumerate(views(sheet)):
+        pages += _diagram_pages(sheet, view, d, title, first=i == 0)
     return pages + [rl_api().NextPageTemplate("portrait")]
 
 
@@ -224,8 +232,9 @@ def _diagram_pages(sheet: Sheet, view: Topology, d: Diagram, title: str, first: 
     for i, b in enumerate(geo.bands):
         part = f" (part {i + 1} of {len(geo.bands)})" if len(geo.bands) > 1 else ""
         out += [rl.NextPageTemplate(geo.page.template), rl.PageBreak()]
+        short = f"{title.split(':')[0]}{part}"  # the contents and bookmarks: the drawer and the part
         out.append(
-            sheet.heading(title + part, 0 if first and i == 0 else 1, "Topology diagram" if first and i == 0 else None)
+            sheet.heading(title + part, 0 if first and i == 0 else 1, "Topology diagram" if first and i == 0 else short)
         )
         out.append(_drawing(d, geo, b, utils, links))
     return out
@@ -289,30 +298,78 @@ def _draw_box(
             strokeWidth=0.6 if colour else 0.4,
         )
     )
+    if not container:  # a container says its percentage in its title; hatching it would hide its contents
+        _hatch(drawing, x, y_of(bottom), w, (bottom - top) * geo.sy, colour)
     lines = [one_line(box.label)] if container else [ln for ln in box.label.split("\n") if ln.strip()]
+    if box.y < b.y0 and container:
+        lines = [f"{lines[0]} (continued)"] if lines else []
+    tag = pct(util) if util is not None and "%" not in box.label else ""  # the band as text, for greyscale
+    font_name = BOLD if container else FONT
+    height = (bottom - top) * geo.sy
+    inline = not tag or container or height < (len(lines) + 1) * font * 1.2 + 2
+    if tag and not inline and lines and rl.stringWidth(lines[0], font_name, font) + _tag_width(tag) <= w - 4:
+        inline = True  # the label and the percentage fit on one line
+    if not inline:
+        lines = [*lines, tag]
     if container or (box.collapsed and len(lines) == 1):
-        if box.y < b.y0 and container:
-            lines = [f"{lines[0]} (continued)"] if lines else []
         lines = lines[:1] if container else lines
         first = y_of(top) - font * 1.15
     else:
         mid = (y_of(top) + y_of(bottom)) / 2
         first = mid + (len(lines) - 1) * font * 0.6 - font * 0.35
+    ink = rl.colors.HexColor("#1a1a1a")
     for i, text in enumerate(lines):
         y = first - i * font * 1.2
         if y < y_of(bottom) + 0.5:
             break
-        shown, size = fit_text(text, w - 4, font, BOLD if container else FONT, rl.stringWidth)
-        drawing.add(
-            rl.String(
-                x + 2,
-                y,
-                shown,
-                fontName=BOLD if container else FONT,
-                fontSize=size,
-                fillColor=rl.colors.HexColor("#1a1a1a"),
-            )
+        with_tag = inline and tag and i == 0
+        bold = container or (not inline and i == len(lines) - 1)
+        shown, size = fit_text(
+            text, w - 4 - (_tag_width(tag) if with_tag else 0), font, BOLD if bold else FONT, rl.stringWidth
         )
+        drawing.add(rl.String(x + 2, y, shown, fontName=BOLD if bold else FONT, fontSize=size, fillColor=ink))
+        if with_tag:
+            drawing.add(rl.String(x + w - 2, y, tag, fontName=BOLD, fontSize=MIN_FONT, fillColor=ink, textAnchor="end"))
+
+
+def _tag_width(tag: str) -> float:
+    return rl_api().stringWidth(tag, BOLD, MIN_FONT) + 3
+
+
+HATCH = {"busy": (8.0, False), "over": (6.0, True)}  # band -> (spacing in points, cross-hatched)
+
+
+def _hatch(drawing: Any, x: float, y: float, w: float, h: float, colour: str | None) -> None:
+    """Diagonal lines over a busy box, crossed lines over an overloaded one: the band reads in
+    greyscale too (the legend shows the same patterns)."""
+    spacing, cross = HATCH.get(colour or "", (0.0, False))
+    if not spacing or w <= 0 or h <= 0:
+        return
+    rl = rl_api()
+    strong = rl.colors.HexColor(STRONG[colour])
+    ink = rl.colors.linearlyInterpolatedColor(rl.colors.white, strong, 0, 1, 0.6)  # lighter than the frame
+    path = rl.Path(strokeColor=ink, strokeWidth=0.35, fillColor=None)  # one shape per box: cheap to draw
+    for sign in (1, -1) if cross else (1,):
+        k = spacing / 2
+        while k < w + h:
+            seg = _diagonal(w, h, k, sign)
+            if seg is not None:
+                path.moveTo(x + seg[0], y + seg[1])
+                path.lineTo(x + seg[2], y + seg[3])
+            k += spacing
+    drawing.add(path)
+
+
+def _diagonal(w: float, h: float, k: float, sign: int) -> tuple[float, float, float, float] | None:
+    """The part inside the box [0, w] x [0, h] of the 45 degree line u + v = k (sign 1, rising to
+    the left) or (w - u) + v = k (sign -1)."""
+    u0, v0 = max(0.0, k - h), min(h, k)  # from the left or bottom edge
+    u1, v1 = min(w, k), max(0.0, k - w)
+    if u0 > u1:
+        return None
+    if sign == 1:
+        return u0, v0, u1, v1
+    return w - u0, v0, w - u1, v1
 
 
 def _draw_link(
@@ -325,18 +382,9 @@ def _draw_link(
     links: dict[frozenset, float],
 ) -> None:
     rl = rl_api()
-    a, c = d.boxes.get(link.a), d.boxes.get(link.b)
-    if a is None or c is None:
+    points = link_points(d, link, geo)
+    if points is None:
         return
-    (xa, wa), (xc, wc) = geo.x(a), geo.x(c)
-    ya, yc = a.y + a.h / 2, c.y + c.h / 2
-    if a.column == c.column:  # two ports of one column (an ISL): loop out to the right
-        xr = max(xa + wa, xc + wc) + 6
-        points = [(xa + wa, ya), (xr, ya), (xr, yc), (xc + wc, yc)]
-    elif xa < xc:
-        points = [(xa + wa, ya), (xc, yc)]
-    else:
-        points = [(xc + wc, yc), (xa, ya)]
     if link.kind == "cable":
         colour = STRONG[band(links.get(frozenset((link.a, link.b))))]
         style = {"strokeWidth": 0.8}
@@ -353,6 +401,78 @@ def _draw_link(
             drawing.add(
                 rl.Line(seg[0], y_of(seg[1]), seg[2], y_of(seg[3]), strokeColor=rl.colors.HexColor(colour), **style)
             )
+
+
+def _top(d: Diagram, box: Box) -> Box:
+    """The outermost box that ``box`` is drawn inside (itself when it is in none)."""
+    n = 0
+    while box.container and box.container in d.boxes and n < 16:
+        box, n = d.boxes[box.container], n + 1
+    return box
+
+
+def link_points(d: Diagram, link: Any, geo: _Geometry) -> list[tuple[float, float]] | None:
+    """The line of a link: x on paper, y in the layout. A cable leaves its port sideways inside the
+    boxes that hold the port, crosses the gap between the two columns and enters the other port the
+    same way, so it never runs through a box other than those around its two ports. Where a
+    column holds several boxes side by side (collapsed subsystems in rows), the cable runs along
+    the gap above the row to the box's top edge. An ISL (two ports of one column) loops out into
+    the gap to the right of the column."""
+    a, c = d.boxes.get(link.a), d.boxes.get(link.b)
+    if a is None or c is None:
+        return None
+    (xa, wa), (xc, wc) = geo.x(a), geo.x(c)
+    if xa > xc:
+        a, c, (xa, wa), (xc, wc) = c, a, (xc, wc), (xa, wa)
+    ya, yc = a.y + a.h / 2, c.y + c.h / 2
+    if a.column == c.column:
+        right = max(sum(geo.x(_top(d, a))), sum(geo.x(_top(d, c))))
+        xr = right + PDF_GAP * geo.sx / 2
+        return [(xa + wa, ya), (xr, ya), (xr, yc), (xc + wc, yc)]
+    if link.kind != "cable":
+        return [(xa + wa, ya), (xc, yc)]
+    ta, tc = _top(d, a), _top(d, c)
+    x0, x1 = sum(geo.new[ta.column]), geo.new[tc.column][0]
+    if x1 <= x0:
+        return [(xa + wa, ya), (xc, yc)]
+    rows = _rows(d)
+    if a is ta and _in_row(rows, a, right=True):  # boxes to its right: leave through the gap above
+        gy = a.y - _gap_above(rows, a) / 2
+        head = [(xa + wa / 2, a.y), (xa + wa / 2, gy), (x0, gy)]
+    else:
+        head = [(xa + wa, ya), (x0, ya)]
+    if c is tc and _in_row(rows, c, right=False):
+        gy = c.y - _gap_above(rows, c) / 2
+        tail = [(x1, gy), (xc + wc / 2, gy), (xc + wc / 2, c.y)]
+    else:
+        tail = [(x1, yc), (xc, yc)]
+    return head + tail
+
+
+def _rows(d: Diagram) -> dict[str, list[Box]]:
+    """Column -> its outermost boxes (cached on the diagram: the layout does not change)."""
+    cached = getattr(d, "_sheet_rows", None)
+    if cached is None:
+        cached = {}
+        for box in d.boxes.values():
+            if not box.container:
+                cached.setdefault(box.column, []).append(box)
+        d._sheet_rows = cached  # type: ignore[attr-defined]
+    return cached
+
+
+def _in_row(rows: dict[str, list[Box]], box: Box, right: bool) -> bool:
+    """Another outermost box of the column beside ``box`` (to its right, or its left) on its row."""
+    mid = box.y + box.h / 2
+    return any(
+        o is not box and o.y < mid < o.y + o.h and (o.x > box.x if right else o.x < box.x) for o in rows[box.column]
+    )
+
+
+def _gap_above(rows: dict[str, list[Box]], box: Box) -> float:
+    """The free height above ``box`` up to the box above it in its column (4 when none is)."""
+    above = [o.y + o.h for o in rows[box.column] if o.y + o.h <= box.y]
+    return box.y - max(above) if above else 4.0
 
 
 def _clip(x0: float, y0: float, x1: float, y1: float, lo: float, hi: float) -> tuple[float, float, float, float] | None:
@@ -382,16 +502,17 @@ def _legend(drawing: Any) -> None:
         drawing.add(
             rl.Rect(
                 x,
-                y,
-                10,
-                7,
+                y - 1,
+                14,
+                9,
                 fillColor=rl.colors.HexColor(PALE[colour]),
                 strokeColor=rl.colors.HexColor(STRONG[colour]),
                 strokeWidth=0.6,
             )
         )
-        drawing.add(rl.String(x + 13, y + 1, text, fontName=FONT, fontSize=7))
-        x += 20 + rl.stringWidth(text, FONT, 7)
+        _hatch(drawing, x, y - 1, 14, 9, colour)
+        drawing.add(rl.String(x + 17, y + 1, text, fontName=FONT, fontSize=7))
+        x += 24 + rl.stringWidth(text, FONT, 7)
     for dash, text in ((None, "cable"), ([2, 1.5], "LUN owner"), ([0.6, 1.4], "PV of a volume group")):
         drawing.add(
             rl.Line(

@@ -25,7 +25,8 @@ MIN_REPORTLAB = (3, 6, 13)  # 3.6.13 fixed CVE-2023-33733
 
 MARGIN, TOP, BOTTOM = 36.0, 52.0, 44.0  # page margins (points); header and footer live in them
 FONT, BOLD = "Helvetica", "Helvetica-Bold"
-MIN_FONT, MAX_FONT = 5.0, 8.0  # diagram labels
+MIN_FONT, MAX_FONT = 7.0, 8.0  # no text under 7 pt: readable on printed A4
+CONTENTS_LINE = 11.5  # points per line of the contents page
 
 
 # -- reportlab ---------------------------------------------------------------------------------------
@@ -55,8 +56,13 @@ def require_reportlab() -> None:
 @functools.lru_cache(maxsize=1)
 def rl_api() -> SimpleNamespace:
     """The reportlab names the build sheet uses, plus its own flowable, canvas and document classes."""
+    from reportlab import rl_config
+
+    # the drawings are built from checked numbers: skip reportlab's per-attribute validation of
+    # shapes (its documented speed switch; it takes effect when the shapes module is first loaded)
+    rl_config.shapeChecking = 0
     from reportlab.graphics.charts.barcharts import VerticalBarChart
-    from reportlab.graphics.shapes import Drawing, Line, Rect, String
+    from reportlab.graphics.shapes import Drawing, Line, Path, Rect, String
     from reportlab.lib import colors
     from reportlab.lib.enums import TA_RIGHT
     from reportlab.lib.pagesizes import A4, LETTER
@@ -82,6 +88,7 @@ def rl_api() -> SimpleNamespace:
         VerticalBarChart=VerticalBarChart,
         Drawing=Drawing,
         Line=Line,
+        Path=Path,
         Rect=Rect,
         String=String,
         colors=colors,
@@ -102,13 +109,13 @@ def rl_api() -> SimpleNamespace:
         Table=Table,
         TableStyle=TableStyle,
     )
-    ns.Heading, ns.ContentsBox = _flowable_classes(Paragraph, Flowable)
+    ns.Heading, ns.ContentsBox, ns.LabelGrid = _flowable_classes(Paragraph, Flowable)
     ns.SheetCanvas = _canvas_class(Canvas, stringWidth)
     ns.SheetDoc = _doc_class(BaseDocTemplate, ns.Heading)
     return ns
 
 
-def _flowable_classes(paragraph: type, flowable: type) -> tuple[type, type]:
+def _flowable_classes(paragraph: type, flowable: type) -> tuple[type, type, type]:
     class Heading(paragraph):  # type: ignore[misc, valid-type]
         """A heading that bookmarks itself; level 0 starts a section (header, contents, progress)."""
 
@@ -120,6 +127,7 @@ def _flowable_classes(paragraph: type, flowable: type) -> tuple[type, type]:
             canv = self.canv
             canv.bookmarkPage(self.key)
             canv.addOutlineEntry(self.title, self.key, self.level, closed=self.level > 0)
+            canv.sheet_entries.append((self.level, self.title, canv.getPageNumber(), self.key))
             if self.level == 0:
                 canv.start_section(self.title)
             super().draw()
@@ -128,21 +136,59 @@ def _flowable_classes(paragraph: type, flowable: type) -> tuple[type, type]:
             return []  # a heading moves to the next page whole
 
     class ContentsBox(flowable):  # type: ignore[misc, valid-type]
-        """Room on the cover for the contents, filled in when the page numbers are known."""
-
-        def __init__(self, height: float) -> None:
-            super().__init__()
-            self.height = height
+        """The rest of the page, kept for the contents and filled in when the page numbers are known."""
 
         def wrap(self, avail_width: float, avail_height: float) -> tuple[float, float]:
-            self.width = avail_width
-            return avail_width, self.height
+            self.width, self.height = avail_width, avail_height - 1
+            return self.width, self.height
 
         def draw(self) -> None:
             x, y = self.canv.absolutePosition(0, 0)
-            self.canv.sheet_contents = (x, y, self.width, self.height)
+            self.canv.sheet_contents = (self.canv.getPageNumber(), x, y, self.width, self.height)
 
-    return Heading, ContentsBox
+    return Heading, ContentsBox, _label_grid_class(flowable)
+
+
+def _label_grid_class(flowable: type) -> type:
+    class LabelGrid(flowable):  # type: ignore[misc, valid-type]
+        """Label cells (lines of (font, text, size)) in a grid of ``cols`` x w x h points with cut
+        lines, drawn straight onto the canvas (fast for hundreds of labels); splits between rows."""
+
+        def __init__(self, cells: list[list[tuple[str, str, float]]], cols: int, w: float, h: float) -> None:
+            super().__init__()
+            self.cells, self.cols, self.cw, self.ch = cells, max(cols, 1), w, h
+
+        def _rows(self) -> int:
+            return -(-len(self.cells) // self.cols)
+
+        def wrap(self, avail_width: float, avail_height: float) -> tuple[float, float]:
+            return self.cols * self.cw, self._rows() * self.ch
+
+        def split(self, avail_width: float, avail_height: float) -> list[Any]:
+            fit = int(avail_height // self.ch)
+            if fit <= 0 or fit >= self._rows():
+                return [] if fit <= 0 else [self]
+            cut = fit * self.cols
+            return [
+                LabelGrid(self.cells[:cut], self.cols, self.cw, self.ch),
+                LabelGrid(self.cells[cut:], self.cols, self.cw, self.ch),
+            ]
+
+        def draw(self) -> None:
+            canv, rows = self.canv, self._rows()
+            canv.setStrokeColorRGB(0.6, 0.6, 0.6)
+            canv.setLineWidth(0.3)
+            for i, lines in enumerate(self.cells):
+                r, c = divmod(i, self.cols)
+                x, top = c * self.cw, (rows - r) * self.ch
+                canv.rect(x, top - self.ch, self.cw, self.ch)
+                y = top - 12
+                for font, text, size in lines:
+                    canv.setFont(font, size)
+                    canv.drawString(x + 3, y, text)
+                    y -= size + 2.5
+
+    return LabelGrid
 
 
 def _canvas_class(canvas: type, string_width: Callable[..., float]) -> type:
@@ -154,7 +200,8 @@ def _canvas_class(canvas: type, string_width: Callable[..., float]) -> type:
             self.sheet_pages: list[dict[str, Any]] = []
             self.sheet_section = ""
             self.sheet_sections: list[tuple[str, int]] = []
-            self.sheet_contents: tuple[float, float, float, float] | None = None
+            self.sheet_entries: list[tuple[int, str, int, str]] = []  # level, title, page, bookmark
+            self.sheet_contents: tuple[int, float, float, float, float] | None = None  # page, x, y, w, h
             self.sheet_header, self.sheet_footer = header, footer
 
         def start_section(self, title: str) -> None:
@@ -166,17 +213,19 @@ def _canvas_class(canvas: type, string_width: Callable[..., float]) -> type:
             self._startPage()
 
         def save(self) -> None:
-            total, sections = len(self.sheet_pages), list(self.sheet_sections)
+            total, entries = len(self.sheet_pages), list(self.sheet_entries)
             for state in self.sheet_pages:
                 self.__dict__.update(state)
-                _decorate_page(self, total, sections, string_width)
+                _decorate_page(self, total, entries, string_width)
                 canvas.showPage(self)
             canvas.save(self)
 
     return SheetCanvas
 
 
-def _decorate_page(canv: Any, total: int, sections: list[tuple[str, int]], string_width: Callable[..., float]) -> None:
+def _decorate_page(
+    canv: Any, total: int, entries: list[tuple[int, str, int, str]], string_width: Callable[..., float]
+) -> None:
     """Draw the header rule and title, the current section, the footer "Page X of Y" and, on the
     cover, the contents onto the SheetCanvas ``canv``."""
     w, h = canv._pagesize
@@ -194,24 +243,33 @@ def _decorate_page(canv: Any, total: int, sections: list[tuple[str, int]], strin
     canv.drawRightString(w - MARGIN, h - TOP + 17, section)
     canv.drawString(MARGIN, BOTTOM - 24, canv.sheet_footer)
     canv.drawRightString(w - MARGIN, BOTTOM - 24, f"Page {canv.getPageNumber()} of {total}")
-    if canv.getPageNumber() == 1 and canv.sheet_contents:
-        _draw_contents(canv, sections)
+    if canv.sheet_contents and canv.sheet_contents[0] == canv.getPageNumber():
+        _draw_contents(canv, entries, string_width)
     canv.restoreState()
 
 
-def _draw_contents(canv: Any, sections: list[tuple[str, int]]) -> None:
-    """Draw the contents (section titles and their pages) into the box the cover kept for them."""
-    x, y, w, h = canv.sheet_contents
+def _draw_contents(canv: Any, entries: list[tuple[int, str, int, str]], string_width: Callable[..., float]) -> None:
+    """Draw the contents into the box kept for them: each section (bold) and its headings, with
+    their page and a link to it; two columns when one is too short; only the sections when two are."""
+    _, x, y, w, h = canv.sheet_contents
+    rows = int(h // CONTENTS_LINE)
+    shown = [e for e in entries if e[0] <= 1]
+    if len(shown) > 2 * rows:
+        shown = [e for e in entries if e[0] == 0]
+    columns = 1 if len(shown) <= rows else 2
+    col_w = (w - 12 * (columns - 1)) / columns
     canv.setFillColorRGB(0, 0, 0)
-    canv.setFont(BOLD, 11)
-    canv.drawString(x, y + h - 12, "Contents")
-    canv.setFont(FONT, 9)
-    for i, (title, page) in enumerate(sections):
-        yy = y + h - 30 - 13 * i
-        if yy < y:
-            break
-        canv.drawString(x + 6, yy, title)
-        canv.drawRightString(x + min(w, 320), yy, str(page))
+    for i, (level, title, page, key) in enumerate(shown[: columns * rows]):
+        cx, yy = x + (i // rows) * (col_w + 12), y + h - CONTENTS_LINE * (i % rows + 1)
+        font, size, indent = (BOLD, 9.0, 0.0) if level == 0 else (FONT, 8.0, 10.0)
+        number = str(page)
+        room = col_w - indent - string_width(number, FONT, size) - 8
+        text, size = fit_text(title, room, size, font, string_width)
+        canv.setFont(font, size)
+        canv.drawString(cx + indent, yy, text)
+        canv.setFont(FONT, size)
+        canv.drawRightString(cx + col_w, yy, number)
+        canv.linkAbsolute(title, key, Rect=(cx, yy - 2.5, cx + col_w, yy + size), thickness=0)
 
 
 def _doc_class(base: type, heading: type) -> type:
@@ -318,5 +376,11 @@ def render(sheet: Sheet, story: list[Any], filename: str, compress: bool, report
         pageCompression=1 if compress else 0,
     )
     canvasmaker = functools.partial(rl.SheetCanvas, header=sheet.name, footer=f"SANplan build sheet, {sheet.date}")
-    doc.build(story, canvasmaker=canvasmaker)
+    from reportlab import rl_config
+
+    a85, rl_config.useA85 = rl_config.useA85, 0  # binary Flate streams: smaller and faster than ASCII85
+    try:
+        doc.build(story, canvasmaker=canvasmaker)
+    finally:
+        rl_config.useA85 = a85
     return doc.page

@@ -6,11 +6,14 @@ from __future__ import annotations
 from typing import Any
 
 from planner.exports.buildsheet.document import para, rl_api
+from planner.exports.buildsheet.sections_intro import placeholder_footnote
 from planner.exports.buildsheet.sheet import (
+    PLACEHOLDER_MARK,
     Sheet,
     data_table,
     kb_text,
     new_section,
+    wwpn_text,
 )
 from planner.exports.cabling import cabling_rows, endpoint, format_length
 from planner.figures import data_drives
@@ -59,7 +62,7 @@ def zoning(sheet: Sheet) -> list[Any]:
     for plan in sheet.zoning:
         out.append(rl_api().KeepTogether(_fabric_zoning(sheet, plan)))  # a fabric per page when it fits
     out += [*sheet.sub("Host mappings (partitions)"), _mappings(sheet)]
-    return out
+    return out + placeholder_footnote(sheet)
 
 
 def _fabric_zoning(sheet: Sheet, plan: Any) -> list[Any]:
@@ -70,11 +73,11 @@ def _fabric_zoning(sheet: Sheet, plan: Any) -> list[Any]:
         device, port = endpoint(topo, a.port)
         peer = topo.peer_port(a.port)
         where = " ".join(endpoint(topo, peer)) if peer else "(not cabled)"
-        rows.append([a.name, a.wwpn, device, port, where])
+        rows.append([a.name, a.wwpn + (PLACEHOLDER_MARK if a.placeholder else ""), device, port, where])
     out = [sheet.heading(title)]
     if plan.design_name != plan.name:
         out.append(sheet.p(f"In the design: {para(plan.design_name)}", "small"))
-    out.append(data_table(sheet, ("Alias", "WWPN", "Device", "Port", "Cabled to"), rows, (0.34, 0.22, 0.16, 0.1, 0.18)))
+    out.append(data_table(sheet, ("Alias", "WWPN", "Device", "Port", "Cabled to"), rows, (0.26, 0.25, 0.17, 0.1, 0.22)))
     out.append(rl_api().Spacer(1, 5))
     zrows = [
         [z.name, ", ".join(z.members) + (f" (in the design: {z.design_name})" if z.name != z.design_name else "")]
@@ -98,7 +101,9 @@ def _mappings(sheet: Sheet) -> Any:
             [
                 short_label(sub) if sub else "",
                 short_label(m),
-                ", ".join(f"{endpoint(topo, p.id)[1]} ({p['wwpn'] or 'no WWPN'})" for p in ports if p is not None),
+                ", ".join(
+                    f"{endpoint(topo, p.id)[1]} ({wwpn_text(topo, p) or 'no WWPN'})" for p in ports if p is not None
+                ),
                 ", ".join(f"{short_label(ld)} ({ld['size_gb']:,.0f} GB)" for ld in lds if ld is not None),
             ]
         )

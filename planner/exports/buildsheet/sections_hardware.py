@@ -6,7 +6,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from planner import placement
 from planner.exports.buildsheet.document import rl_api
+from planner.exports.buildsheet.sections_intro import placeholder_footnote
 from planner.exports.buildsheet.sheet import (
     Sheet,
     data_table,
@@ -15,6 +17,7 @@ from planner.exports.buildsheet.sheet import (
     pct,
     plural,
     util_cells,
+    wwpn_text,
 )
 from planner.exports.cabling import endpoint
 from planner.model import Component, Topology
@@ -32,13 +35,13 @@ def slots(sheet: Sheet) -> list[Any]:
         out.append(sheet.p("The design has no I/O drawers."))
     for drawer in drawers:
         out += _drawer_slots(sheet, drawer)
-    return out
+    return out + placeholder_footnote(sheet)
 
 
 def _drawer_slots(sheet: Sheet, drawer: Component) -> list[Any]:
     topo = sheet.topo
     part = topo.part_of(drawer) or {}
-    where = ", ".join(x for x in (drawer["location"], part.get("id", "")) if x)
+    where = ", ".join(x for x in (placement.drawer_location(topo, drawer.id), part.get("id", "")) if x)
     rows, utils, loads = [], [], [drawer]
     for slot in (c for c in topo.descendants(drawer.id) if c.kind == "slot"):
         phb, link = topo.get(slot.parent), topo.ancestor(slot.id, "rio_link")
@@ -51,11 +54,12 @@ def _drawer_slots(sheet: Sheet, drawer: Component) -> list[Any]:
                 short_label(planar) if planar else "",
                 short_label(link) if link else "",
                 short_label(phb) if phb else "",
+                placement.location_code(topo, slot.id),
                 short_label(slot),
                 short_label(hba) if hba else "(empty)",
                 (hba.part or "") if hba else "",
                 short_label(owner) if owner else "",
-                ", ".join(p["wwpn"] for p in ports if p["wwpn"]),
+                ", ".join(wwpn_text(topo, p) for p in ports if p["wwpn"]),
                 sheet.load_text(hba.id, sheet.read) if hba else "",
                 pct(sheet.util(hba.id)) if hba else "",
             ]
@@ -63,15 +67,27 @@ def _drawer_slots(sheet: Sheet, drawer: Component) -> list[Any]:
         utils.append(sheet.util(hba.id) if hba else None)
     # the I/O hops above the HBAs (planars, RIO2 links, PHBs); the HBAs are in the slot table
     loads += [c for c in topo.descendants(drawer.id) if c.kind in chart_kinds() and c.kind != "hba"]
-    head = ("Planar", "RIO2 link", "PHB", "Slot", "HBA", "Part", "LPAR", "WWPN", "Read MB/s of cap.", "Util")
-    widths = (0.08, 0.07, 0.15, 0.07, 0.08, 0.07, 0.07, 0.19, 0.13, 0.07)
+    head = (
+        "Planar",
+        "RIO2 link",
+        "PHB",
+        "Location",
+        "Slot",
+        "HBA",
+        "Part",
+        "LPAR",
+        "WWPN",
+        "Read MB/s of cap.",
+        "Util",
+    )
+    widths = (0.065, 0.065, 0.135, 0.1, 0.06, 0.06, 0.065, 0.055, 0.24, 0.105, 0.05)  # a marked WWPN fits
     title = f"{short_label(drawer)}" + (f" ({where})" if where else "")
     rl = rl_api()
     return [
         rl.KeepTogether(
             [
                 sheet.heading(title),
-                data_table(sheet, head, rows, widths, numeric=(8, 9), cells=util_cells(9, utils)),
+                data_table(sheet, head, rows, widths, numeric=(9, 10), cells=util_cells(10, utils)),
                 rl.Spacer(1, 6),
                 _load_table(sheet, loads),
                 rl.Spacer(1, 10),

@@ -1,5 +1,5 @@
-"""Build sheet sections that sum the design up: cover, summary, findings, bill of materials and
-cable labels."""
+"""Build sheet sections that sum the design up: cover, contents, summary, findings and cable
+labels (sized to a common label stock)."""
 
 from __future__ import annotations
 
@@ -8,20 +8,21 @@ from xml.sax.saxutils import escape
 
 from planner import bands
 from planner.analysis import Analysis
-from planner.exports.buildsheet.document import para, rl_api
+from planner.commands import DESIGN_STATUSES
+from planner.exports.buildsheet.document import BOLD, FONT, fit_text, para, rl_api
+from planner.exports.buildsheet.sections_intro import plain_summary
 from planner.exports.buildsheet.sheet import (
     FIGURE_NOTES,
     Sheet,
-    data_table,
     key_values,
     new_section,
     plural,
     threshold,
 )
-from planner.exports.cabling import cabling_rows, format_length
+from planner.exports.cabling import cabling_rows
 from planner.naming import label
 from planner.rules import SEVERITIES
-from planner.schema import count_label, counted_kinds, kind_name, part_kinds
+from planner.schema import count_label, counted_kinds, kind_name
 
 
 def cover(sheet: Sheet, paper: str) -> list[Any]:
@@ -31,6 +32,7 @@ def cover(sheet: Sheet, paper: str) -> list[Any]:
         ("Design", sheet.name),
         ("Customer", meta.get("customer", "") or "-"),
         ("Author", meta.get("author", "") or "-"),
+        ("Status", str(meta.get("status") or DESIGN_STATUSES[0]).capitalize()),
         ("Date", sheet.date),
         ("File revision", sheet.revision or "unsaved"),
         ("Scenario", sheet.scenario or "-"),
@@ -50,8 +52,11 @@ def cover(sheet: Sheet, paper: str) -> list[Any]:
         key_values(sheet, rows),
         rl.Spacer(1, 10),
         sheet.p(note, "small"),
-        rl.Spacer(1, 14),
-        rl.ContentsBox(16 * 13 + 24),
+        rl.NextPageTemplate("portrait"),
+        rl.PageBreak(),
+        sheet.p("Contents", "h1"),
+        sheet.p("Click a line to go to its page; the PDF's bookmarks hold the same entries.", "small"),
+        rl.ContentsBox(),
     ]
 
 
@@ -84,7 +89,12 @@ def summary(sheet: Sheet) -> list[Any]:
                 + (f" and {len(read.unreachable) - 12} more" if len(read.unreachable) > 12 else ""),
             )
         )
-    out = [*new_section(sheet, "Summary"), key_values(sheet, rows, 0.26), *sheet.sub("The most important findings")]
+    out = [
+        *new_section(sheet, "Summary"),
+        *plain_summary(sheet),
+        key_values(sheet, rows, 0.26),
+        *sheet.sub("The most important findings"),
+    ]
     if not sheet.findings:
         out.append(sheet.p("No findings: the design passes every rule."))
     for f in sheet.findings[:5]:
@@ -138,67 +148,38 @@ def findings(sheet: Sheet) -> list[Any]:
     return out
 
 
-def bom(sheet: Sheet) -> list[Any]:
-    topo = sheet.topo
-    counts: dict[str, int] = {}
-    for c in topo.components():
-        if c.part:
-            counts[c.part] = counts.get(c.part, 0) + 1
-    order = {k: i for i, k in enumerate(part_kinds())}
-    rows = []
-    for pid in sorted(counts, key=lambda p: (order.get((topo.parts.get(p) or {}).get("kind", ""), 99), p)):
-        part = topo.parts.get(pid) or {}
-        rows.append([counts[pid], pid, part.get("name", ""), part.get("feature_code", ""), part.get("kind", "")])
-    cables: dict[tuple[str, str], int] = {}
-    for cab in topo.of_kind("cable"):
-        key = (cab["media"], format_length(float(cab["length_m"] or 0)))
-        cables[key] = cables.get(key, 0) + 1
-    for (media, length), n in sorted(cables.items()):
-        rows.append(
-            [
-                n,
-                "cable",
-                f"Fibre Channel cable {media}" + (f", {length} m" if length else ", length not given"),
-                "",
-                "cable",
-            ]
-        )
-    head = ("Quantity", "Part", "Description", "Feature code", "Kind")
-    out = [
-        *new_section(sheet, "Bill of materials"),
-        sheet.p("Counted from the design: every part placed, and the cables by media and length."),
-    ]
-    out.append(
-        data_table(sheet, head, rows, (0.09, 0.15, 0.5, 0.14, 0.12), numeric=(0,))
-        if rows
-        else sheet.p("The design holds no parts.")
-    )
-    return out
+# A choice, not a standard: a common self-laminating wrap-around cable label for laser printers
+# whose printable area is 1 x 1.5 in (25.4 x 38.1 mm); the clear tail wraps over the print.
+LABEL_STOCK = "self-laminating wrap-around cable label, printable area 38.1 x 25.4 mm (1.5 x 1 in)"
+MM = 72 / 25.4
+LABEL_W, LABEL_H = 38.1 * MM, 25.4 * MM
 
 
 def labels(sheet: Sheet) -> list[Any]:
-    """Cable labels to print: one per cable end, naming this end and the other."""
+    """Cable labels to print: one per cable end, naming this end and the other, each cell the size of
+    the :data:`LABEL_STOCK` printable area."""
     rl = rl_api()
+    room = LABEL_W - 6
     cells = []
     for r in cabling_rows(sheet.topo):
         a, b = f"{r['from_device']} {r['from_port']}", f"{r['to_device']} {r['to_port']}"
-        for here, there in ((a, b), (b, a)):
+        for here, there in ((a, b), (b, a)):  # plain strings, never parsed as markup
             cells.append(
                 [
-                    rl.Paragraph(para(r["label"]), sheet.styles["label"]),
-                    rl.Paragraph(f"this end: {para(here)}<br/>other end: {para(there)}", sheet.styles["label_small"]),
+                    (BOLD, *fit_text(r["label"], room, 9, BOLD, rl.stringWidth)),
+                    (FONT, *fit_text(f"this end: {here}", room, 7.5, FONT, rl.stringWidth)),
+                    (FONT, *fit_text(f"other end: {there}", room, 7.5, FONT, rl.stringWidth)),
                 ]
             )
-    out = [*new_section(sheet, "Cable labels"), sheet.p("One label per cable end; cut along the lines.", "small")]
+    out = [
+        *new_section(sheet, "Cable labels"),
+        sheet.p(
+            f"One label per cable end, each cell {LABEL_W / MM:.1f} x {LABEL_H / MM:.1f} mm: the printable area of a "
+            f"{LABEL_STOCK} (a choice; cut along the lines or print onto the label sheet).",
+            "small",
+        ),
+    ]
     if not cells:
         return out + [sheet.p("The design has no cables.")]
-    cols = 4
-    width = sheet.portrait.width / cols
-    grid = [cells[i : i + cols] + [""] * (cols - len(cells[i : i + cols])) for i in range(0, len(cells), cols)]
-    table = rl.Table(grid, colWidths=[width] * cols, rowHeights=[48] * len(grid), hAlign="LEFT")
-    table.setStyle(
-        rl.TableStyle(
-            [("GRID", (0, 0), (-1, -1), 0.3, rl.colors.HexColor("#999999")), ("VALIGN", (0, 0), (-1, -1), "TOP")]
-        )
-    )
-    return out + [table]
+    cols = int(sheet.portrait.width // LABEL_W)
+    return out + [rl.LabelGrid(cells, cols, LABEL_W, LABEL_H)]

@@ -7,7 +7,7 @@ from typing import Any
 
 from planner.exports.buildsheet.sheet import Sheet, data_table, key_values, mbps, new_section
 from planner.naming import label
-from planner.resilience import impact_text, resilience
+from planner.resilience import impact_text
 from planner.schema import kind_name
 
 MAX_ROWS = 60  # every failure that loses data, then the worst bandwidth losses, up to this many
@@ -15,7 +15,7 @@ MAX_ROWS = 60  # every failure that loses data, then the worst bandwidth losses,
 
 def section(sheet: Sheet) -> list[Any]:
     topo = sheet.topo
-    res = resilience(topo, sheet.figures, "read", "disk")
+    res = sheet.resilience  # computed once for the summary and this section
     out = [*new_section(sheet, "Resilience: single failures")]
     worst = res.worst
     if worst is None:

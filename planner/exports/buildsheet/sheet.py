@@ -5,6 +5,7 @@ the findings, styles and page frames), number formats and the table helpers.
 from __future__ import annotations
 
 import datetime
+import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -15,7 +16,9 @@ from planner.analysis import Analysis, analyze
 from planner.exports.buildsheet.document import BOLD, BOTTOM, FONT, MARGIN, TOP, one_line, para, rl_api
 from planner.exports.zoning import zoning_plan
 from planner.model import Topology
+from planner.resilience import Resilience, resilience
 from planner.rules import Finding, check
+from planner.schema import count_label
 
 CELL_FONT = 7.0
 CELL_PAD = 2.0
@@ -48,7 +51,31 @@ def kb_text(kb: float) -> str:
 
 
 def plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+    """'1 warning', '2 warnings', '7 switches' (:func:`planner.schema.count_label`)."""
+    return count_label(n, word)
+
+
+PLACEHOLDER_MARK = " (placeholder)"  # after a WWPN SANplan made up; the sheet's footnote explains it
+PLACEHOLDER_NOTE = (
+    "WWPNs marked (placeholder) were made up by SANplan (an example or an assistant): replace each with the "
+    "real WWPN of the port (AIX: lscfg -vl fcsN, 'Network Address'; FAStT: the storage subsystem profile) "
+    "before zoning and mapping."
+)
+
+
+def wwpn_text(topo: Topology, port: Any) -> str:
+    """A port's WWPN as the sheet shows it: marked when it is a placeholder."""
+    wwpn = port["wwpn"] or ""
+    return wwpn + PLACEHOLDER_MARK if wwpn and port.get("wwpn_placeholder") else wwpn
+
+
+@dataclass
+class Revision:
+    """One line of the sheet's revision history."""
+
+    number: str
+    date: str
+    note: str
 
 
 # -- the sheet -----------------------------------------------------------------------------------------
@@ -79,6 +106,22 @@ class Sheet:
         self.styles = make_styles()
         self._keys = 0
         self.sections = 0
+        self.history: list[Revision] = []  # set by build_sheet: the file's revisions, or just this one
+
+    @functools.cached_property
+    def resilience(self) -> Resilience:
+        """Every single failure (read, from disk), computed once for the summary and its section."""
+        return resilience(self.topo, self.figures, "read", "disk")
+
+    @functools.cached_property
+    def placeholders(self) -> list[Any]:
+        """The ports whose WWPN is still a placeholder."""
+        return [
+            p
+            for k in ("hba_port", "host_port")
+            for p in self.topo.of_kind(k)
+            if p["wwpn"] and p.get("wwpn_placeholder")
+        ]
 
     @property
     def name(self) -> str:
@@ -128,7 +171,7 @@ def make_styles() -> dict[str, Any]:
         "h1": ps("h1", fontName=BOLD, fontSize=15, leading=19, spaceAfter=8),
         "h2": ps("h2", fontName=BOLD, fontSize=10.5, leading=13, spaceBefore=8, spaceAfter=4),
         "label": ps("label", fontName=BOLD, fontSize=9, leading=11),
-        "label_small": ps("label_small", fontName=FONT, fontSize=6.5, leading=8),
+        "label_small": ps("label_small", fontName=FONT, fontSize=7, leading=8.2),
     }
 
 

@@ -114,7 +114,7 @@ def one_pdf(tmp_path_factory, parts):
 def bench_pdf(tmp_path_factory, parts):
     topo = build_example("p690-benchmark", parts)
     path = tmp_path_factory.mktemp("sheet") / "bench.pdf"
-    pages = build_sheet(topo, str(path), compress=False)
+    pages = build_sheet(topo, str(path), compress=False, labels=False)  # labels are on by default now
     return topo, path, pages, pdf_lines(path.read_bytes())
 
 
@@ -187,7 +187,7 @@ def test_summary_and_sections_carry_the_figures(one_pdf):
     _, _, _, lines = one_pdf
     assert "2,400 MB/s over 16 paths" in lines  # aggregate read, planning figures
     assert "2,280 MB/s over 16 paths" in lines  # aggregate write
-    assert "0 errors, 1 warning, 0 advice" in lines
+    assert "0 errors, 2 warnings, 0 advice" in lines  # the WWPN placeholders and the single point of failure
     assert "SINGLE_POINT_OF_FAILURE" in " ".join(lines)
     assert "traffic between ASICs: 0 paths cross it" in lines  # the port map's backplane line
     assert "fcs0 in Slot 1 of Drawer 1" in lines  # the binding hop in the path table

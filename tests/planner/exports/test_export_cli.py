@@ -114,3 +114,14 @@ def test_cli_netbox_folder_and_schedule(one_file, tmp_path, capsys):
     (tmp_path / "plain").write_text("x")
     code, _, err = run(capsys, "export", one_file, "--netbox", tmp_path / "plain")
     assert code == 2 and "is a file; the NetBox export writes a folder" in err
+
+
+def test_cli_labels_are_on_by_default_and_no_labels_leaves_them_out(one_file, tmp_path, capsys):
+    import re
+
+    pages = {}
+    for name, extra in (("default", []), ("labels", ["--labels"]), ("none", ["--no-labels"])):
+        code, out, _ = run(capsys, "export", one_file, "--pdf", tmp_path / f"{name}.pdf", *extra)
+        assert code == 0
+        pages[name] = int(re.search(r"\((\d+) pages", out).group(1))
+    assert pages["default"] == pages["labels"] > pages["none"]
