@@ -91,7 +91,7 @@ def _end(topo: Topology, port_id: str) -> dict[str, Any]:
         out["port"] = switch_port_name(topo.part_of(sw) if sw is not None else None, int(port["index"]))
     if port.kind in ("hba_port", "host_port"):
         out["wwpn"] = str(port.get("wwpn") or "")
-        out["wwpn_status"] = "placeholder" if port.get("wwpn_placeholder") else ("" if out["wwpn"] else "missing")
+        out["wwpn_status"] = "missing" if not out["wwpn"] else ("placeholder" if port.get("wwpn_placeholder") else "")
     return out
 
 

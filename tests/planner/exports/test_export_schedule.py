@@ -77,6 +77,8 @@ def test_length_from_the_design_or_the_placement_rule(one_drawer):
 
 
 def test_wwpn_placeholder_and_missing_are_marked(one_drawer):
+    for port in one_drawer.of_kind("hba_port") + one_drawer.of_kind("host_port"):
+        set_raw(one_drawer, port.id, "wwpn_placeholder", False)  # as real WWPNs entered by the user
     set_raw(one_drawer, "hba.d1s1.0", "wwpn_placeholder", True)
     set_raw(one_drawer, "hba.d1s2.0", "wwpn", "")
     rows = {r["label"]: r for r in read(schedule_csv(one_drawer))}
