@@ -45,6 +45,7 @@ from app.terminal import escape_controls, safe_output
 from planner.analysis import ANALYSIS_DIRECTIONS, SOURCES, AnalysisError, analyze
 from planner.figures import DIRECTIONS, FIGURE_SETS
 from planner.model import ModelError
+from planner.naming import counted
 
 EXIT_OK, EXIT_FINDINGS, EXIT_UNUSABLE = 0, 1, 2
 
@@ -439,7 +440,9 @@ def _assist(args, verb: str, run) -> int:
     else:
         save_project(project, args.out, message=f"{verb} by sanplan {args.command}")
     errors = sum(1 for f in check(topo) if f.severity == "error")
-    print(f"wrote {args.out}" + (f"; {errors} error(s) remain: see 'sanplan check {args.out}'" if errors else ""))
+    print(
+        f"wrote {args.out}" + (f"; {counted(errors, 'error')} remain: see 'sanplan check {args.out}'" if errors else "")
+    )
     return EXIT_FINDINGS if errors else EXIT_OK
 
 

@@ -41,6 +41,7 @@ from planner.examples import EXAMPLES, build_example
 from planner.figures import FIGURE_SETS
 from planner.io import Project, ProjectError, save_project
 from planner.model import Topology
+from planner.naming import counted
 from widgets.canvas import DiagramScene, DiagramView
 from widgets.dialogs.properties import PropertiesDialog
 
@@ -368,7 +369,7 @@ class MainWindow(QMainWindow):
     def copy_selection(self) -> None:
         n = self.controller.copy(self.scene.selected_ids())
         QApplication.clipboard().setText(json.dumps({"sanplan-components": self.controller.clipboard}))
-        self.show_message(f"copied {n} component(s)", error=False)
+        self.show_message(f"copied {counted(n, 'component')}", error=False)
 
     def paste(self) -> None:
         self.controller.paste()

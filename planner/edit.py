@@ -32,6 +32,7 @@ from planner.commands import (
     SetAttr,
 )
 from planner.model import KINDS, PORT_KINDS, Component, ModelError, Topology, check_attr, default_attrs
+from planner.naming import counted
 from planner.placement import placement_problem
 from planner.schema import kind_name, name_problem, structural_kinds
 
@@ -169,7 +170,7 @@ def add_hba(
     wwpns = list(wwpns)
     nports = int(part.get("ports", 1))
     if len(wwpns) > nports:
-        raise ModelError(f"part {part.get('id')} has {nports} port(s), {len(wwpns)} WWPNs given")
+        raise ModelError(f"part {part.get('id')} has {counted(nports, 'port')}, {len(wwpns)} WWPNs given")
     drawer = topo.ancestor(slot, "drawer")
     tag = f"{drawer.id if drawer else 'x'}s{s['number']}"
     with _building(topo, f"Add HBA in {slot}") as b:

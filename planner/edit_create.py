@@ -27,6 +27,7 @@ from planner.commands import Builder, RemoveComponent, SetAttr
 from planner.edit import _building, _expect, _new, _use_part
 from planner.figures import data_drives
 from planner.model import Component, ModelError, Topology, check_attr
+from planner.naming import counted
 from planner.rules.lvm import _VG_LIMITS
 from planner.rules.storage import FASTT_SEGMENTS, raid_drive_problem
 from planner.schema import LTG_SIZES_KB, name_problem
@@ -120,7 +121,7 @@ def assign_hbas(topo: Topology, hbas: Iterable[str], lpar: str) -> Builder:
     hbas = list(dict.fromkeys(hbas))
     _check(assign_problem(topo, hbas, lpar))
     who = topo[lpar].name if lpar else "no LPAR"
-    with _building(topo, f"Assign {len(hbas)} HBA(s) to {who}") as b:
+    with _building(topo, f"Assign {counted(len(hbas), 'HBA')} to {who}") as b:
         for h in hbas:
             if topo[h]["lpar"] != lpar:
                 b.run(SetAttr(h, "lpar", lpar))
@@ -167,14 +168,16 @@ def drives_problem(topo: Topology, enclosure: str, part: dict[str, Any] | None, 
         return "choose a drive part (the catalog has none: add one in Tools > Parts catalog)"
     free = len(free_bays(topo, enclosure))
     if count > free:
-        return f"{_name(topo, enclosure)} has {free} free bay(s), not {count}; add an enclosure for more drives"
+        return (
+            f"{_name(topo, enclosure)} has {counted(free, 'free bay')}, not {count}; add an enclosure for more drives"
+        )
     return None
 
 
 def add_drives(topo: Topology, enclosure: str, part: dict[str, Any], count: int) -> Builder:
     """Put ``count`` drives of ``part`` into the first free bays of ``enclosure``."""
     _check(drives_problem(topo, enclosure, part, count))
-    with _building(topo, f"Add {count} drive(s) to {_name(topo, enclosure)}") as b:
+    with _building(topo, f"Add {counted(count, 'drive')} to {_name(topo, enclosure)}") as b:
         pid = _use_part(b, part, "drive")
         for bay in free_bays(topo, enclosure)[:count]:
             _new(b, "drive", f"{enclosure}.d{bay}", enclosure, f"Bay {bay}", pid, bay=bay)
@@ -207,7 +210,7 @@ def remove_drives(topo: Topology, drives: Iterable[str]) -> Builder:
     """Take drives that are in no array out of their bays (a drive in an array is refused)."""
     drives = list(dict.fromkeys(drives))
     _check(remove_drive_problem(topo, drives) or (None if drives else "choose a drive"))
-    with _building(topo, f"Remove {len(drives)} drive(s)") as b:
+    with _building(topo, f"Remove {counted(len(drives), 'drive')}") as b:
         for d in drives:
             b.run(RemoveComponent(d))
     return b

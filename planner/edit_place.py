@@ -14,6 +14,7 @@ from planner import naming
 from planner.commands import Builder, SetAttr
 from planner.edit import _building, _expect, _new, delete
 from planner.model import ModelError, Topology
+from planner.naming import counted
 from planner.placement import drawer_location, frames_of, placement_problem, position, rackable_problem
 from planner.schema import check_attr, name_problem
 
@@ -200,7 +201,7 @@ def unplace_all(topo: Topology, ids: list[str]) -> Builder:
     placed = [cid for cid in ids if position(topo, cid) is not None]
     if not placed:
         raise ModelError("none of the selected units is in a rack")
-    with _building(topo, f"Unplace {len(placed)} unit(s)") as b:
+    with _building(topo, f"Unplace {counted(len(placed), 'unit')}") as b:
         for cid in placed:
             b.add(unplace(topo, cid))
     return b

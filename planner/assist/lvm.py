@@ -10,6 +10,7 @@ from planner import edit
 from planner.assist.base import Assisted, assisting, expect, name_of, require
 from planner.figures import data_drives
 from planner.model import Component, ModelError, Topology
+from planner.naming import counted
 from planner.rules.wording import aix
 from planner.schema import LTG_SIZES_KB, STRIPE_SIZES_KB
 
@@ -93,7 +94,7 @@ def build_lvm(
         transfer = max(256, ltg)
         if new:
             a.add(edit.add_hdisks(topo, lpar, new, max_transfer_kb=transfer))
-            a.say(f"{len(new)} hdisk(s) for the mapped logical drives, max_transfer {transfer} KB")
+            a.say(f"{counted(len(new), 'hdisk')} for the mapped logical drives, max_transfer {transfer} KB")
         hdisks = spare + [hd.id for hd in topo.children(lpar, "hdisk") if hd["logical_drive"] in new]
         for h in spare:
             if topo[h]["max_transfer_kb"] < ltg:

@@ -20,6 +20,7 @@ from __future__ import annotations
 from planner import edit_place
 from planner.assist.base import Assisted, assisting, name_of, require
 from planner.model import Component, ModelError, Topology
+from planner.naming import counted
 from planner.placement import (
     frames_of,
     own_frame,
@@ -166,5 +167,5 @@ def rack_everything(topo: Topology) -> Assisted:
             _rack_group(topo, a, site, group, used)
         left = unplaced(topo)
         if left:
-            a.say(f"{len(left)} unit(s) could not be placed: {', '.join(name_of(topo, c) for c in left[:4])}")
+            a.say(f"{counted(len(left), 'unit')} could not be placed: {', '.join(name_of(topo, c) for c in left[:4])}")
     return a

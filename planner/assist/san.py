@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable
 from planner import edit
 from planner.assist.base import Assisted, assisting, expect, name_of, require, token
 from planner.model import Component, ModelError, Topology
+from planner.naming import counted
 
 Distance = Callable[[str, str], "int | None"]
 
@@ -314,7 +315,10 @@ def recable_asic_local(topo: Topology, switch_id: str) -> Assisted:
     require(ports, f"no zoned port is cabled to {name_of(topo, sw)}")
     cables = [topo.cable_at(p).id for p in ports]
     with assisting(topo, f"Re-cable {name_of(topo, sw)} ASIC-local") as a:
-        a.add(edit.delete(topo, cables), f"unplugged {len(cables)} cable(s) of zoned ports from {name_of(topo, sw)}")
+        a.add(
+            edit.delete(topo, cables),
+            f"unplugged {counted(len(cables), 'cable')} of zoned ports from {name_of(topo, sw)}",
+        )
         hbas = [p for p in ports if topo[p].kind == "hba_port"]
         a.add(_cable_switch(topo, sw, hbas, [p for p in ports if p not in hbas]))
     return a

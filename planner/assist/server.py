@@ -8,6 +8,7 @@ from planner import edit
 from planner.assist.base import Assisted, NothingToDo, assisting, expect, name_of
 from planner.figures import figure
 from planner.model import Component, ModelError, Topology
+from planner.naming import counted
 
 #: The paper's 16 adapter slots of a 7040-61D drawer, in its order [P690 'Determine the RIO2
 #: slots for adapter placement': PHB1 slots 1-3, PHB2 5-7, PHB3 8-9 on each planar]
@@ -60,8 +61,8 @@ def slot_order(topo: Topology, drawer_id: str, count: int, beyond_paper: bool = 
     if count > len(allowed):
         used = len(slots) - len(free)
         raise ModelError(
-            f"{name_of(topo, drawer)} has {len(allowed)} free slot(s) of the paper's 16 for {count} adapters "
-            f"({used} slot(s) already hold adapters); 16 adapters at 150 MB/s fill a drawer's 2.4 GB/s "
+            f"{name_of(topo, drawer)} has {counted(len(allowed), 'free slot')} of the paper's 16 for {count} adapters "
+            f"({counted(used, 'slot')} already hold adapters); 16 adapters at 150 MB/s fill a drawer's 2.4 GB/s "
             "(P690 step 2): add a drawer, or place fewer adapters"
         )
     counts: dict[str, int] = {}
@@ -99,7 +100,7 @@ def place_hbas(
         raise ModelError("place at least one HBA")
     slots = slot_order(topo, drawer_id, count, beyond_paper)
     owner = lpar or _only_lpar(topo, topo.ancestor(drawer_id, "server"))
-    with assisting(topo, f"Place {count} HBA(s) in {name_of(topo, drawer_id)}") as a:
+    with assisting(topo, f"Place {counted(count, 'HBA')} in {name_of(topo, drawer_id)}") as a:
         for slot in slots:
             b = edit.add_hba(topo, slot.id, hba_part, lpar=owner)
             hba = topo.children(slot.id, "hba")[0]

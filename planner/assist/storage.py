@@ -9,6 +9,7 @@ from planner import edit
 from planner.assist.base import Assisted, NothingToDo, assisting, expect, name_of, require, token
 from planner.assist.san import rdac_applies
 from planner.model import Component, ModelError, Topology
+from planner.naming import counted
 from planner.rules.storage import FASTT_SEGMENTS
 
 #: the paper's LTG: 1 MB [P690 'Logical track group size 1 MB']
@@ -82,7 +83,7 @@ def layout_arrays(
     choice = best_layout(topo.part_of(sub), len(free), ltg_kb)
     if choice is None:
         raise ModelError(
-            f"{name_of(topo, sub)} has {len(free)} free drive(s), too few for a RAID 5 array aligned with a {ltg_kb} KB LTG"
+            f"{name_of(topo, sub)} has {counted(len(free), 'free drive')}, too few for a RAID 5 array aligned with a {ltg_kb} KB LTG"
         )
     n, seg, k, why = choice
     k = min(count or k, len(free) // (n + 1))
@@ -101,7 +102,7 @@ def layout_arrays(
         a.say(why)
         rest = len(free) - k * (n + 1)
         if rest:
-            a.say(f"{rest} drive(s) left free on {name_of(topo, sub)} (hot spares or more arrays)")
+            a.say(f"{counted(rest, 'drive')} left free on {name_of(topo, sub)} (hot spares or more arrays)")
     return a
 
 

@@ -95,7 +95,7 @@ def _selected(rules: Iterable[str] | None) -> list[Rule]:
     ids = list(rules)
     unknown = [r for r in ids if r not in RULES]
     if unknown:
-        raise ValueError(f"unknown rule id(s) {', '.join(unknown)}; known: {', '.join(RULES)}")
+        raise ValueError(f"unknown rule ids {', '.join(unknown)}; known: {', '.join(RULES)}")
     return [RULES[r] for r in ids]
 
 

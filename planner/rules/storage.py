@@ -222,7 +222,7 @@ def _dac_findings(
                     f"{naming.qualified_name(topo, lpar)} uses RDAC, and {who} sees {naming.qualified_name(topo, ctl)} through {len(seen)} paths "
                     f"({lines}); the AIX RDAC driver allows exactly one path to each controller (dac).",
                     "Zone so that each controller is reached once per partition: HBA1 to controller A, "
-                    "HBA2 to controller B (remove one of these connections from zone(s) "
+                    "HBA2 to controller B (remove one of these connections from the zones "
                     f"{ctx.names(zones, 6) if zones else 'the direct cabling'}); or use MPIO/SDDPCM on AIX "
                     f"5.3+ if the subsystem supports it.",
                 )

@@ -85,7 +85,7 @@ def test_fix_button_applies_and_undo_restores(window, qtbot):
     assert bundle.result.aggregate == 1600
     before = snapshot(w.doc.topology)
     assert panel.select_finding("ASIC_CROSSING")
-    assert panel.fix_button.isVisible() and panel.fix_preview.text().startswith("Fix: unplugged 32 cable(s)")
+    assert panel.fix_button.isVisible() and panel.fix_preview.text().startswith("Fix: unplugged 32 cables")
     qtbot.mouseClick(panel.fix_button, Qt.MouseButton.LeftButton)
     bundle = w.doc.wait_for_analysis()
     assert bundle.result.aggregate == 2400

@@ -61,7 +61,7 @@ def test_fix_worst_cabling(tmp_path, capsys):
     code, out, err = run(capsys, "fix", str(worst), str(fixed), "--rule", "ASIC_CROSSING")
     assert code == 0, err
     assert out.splitlines()[0].startswith("ASIC_CROSSING: ")
-    assert "unplugged 32 cable(s)" in out
+    assert "unplugged 32 cables" in out
     assert run(capsys, "check", str(fixed))[0] == 0
 
 
@@ -69,7 +69,7 @@ def test_fix_exit_codes(tmp_path, capsys):
     worst = tmp_path / "worst.sanplan"
     run(capsys, "example", "p690-worst-cabling", str(worst))
     code, out, _ = run(capsys, "fix", str(worst), str(tmp_path / "same.sanplan"), "--rule", "PV_PER_VG")
-    assert code == 1 and "nothing done" in out and "error(s) remain" in out
+    assert code == 1 and "nothing done" in out and "remain: see" in out
     code, _, err = run(capsys, "fix", str(worst), str(tmp_path / "x.sanplan"), "--rule", "NO_SUCH_RULE")
     assert code == 2 and "unknown rule NO_SUCH_RULE" in err
     code, _, err = run(capsys, "complete", str(tmp_path / "missing.sanplan"), str(tmp_path / "y.sanplan"))
