@@ -117,22 +117,13 @@ def checklist(sheet: Sheet) -> list[Any]:
 
 # -- the bill of materials ------------------------------------------------------------------------------
 
-# Optical transceivers by part id (the catalog does not record them yet). A part record may say
-# itself with "port_optics" = "sfp" or "built-in". Estimates are marked as such.
-OPTICS: dict[str, tuple[str, str]] = {
-    "2109-F32": ("sfp", "estimate: each 2109-F32 port is an SFP cage (short-wave LC SFP per cabled port)"),
-    "FAStT600-Turbo": ("sfp", "estimate: each FAStT600 host port takes an SFP"),
-    "FAStT600": ("sfp", "estimate: each FAStT600 host port takes an SFP"),
-    "FAStT900": ("sfp", "estimate: each FAStT900 host port takes an SFP"),
-    "FC6239": ("built-in", "estimate: the FC 6239 adapter has its short-wave LC optics built in"),
-}
-
 
 def _optics(part: dict[str, Any]) -> tuple[str, str]:
+    """The part's ``port_optics`` ("sfp", "built-in" or "") and its source, from the catalog."""
     own = str(part.get("port_optics", "") or "")
-    if own:
-        return own, f"part record {part.get('id', '')}: port_optics = {own}"
-    return OPTICS.get(str(part.get("id", "")), ("", ""))
+    if not own:
+        return "", ""
+    return own, str(part.get("port_optics_source", "") or f"part record {part.get('id', '')}: port_optics = {own}")
 
 
 def sfp_count(sheet: Sheet) -> tuple[dict[str, int], list[str]]:
@@ -147,8 +138,11 @@ def sfp_count(sheet: Sheet) -> tuple[dict[str, int], list[str]]:
             if part is None:
                 continue
             optics, note = _optics(part)
-            if note:
-                notes[note] = None
+            notes[
+                note
+                or f"part {part.get('id', '?')} does not say whether its ports take SFPs (a part record saved "
+                "before catalog 6); count its transceivers by hand"
+            ] = None
             if optics == "sfp":
                 counts[part["id"]] = counts.get(part["id"], 0) + 1
     return counts, list(notes)

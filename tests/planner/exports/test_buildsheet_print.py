@@ -246,3 +246,14 @@ def test_cable_lengths_come_from_the_rack_positions(parts):
     rows = sections_install.rack_rows(sheet)
     assert sum(r[0] for r in rows) == len(sheet.topo.of_kind("rack"))
     assert any("frame of p690" in r[2] for r in rows) and any("rack, 42U, 600 mm wide" in r[2] for r in rows)
+
+
+def test_a_part_record_without_optics_is_named_in_the_notes(parts):
+    """A design saved with catalog 5 parts (no port_optics): no SFPs guessed, the note says so."""
+    topo = build_example("p690-one-drawer", parts)
+    for part in topo.parts.values():
+        part.pop("port_optics", None)
+        part.pop("port_optics_source", None)
+    sfps, notes = sections_install.sfp_count(Sheet(topo, "planning", "", "", "a4"))
+    assert sfps == {}
+    assert any("2109-F32 does not say whether its ports take SFPs" in n for n in notes)
