@@ -61,6 +61,25 @@ def main() -> None:
     settle()
     w.grab().save(str(OUT / "editor-one-drawer-measured.png"))
     w.doc.undo_stack.setClean()
+
+    from PySide6.QtCore import Qt
+
+    w.open_example("p690-benchmark")
+    w.figures_box.setCurrentText("measured")
+    settle()
+    w.docks["scaling"].raise_()
+    w.scaling.source.setCurrentIndex(w.scaling.source.findData("cache"))
+    w.resizeDocks([w.docks["scaling"]], [430], Qt.Orientation.Vertical)
+    settle()
+    w.scaling.refresh()
+    settle()
+    w.grab().save(str(OUT / "editor-scaling.png"))
+
+    w.figures_box.setCurrentText("planning")
+    w.docks["racks"].raise_()
+    settle()
+    w.grab().save(str(OUT / "editor-racks.png"))
+    w.doc.undo_stack.setClean()
     w.close()
     print("wrote", ", ".join(p.name for p in sorted(OUT.glob("*.png"))))
 
