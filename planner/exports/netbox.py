@@ -215,8 +215,13 @@ def readme_text(inv: Inventory, written: list[str]) -> str:
             lines.append(f"  {n:2}. {f}: {page}, {url}")
     lines += [
         "",
-        "A row for something NetBox has already (the manufacturer IBM, your site) is refused as a",
-        "duplicate: delete that row (or that file) and import the rest.",
+        "NetBox imports a file whole or not at all, and names the row it refused ('Record 3 ...').",
+        "A row for something NetBox has already (the manufacturer IBM, a device type, a role such as",
+        "Server or Switch, your site) is refused as a duplicate: delete that row (or that file) and",
+        "import the file again.",
+        "NetBox finds the device of each row of 07-interfaces.csv by its name alone: a device of the",
+        'same name anywhere in your NetBox (another site too) fails that file with \'"NAME" is not a',
+        "unique value for this field'; rename the device in the design and export again.",
         "Ports with a WWPN (HBA ports on the drawer they sit in, storage host ports) are created by",
         "07-interfaces.csv with their WWN: NetBox's import changes an existing interface only by its",
         "numeric id, so the device types hold only the ports without a WWPN (switch ports).",

@@ -182,7 +182,8 @@ class _Builder:
         self.problems: list[str] = []
         self.types: dict[str, NbDeviceType] = {}
         self.devices: dict[str, NbDevice] = {}  # component id -> device
-        self.ports: dict[str, tuple[str, str]] = {}
+        self.ports: dict[str, tuple[str, str]] = {}  # port id -> (device name, interface name)
+        self.port_sites: dict[str, str] = {}  # port id -> the site of its device
 
     # -- names ------------------------------------------------------------------------------------
     def check(self, comp: Component | None, what: str, value: str, max_len: int = NAME_MAX) -> str:
@@ -382,15 +383,23 @@ def _device(
 
 
 def _unique(b: _Builder, devices: list[NbDevice]) -> None:
-    """NetBox keeps device names unique per site, ignoring case."""
-    seen: dict[tuple[str, str], NbDevice] = {}
+    """NetBox keeps device names unique per site, ignoring case; its interface import finds the
+    device by name alone (dcim InterfaceImportForm: no site column), so a name used in two sites
+    is refused there too ('"fastt1" is not a unique value for this field')."""
+    seen: dict[str, NbDevice] = {}
     for d in devices:
-        key = (d.site, d.name.casefold())
-        other = seen.setdefault(key, d)
-        if other is not d:
+        other = seen.setdefault(d.name.casefold(), d)
+        if other is d:
+            continue
+        what = (
+            f"{KINDS[d.kind].name} {d.name!r} and {KINDS[other.kind].name} {other.name!r} would be two NetBox devices"
+        )
+        if other.site == d.site:
+            b.problems.append(f"{what} of one name in one site; rename one of them")
+        else:
             b.problems.append(
-                f"{KINDS[d.kind].name} {d.name!r} and {KINDS[other.kind].name} {other.name!r} would be two NetBox "
-                "devices of one name in one site; rename one of them"
+                f"{what} of one name (in sites {other.site!r} and {d.site!r}), and NetBox's interface import finds "
+                "a device by its name alone; rename one of them"
             )
 
 
@@ -432,7 +441,7 @@ def _interfaces(b: _Builder) -> list[NbInterface]:
             if x
         )
         out.append(_fc_interface(dev.name, name, port, _location_code(topo, port.id), description))
-        b.ports[port.id] = (dev.name, name)
+        b.ports[port.id], b.port_sites[port.id] = (dev.name, name), dev.site
     for port in topo.of_kind("host_port"):
         sub = topo.ancestor(port.id, "subsystem")
         dev = b.devices.get(sub.id) if sub is not None else None
@@ -441,12 +450,13 @@ def _interfaces(b: _Builder) -> list[NbInterface]:
             continue
         name = b.check(port, "name", f"{ctl.get('slot_name', '')}{port['index']}")
         out.append(_fc_interface(dev.name, name, port, "", f"controller {ctl.get('slot_name', '')} host port"))
-        b.ports[port.id] = (dev.name, name)
+        b.ports[port.id], b.port_sites[port.id] = (dev.name, name), dev.site
     for port in topo.of_kind("switch_port"):
         sw = topo.ancestor(port.id, "switch")
         dev = b.devices.get(sw.id) if sw is not None else None
         if dev is not None:
             b.ports[port.id] = (dev.name, switch_port_name(topo.part_of(sw), int(port["index"])))
+            b.port_sites[port.id] = dev.site
     _unique_interfaces(b, out)
     return out
 
@@ -489,7 +499,6 @@ def cable_length(topo: Topology, cable: Component) -> float:
 
 def _cables(b: _Builder) -> list[NbCable]:
     topo = b.topo
-    site_of = {d.name: d.site for d in b.devices.values()}
     out = []
     for cab in topo.of_kind("cable"):
         ends = [b.ports.get(cab.get("a") or ""), b.ports.get(cab.get("b") or "")]
@@ -499,16 +508,17 @@ def _cables(b: _Builder) -> list[NbCable]:
             )
             continue
         (a_dev, a_name), (b_dev, b_name) = ends
+        a_site, b_site = (b.port_sites[cab.get("a") or ""], b.port_sites[cab.get("b") or ""])
         text = b.check(cab, "label", str(cab.get("label") or short_label(cab)), LABEL_MAX)
         out.append(
             NbCable(
                 cab.id,
                 a_dev,
                 a_name,
-                site_of[a_dev],
+                a_site,
                 b_dev,
                 b_name,
-                site_of[b_dev],
+                b_site,
                 CABLE_TYPES.get(str(cab.get("media") or ""), ""),
                 text,
                 cable_length(topo, cab),

@@ -166,6 +166,42 @@ def test_device_names_unique_per_site_ignoring_case(one_drawer):
         inventory(one_drawer)
 
 
+def in_two_sites(topo):
+    """The storage moved to a rack of a second site (the switch stays in site 1)."""
+    from planner import edit_place, placement
+
+    edit_place.add_site(topo, "Site 2")
+    site2 = topo.of_kind("site")[-1].id
+    edit_place.add_rack(topo, site2, "R9", 42)
+    r9, u = topo.children(site2, "rack")[0].id, 1
+    for sub in topo.of_kind("subsystem")[:4]:
+        edit_place.unplace(topo, sub.id)
+        edit_place.place(topo, sub.id, r9, u)
+        u += int(placement.u_height(topo, sub.id))
+    return topo
+
+
+def test_a_device_name_used_in_two_sites_is_refused(one_drawer):
+    """Found importing into NetBox 4.6.8: the interfaces file names a device without its site, so
+    NetBox refused '"fastt1" is not a unique value for this field; multiple objects were found'."""
+    topo = in_two_sites(one_drawer)
+    set_raw(topo, "sw1", "name", "FASTT1")  # site 1; the subsystem fastt1 is in site 2
+    with pytest.raises(ExportError) as err:
+        inventory(topo)
+    text = str(err.value)
+    assert "'FASTT1'" in text and "'fastt1'" in text and "in sites 'Site 1' and 'Site 2'" in text
+    assert "finds a device by its name alone; rename one of them" in text
+
+
+def test_cable_ends_carry_the_site_of_their_device(one_drawer):
+    files = parsed(netbox_texts(inventory(in_two_sites(one_drawer))))
+    site = {d["name"]: d["site"] for d in files["devices"]}
+    assert site["fastt1"] == "Site 2" and site["sw1"] == "Site 1"
+    for c in files["cables"]:
+        assert (c["side_a_site"], c["side_b_site"]) == (site[c["side_a_device"]], site[c["side_b_device"]])
+    assert any(c["side_a_site"] != c["side_b_site"] for c in files["cables"])
+
+
 def unracked(topo):
     """The design with its sites and racks taken away (as before placement existed)."""
     for kind in ("server", "drawer", "switch", "subsystem", "enclosure"):
