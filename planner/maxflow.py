@@ -1,6 +1,17 @@
-"""The max-flow cross-check of the analysis: networkx maximum flow over the union of the paths
+"""The max-flow cross-check of the analysis: the maximum flow over the union of the paths
 (node capacities by node splitting) and the min-cut hops. Max flow is an upper bound of the
-max-min fair aggregate and equals it when no path could gain without another losing."""
+max-min fair aggregate and equals it when no path could gain without another losing.
+
+Off the hot path (``analyze(..., cross_check=True)``, ``sanplan analyze --cross-check``, the
+build sheet, the tests). The formulation, per independent bundle of paths (a site of many
+servers is many small problems): hops crossed by exactly the same paths are merged into one
+(series hops: the smallest capacity binds); then the fair allocation's own rates are tried as
+the maximum flow. They are a feasible flow; when no augmenting path is left in its residual
+graph the flow is maximum (the certificate), its value is the bundle's aggregate, and the min
+cut is read off the same residual graph in O(paths x hops). Only a bundle that fails the
+certificate (paths held below their bottleneck by a workload target, a chain crossing a hop
+twice) goes to networkx's preflow-push. Both give the same cut: the one nearest the sink (the
+set of nodes that can still reach the sink is the same for every maximum flow)."""
 
 from __future__ import annotations
 
@@ -20,10 +31,12 @@ def max_flow(paths: list[Path], loads: dict[str, Load]) -> tuple[float, list[str
     """
     group_of, groups, best = _series_groups(paths, loads)
     total, cut = 0.0, []
-    for seqs in _independent_chains(paths, group_of, groups).values():
+    for bundle in _independent_chains(paths, group_of, groups).values():
+        seqs = [seq for seq, _ in bundle]
         if any(not s for s in seqs):
             return math.inf, []
-        value, hops = _min_cut(seqs, best)
+        got = _certified_cut(bundle, best)
+        value, hops = got if got is not None else _min_cut(seqs, best)
         total += value
         cut += hops
     return float(total), sorted(cut)
@@ -57,8 +70,8 @@ def _series_groups(
 
 def _independent_chains(
     paths: list[Path], group_of: dict[str, int], groups: dict[tuple[int, ...], int]
-) -> dict[int, list[list[int]]]:
-    """Paths as chains of series groups, bundled by connected component (union-find)."""
+) -> dict[int, list[tuple[list[int], float | None]]]:
+    """Paths as (chain of series groups, rate), bundled by connected component (union-find)."""
     parent = list(range(len(paths)))
 
     def find(x: int) -> int:
@@ -73,15 +86,83 @@ def _independent_chains(
             ri = find(i)
             if ri != r:
                 parent[ri] = r
-    chains: dict[int, list[list[int]]] = {}
+    chains: dict[int, list[tuple[list[int], float | None]]] = {}
     for i, p in enumerate(paths):
         seq: list[int] = []
         for hid in p.hops:
             gid = group_of.get(hid, -1)
             if gid >= 0 and (not seq or seq[-1] != gid):
                 seq.append(gid)
-        chains.setdefault(find(i), []).append(seq)
+        chains.setdefault(find(i), []).append((seq, p.mbps))
     return chains
+
+
+#: relative slack within which a hop's summed rates count as its capacity (float sums of rates)
+_TIGHT = 1e-9
+
+
+def _loop_erased(seq: list[int]) -> list[int]:
+    """The chain as a simple path of the graph: a chain that comes back to a group (a path's
+    own hops, merged, around the shared ASIC or subsystem) goes on from that group's first
+    visit, over the edge the chain itself takes from it next."""
+    out: list[int] = []
+    at: dict[int, int] = {}
+    for g in seq:
+        i = at.get(g)
+        if i is None:
+            at[g] = len(out)
+            out.append(g)
+            continue
+        for dropped in out[i + 1 :]:
+            del at[dropped]
+        del out[i + 1 :]
+    return out
+
+
+def _certified_cut(
+    bundle: list[tuple[list[int], float | None]], best: list[tuple[float, str]]
+) -> tuple[float, list[str]] | None:
+    """The max flow and min-cut hops of one bundle from its paths' allocated rates, or None
+    when they are not a maximum flow (then networkx decides).
+
+    The graph is the one :func:`_min_cut` builds (SOURCE -> in g -> out g -> ... -> SINK per
+    chain, the capacity on in g -> out g). The rates, each along its chain made a simple path
+    (:func:`_loop_erased`), give each edge its flow; a node is on the
+    sink side when it reaches SINK over edges with residual capacity (forward: not saturated,
+    backward: carrying flow). SOURCE on the sink side = an augmenting path = not maximum.
+    Cost O(total chain length)."""
+    flow: dict[tuple[Any, Any], float] = {}
+    total = 0.0
+    for seq, rate in bundle:
+        if rate is None or rate < 0:
+            return None
+        total += rate
+        prev: Any = "SOURCE"
+        for gid in _loop_erased(seq):
+            for edge in ((prev, ("in", gid)), (("in", gid), ("out", gid))):
+                flow[edge] = flow.get(edge, 0.0) + rate
+            prev = ("out", gid)
+        flow[(prev, "SINK")] = flow.get((prev, "SINK"), 0.0) + rate
+    back: dict[Any, list[Any]] = {}  # node -> the nodes with a residual edge into it
+    for (u, v), f in flow.items():
+        cap = best[u[1]][0] if u[0] == "in" else math.inf
+        if f > cap * (1 + _TIGHT):
+            return None  # not a feasible flow
+        if f < cap * (1 - _TIGHT):
+            back.setdefault(v, []).append(u)  # residual u -> v
+        if f > 0:
+            back.setdefault(u, []).append(v)  # residual v -> u (the flow can be undone)
+    sink_side = {"SINK"}
+    stack = ["SINK"]
+    while stack:
+        for u in back.get(stack.pop(), ()):
+            if u not in sink_side:
+                sink_side.add(u)
+                stack.append(u)
+    if "SOURCE" in sink_side:
+        return None  # an augmenting path: the rates are not a maximum flow
+    groups = {g for seq, _ in bundle for g in seq}
+    return total, [best[g][1] for g in groups if ("in", g) not in sink_side and ("out", g) in sink_side]
 
 
 def _min_cut(seqs: list[list[int]], best: list[tuple[float, str]]) -> tuple[float, list[str]]:

@@ -21,6 +21,7 @@ edits are in :mod:`planner.edit_place`).
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from dataclasses import dataclass
@@ -65,8 +66,10 @@ class Position:
         return self.u + self.height_u - 1
 
 
+@functools.cache
 def placeable_kinds() -> tuple[str, ...]:
-    """Kinds a rack holds: those whose schema has the ``rack``, ``u`` and ``face`` attributes."""
+    """Kinds a rack holds: those whose schema has the ``rack``, ``u`` and ``face`` attributes
+    (the schema is fixed: computed once, not per unit on a site)."""
     return tuple(k for k, s in KINDS.items() if {"rack", "u", "face"} <= set(s.attrs))
 
 

@@ -45,7 +45,9 @@ def test_examples_are_listed_and_written(tmp_path, capsys):
 
 
 def test_analyze_json_keys_and_values(one, capsys):
-    code, out, _ = run(capsys, "analyze", str(one), "--figures", "measured", "--from", "cache", "--json")
+    code, out, _ = run(
+        capsys, "analyze", str(one), "--figures", "measured", "--from", "cache", "--json", "--cross-check"
+    )
     assert code == 0
     data = json.loads(out)
     assert data["aggregate_mbps"] == pytest.approx(2650, rel=0.03)
@@ -185,12 +187,20 @@ def test_display_without_working_qt_falls_back_to_headless(capsys, monkeypatch):
 
 
 def test_analyze_without_the_cross_check_and_the_generated_sites(one, capsys):
-    code, out, _ = run(capsys, "analyze", str(one), "--json", "--no-cross-check")
+    code, out, _ = run(capsys, "analyze", str(one), "--json")  # the cross-check is opt-in
     data = json.loads(out)
     assert code == 0 and data["max_flow_mbps"] is None and data["min_cut"] == []
-    _, with_check, _ = run(capsys, "analyze", str(one), "--json")
-    assert {k: v for k, v in json.loads(with_check).items() if k not in ("max_flow_mbps", "min_cut")} == {
+    code, text, _ = run(capsys, "analyze", str(one))
+    assert code == 0 and "max-flow" not in text
+    _, no_check, _ = run(capsys, "analyze", str(one), "--json", "--no-cross-check")  # still accepted: the default
+    assert json.loads(no_check) == data
+    _, with_check, _ = run(capsys, "analyze", str(one), "--json", "--cross-check")
+    checked = json.loads(with_check)
+    assert checked["max_flow_mbps"] == pytest.approx(data["aggregate_mbps"]) and checked["min_cut"]
+    assert {k: v for k, v in checked.items() if k not in ("max_flow_mbps", "min_cut")} == {
         k: v for k, v in data.items() if k not in ("max_flow_mbps", "min_cut")
     }
+    code, text, _ = run(capsys, "analyze", str(one), "--cross-check")
+    assert code == 0 and "max-flow cross-check" in text
     code, out, _ = run(capsys, "example", "list")
     assert code == 0 and {"site-16x", "site-32x"} <= set(out.split())

@@ -86,3 +86,24 @@ def test_mixed_analysis_keeps_every_hop_within_capacity(one_drawer_session, read
     assert result.read_mbps + result.write_mbps == pytest.approx(result.aggregate)
     for p in result.paths:
         assert p.read_mbps == pytest.approx(p.mbps * read_pct / 100)
+
+
+@settings(max_examples=200, deadline=None)
+@given(networks(weighted=True), st.data())
+def test_independent_groups_filled_apart_give_the_same_rates(net, data):
+    """max_min_fair fills each group of flows that share no constraint on its own heap: rates and
+    bottlenecks equal, bit for bit, one filling of everything (planner.fairshare._fill), with and
+    without demands; several copies side by side make several groups."""
+    from planner.fairshare import _fill, _independent
+
+    flows, caps, coef = net
+    nh = len(caps)
+    copies = data.draw(st.integers(1, 3))
+    flows = [[h + k * nh for h in f] for k in range(copies) for f in flows]
+    caps = caps * copies
+    coef = coef * copies if coef is not None else None
+    demands = data.draw(
+        st.none() | st.lists(st.floats(0.5, 2000.0) | st.just(math.inf), min_size=len(flows), max_size=len(flows))
+    )
+    assert len(_independent(flows, len(caps))) >= copies
+    assert max_min_fair(flows, caps, coef, demands) == _fill(flows, caps, coef, demands)
