@@ -257,3 +257,12 @@ def test_save_over_a_file_saved_elsewhere_asks_before_overwriting(window, tmp_pa
     window.answers["overwrite"] = True
     assert window.file_save()
     assert open_project(path).topology["d1"].name == "mine"
+
+
+def test_the_findings_tab_is_the_one_shown_at_start(window):
+    """Of the tabbed bottom panels, Findings is raised at start (not the last one attached)."""
+    window.show()
+    bottom = [d for d in window.docks.values() if window.tabifiedDockWidgets(d)]
+    assert window.docks["findings"] in bottom
+    shown = [d for d in bottom if not d.visibleRegion().isEmpty()]
+    assert window.docks["findings"] in shown and window.docks["racks"] not in shown
