@@ -5,8 +5,10 @@ Widgets observe a :class:`Document` (its Qt signals) and change the design only 
 (a planner command). Each planner command is wrapped in one :class:`PlannerUndoCommand`, so one
 gesture is one undo step and the window title follows ``QUndoStack.cleanChanged``.
 
-After every change the design is re-analysed off the GUI thread: a snapshot (``clone``) is
-analysed in a worker; results for an older revision are dropped.
+After every change the design is re-analysed off the GUI thread (:mod:`app.background`): the
+GUI thread builds only the edit's small delta; worker threads keep replicas of the design and
+re-analyse the parts the edit can affect, then check the rules, then (when idle) cross-check
+with max flow. Every result carries its revision; results for an older revision are dropped.
 """
 
 from __future__ import annotations
@@ -16,11 +18,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QObject, QRunnable, QThreadPool, QTimer, Signal
+from PySide6.QtCore import QObject, QThread, QTimer, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from planner.analysis import Analysis, analyze
 from planner.commands import Command
+from planner.incremental import Delta
 from planner.io import Project, ProjectError, open_project, save_project
 from planner.io.sanfile import ChangedOnDisk
 from planner.model import Event, ModelError, Topology
@@ -74,30 +77,7 @@ class AnalysisBundle:
     findings: list[Finding] = field(default_factory=list)
     seconds: float = 0.0
     origin: Topology | None = field(default=None, repr=False, compare=False)
-
-
-class _Signals(QObject):
-    done = Signal(object)
-
-
-class _AnalysisJob(QRunnable):
-    def __init__(self, snapshot: Topology, revision: int, figures: str, direction: str, origin: Topology) -> None:
-        super().__init__()
-        self.snapshot, self.revision, self.figures, self.direction = snapshot, revision, figures, direction
-        self.origin = origin
-        self.signals = _Signals()
-
-    def run(self) -> None:
-        import time
-
-        t0 = time.perf_counter()
-        try:
-            bundle = compute_bundle(self.snapshot, self.revision, self.figures, self.direction)
-            bundle.seconds = time.perf_counter() - t0
-            bundle.origin = self.origin
-        except Exception as err:  # never lose the window over an analysis bug
-            bundle = err
-        self.signals.done.emit(bundle)
+    checked: bool = True  # False: the rules have not run yet (``findings`` is empty until then)
 
 
 def compute_bundle(topo: Topology, revision: int, figures: str, direction: str) -> AnalysisBundle:
@@ -117,7 +97,11 @@ class Document(QObject):
     ``edited()`` (a command was applied, undone or redone: all its events are sent),
     ``analysisReady(AnalysisBundle)``, ``selectionChanged(list[str])``, ``pathHighlighted(object)``,
     ``fileStateChanged()``, ``projectReplaced()``, ``scenariosChanged()``, ``message(str)``
-    (an error or note for the user)."""
+    (an error or note for the user), ``crossChecked(CrossCheck)`` (the idle max-flow cross-check
+    of the current revision; a disagreement is also sent as ``message``).
+
+    ``analysisReady`` comes twice per revision in the background: first with the analysis
+    (``bundle.checked`` False: the canvas recolours at once), then with the rules' findings."""
 
     changed = Signal()
     edited = Signal()
@@ -129,6 +113,7 @@ class Document(QObject):
     projectReplaced = Signal()
     scenariosChanged = Signal()
     message = Signal(str)
+    crossChecked = Signal(object)
 
     def __init__(self, parts: dict[str, dict[str, Any]], parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -145,13 +130,14 @@ class Document(QObject):
         self.analysis: AnalysisBundle | None = None
         self.synchronous = False  # tests may analyse in the GUI thread for determinism
         self.last_refusal = ""  # the reason the last refused edit gave (also sent as ``message``)
-        self._pool = QThreadPool.globalInstance()
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
-        self._timer.setInterval(30)
+        self._timer.setInterval(0)  # after the command: all its events are in
         self._timer.timeout.connect(self._start_analysis)
-        self._running = False
-        self._jobs: list[_AnalysisJob] = []
+        self._events: list[Event] = []  # since the last delta sent to the background
+        self._background: Any = None  # app.background.BackgroundAnalysis, made on first use
+        self._reset = True  # the background's replicas must start again from the design
+        self.cross_check: Any = None  # the last CrossCheck of the design shown
         self._attach()
 
     def _on_clean_changed(self, _clean: bool) -> None:
@@ -174,6 +160,8 @@ class Document(QObject):
 
     def _on_event(self, event: Event) -> None:
         self.modelEvent.emit(event)
+        if not self.synchronous:
+            self._events.append(event)
         if event.type == "removed" and event.id in self.selection:
             self.selection = [s for s in self.selection if s in self.topology and s != event.id]
             self.selectionChanged.emit(list(self.selection))
@@ -208,6 +196,8 @@ class Document(QObject):
             self.undo_stack.clear()
         self.selection = []
         self.analysis = None
+        self.cross_check = None
+        self._reset = True
         self.projectReplaced.emit()
         self.scenariosChanged.emit()
         self.selectionChanged.emit([])
@@ -279,32 +269,56 @@ class Document(QObject):
         self._timer.start(0 if now else self._timer.interval())
 
     def _start_analysis(self) -> None:
-        if self._running and not self.synchronous:
-            self._timer.start()  # one at a time; the newest revision is analysed next
-            return
         topo = self.topology
         if self.synchronous:
-            bundle = compute_bundle(topo, topo.revision, self.figures, self.direction)
-            self._done(bundle)
+            self._events.clear()
+            self._reset = True  # the background starts afresh if it is used again
+            self._done(compute_bundle(topo, topo.revision, self.figures, self.direction))
             return
-        job = _AnalysisJob(topo.clone(), topo.revision, self.figures, self.direction, topo)
-        job.setAutoDelete(False)
-        job.signals.done.connect(self._done)
-        self._jobs.append(job)
-        self._running = True
-        self._pool.start(job)
+        bg = self._background
+        if bg is None:
+            from app.background import BackgroundAnalysis
+
+            bg = self._background = BackgroundAnalysis(AnalysisBundle, self)
+            bg.analysed.connect(self._done)
+            bg.checked.connect(self._done)
+            bg.crossChecked.connect(self._on_cross_check)
+        if self._reset:
+            self._reset = False
+            self._events.clear()
+            bg.reset(topo, self.figures, self.direction)  # one copy of the design, made here
+        delta = Delta.from_events(topo, self._events)  # only what changed: O(edit)
+        self._events.clear()
+        bg.submit(delta, self.figures, self.direction, topo)
 
     def _done(self, bundle: Any) -> None:
-        self._running = False
-        self._jobs = [j for j in self._jobs if j.signals is not self.sender()]
         if isinstance(bundle, Exception):
             self.message.emit(f"analysis failed: {bundle}; the design is unchanged")
             return
         if not self.is_current(bundle):
-            self._schedule(now=True)  # stale: the design changed meanwhile
-            return
+            return  # stale: a newer revision is on its way
         self.analysis = bundle
         self.analysisReady.emit(bundle)
+
+    def _on_cross_check(self, result: Any) -> None:
+        a = self.analysis
+        if a is None or not self.is_current(a) or result.origin is not a.origin or result.revision != a.revision:
+            return  # superseded by an edit
+        if (result.figures, result.direction) != (a.figures, a.direction):
+            return
+        self.cross_check = result
+        self.crossChecked.emit(result)
+        if not result.agrees:
+            self.message.emit(
+                f"max-flow cross-check disagrees: the analysis carries {result.aggregate:,.1f} MB/s but the "
+                f"network's max flow is {result.max_flow:,.1f} MB/s (min cut: {', '.join(result.min_cut[:4])}); "
+                "please report the design"
+            )
+
+    def background_busy(self) -> bool:
+        """Whether an analysis is scheduled, queued or running."""
+        bg = self._background
+        return self._timer.isActive() or (bg is not None and bg.busy())
 
     def is_current(self, bundle: AnalysisBundle | None) -> bool:
         """Whether ``bundle`` describes the design as it is now: the same scenario's design at the
@@ -325,10 +339,10 @@ class Document(QObject):
         deadline = QDeadlineTimer(timeout_ms)
         while not deadline.hasExpired():
             a = self.analysis
-            if self.is_current(a) and not self._timer.isActive() and not self._running:
+            if self.is_current(a) and a.checked and not self._timer.isActive():
                 return a
             QCoreApplication.processEvents()
-            self._pool.waitForDone(5)
+            QThread.msleep(2)
         return None
 
     # -- files ---------------------------------------------------------------------------------

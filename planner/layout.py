@@ -244,13 +244,7 @@ def _switches(topo: Topology, d: Diagram, x_of: dict[str, float], collapsed: set
             ay = y
             y += ROW - 4
             for port in topo.children(asic.id, "switch_port"):
-                peer = topo.peer_port(port.id)
-                peer_c = topo.get(peer) if peer else None
-                what = ""
-                if peer_c is not None:
-                    owner = topo.get(peer_c.parent)
-                    what = f" - {naming.qualified_name(topo, owner) if owner else peer}"
-                _add(d, port, "switch", x + 16, y, w - 20, ROW - 3, f"{port['index']}{what}", container=asic.id)
+                _add(d, port, "switch", x + 16, y, w - 20, ROW - 3, _switch_port_label(topo, port), container=asic.id)
                 y += ROW - 2
             _add(d, asic, "switch", x + 8, ay, w - 12, y - ay + 2, asic.label(), container=sw.id)
             y += 4
@@ -258,6 +252,17 @@ def _switches(topo: Topology, d: Diagram, x_of: dict[str, float], collapsed: set
             d.alias[bp.id] = sw.id
         _add(d, sw, "switch", x, top, w, y - top + 4)
         y += GAP + 4
+
+
+def _switch_port_label(topo: Topology, port: Component) -> str:
+    """'3 - p690.fcs0': the port's index and what is cabled to it."""
+    peer = topo.peer_port(port.id)
+    peer_c = topo.get(peer) if peer else None
+    what = ""
+    if peer_c is not None:
+        owner = topo.get(peer_c.parent)
+        what = f" - {naming.qualified_name(topo, owner) if owner else peer}"
+    return f"{port['index']}{what}"
 
 
 def _by_peer_rank(topo: Topology, ranks: dict[str, int], switches: list[Component]) -> list[Component]:
@@ -410,17 +415,27 @@ def _arrays(topo: Topology, d: Diagram, sub: Component, xa: float, ya: float, he
             label = f"{ld.label()} ({ld['size_gb']:.0f} GB)"
             _add(d, ld, "array", xa + 8, ya, wa - 12, ROW - 3, label, container=arr.id)
             ya += ROW - 2
-        name = naming.short_label(arr)
-        shape = f"RAID{arr['raid_level']} {naming.array_shape(arr['raid_level'], len(arr['drives']))}"
-        label = (
-            f"{name}, {arr['segment_kb']} KB segment"
-            if shape in name
-            else f"{name}: {shape}, {arr['segment_kb']} KB segment"
-        )
+        label, tip = _array_text(arr)
         box = _add(d, arr, "array", xa, at, wa, ya - at + 4, label)
-        box.tip = f"{len(arr['drives'])} drives, RAID {arr['raid_level']}, {arr['segment_kb']} KB segment"
+        box.tip = tip
         ya += 6
     return ya
+
+
+def _array_text(arr: Component) -> tuple[str, str]:
+    """An array box's label and tip."""
+    name = naming.short_label(arr)
+    shape = f"RAID{arr['raid_level']} {naming.array_shape(arr['raid_level'], len(arr['drives']))}"
+    label = (
+        f"{name}, {arr['segment_kb']} KB segment"
+        if shape in name
+        else f"{name}: {shape}, {arr['segment_kb']} KB segment"
+    )
+    return label, f"{len(arr['drives'])} drives, RAID {arr['raid_level']}, {arr['segment_kb']} KB segment"
+
+
+def _vg_label(vg: Component) -> str:
+    return f"{vg.label()}: {vg['vg_type']} VG, {len(vg['pvs'])} PVs, LTG {vg['ltg_kb']} KB, PP {vg['pp_mb']} MB"
 
 
 def _lvm(topo: Topology, d: Diagram, x_of: dict[str, float], collapsed: set[str]) -> None:
@@ -431,9 +446,7 @@ def _lvm(topo: Topology, d: Diagram, x_of: dict[str, float], collapsed: set[str]
             d.alias[h.id] = h["logical_drive"] if h["logical_drive"] in d.boxes else lpar.parent or ""
         for vg in topo.children(lpar.id, "volume_group"):
             top = y
-            label = (
-                f"{vg.label()}: {vg['vg_type']} VG, {len(vg['pvs'])} PVs, LTG {vg['ltg_kb']} KB, PP {vg['pp_mb']} MB"
-            )
+            label = _vg_label(vg)
             if vg.id in collapsed:
                 box = _add(d, vg, "volume_group", x, y, w, 3 * ROW, label)
                 box.collapsed, box.hidden_count = True, _hide(topo, d, vg)
@@ -516,3 +529,46 @@ def _apply_positions(topo: Topology, d: Diagram) -> None:
         for b in inner.get(cid, ()):
             b.x += dx
             b.y += dy
+
+
+# -- relabelling without a layout -----------------------------------------------------------------
+
+
+def box_text(topo: Topology, d: Diagram, cid: str) -> tuple[str, str]:
+    """The label and tip the editor's layout (``layout(..., editor=True)``) gives the box of
+    ``cid`` in ``d``, computed for that box alone: what an edit that moves nothing (an attribute
+    other than a reference, a part or a drive's bay) needs to refresh, without laying the whole
+    design out again. ``d`` must hold a box for ``cid``; its geometry and state are kept."""
+    box, c = d.boxes[cid], topo[cid]
+    kind, label, tip = c.kind, c.label(), box.tip
+    if kind == "drawer" and box.collapsed:
+        label = f"{c.label()}\n{sum(1 for x in topo.descendants(cid) if x.kind == 'hba')} HBAs"
+    elif kind in ("slot", "hba"):
+        slot = c if kind == "slot" else topo[c.parent]
+        phb = topo[slot.parent]
+        where = f"{phb.label()} on {topo[phb.parent].label()}"
+        if kind == "slot":
+            label = slot.label() if topo.children(cid, "hba") else f"{slot.label()} (empty)"
+            tip = f"{slot.label()}: {where}"
+        else:
+            tip = f"in {slot.label()}: {where}"
+    elif kind == "host_port":
+        label = c.label().replace(topo[topo[c.parent].parent].label() + " ", "")
+    elif kind == "controller":
+        label = f"Controller {c['slot_name']}"
+    elif kind == "switch_port":
+        label = _switch_port_label(topo, c)
+    elif kind == "drive":
+        arrays = topo.children(topo[c.parent].parent, "array")
+        n = int(box.state.split(":")[1]) if box.state.startswith("array:") else -1
+        tip = f"in {naming.short_label(arrays[n])}" if 0 <= n < len(arrays) else "free (in no array)"
+    elif kind == "logical_drive":
+        label = f"{c.label()} ({c['size_gb']:.0f} GB)"
+    elif kind == "array":
+        label, tip = _array_text(c)
+    elif kind == "volume_group":
+        label = _vg_label(c)
+    elif kind == "logical_volume":
+        stripe = f"{c['stripe_kb']} KB x {c['width']}" if c["stripe_kb"] else "not striped"
+        label = f"{c.label()}: {stripe}"
+    return label, tip

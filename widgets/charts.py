@@ -22,6 +22,7 @@ from PySide6.QtWidgets import QSplitter, QVBoxLayout, QWidget
 from planner import bands
 from planner.naming import label
 from planner.schema import chart_kinds, kind_name
+from widgets.deferred import WhenShown
 
 if TYPE_CHECKING:
     from app.document import AnalysisBundle, Document
@@ -145,7 +146,8 @@ class ChartsPanel(QWidget):
             plot.getPlotItem().vb.sigResized.connect(self._fit)
 
         self._apply_palette()
-        doc.analysisReady.connect(self._on_analysis)
+        self.follow = WhenShown(self, self._on_analysis, doc)  # only while on screen
+        doc.analysisReady.connect(self.follow)
         doc.projectReplaced.connect(self._clear)
         if doc.analysis is not None:
             self._on_analysis(doc.analysis)
@@ -186,6 +188,7 @@ class ChartsPanel(QWidget):
 
     # -- drawing --------------------------------------------------------------------------
     def _clear(self) -> None:
+        self.follow.forget()
         self.stats, self.path_values, self.histogram = [], [], None
         self.level_bars = self.path_bars = None
         self.level_labels = []

@@ -163,6 +163,8 @@ class FindingsPanel(QWidget):
         self._show_detail(None)
 
     def _on_analysis(self, bundle: AnalysisBundle) -> None:
+        if not bundle.checked:
+            return  # the rules are still running: their findings follow
         current = self.current_finding()
         keep = finding_key(current) if current is not None else None
         order = {s: i for i, s in enumerate(SEVERITY_GROUPS)}

@@ -133,11 +133,13 @@ class HeadlineBar(QFrame):
         self.write_value.setText(f"{bundle.write_mbps:,.0f} MB/s")
         kinds = binding_kinds(self.doc.topology, bundle.result)
         self.bound_value.setText(binding_text(kinds))
+        self.figures_value.setText(f"{bundle.figures}, {bundle.direction}")
+        if not bundle.checked:
+            return  # the rules are still running: the counts follow
         errors = sum(1 for f in bundle.findings if f.severity == "error")
         warnings = sum(1 for f in bundle.findings if f.severity == "warning")
         self._count(self.errors_value, errors, SEVERITY_COLOURS["error"])
         self._count(self.warnings_value, warnings, SEVERITY_COLOURS["warning"])
-        self.figures_value.setText(f"{bundle.figures}, {bundle.direction}")
 
     @staticmethod
     def _count(label: QLabel, n: int, colour: str) -> None:

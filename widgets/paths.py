@@ -28,6 +28,7 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QLineEdit,
 from planner import bands
 from planner.naming import label as component_label
 from planner.schema import kind_name
+from widgets.deferred import WhenShown
 
 if TYPE_CHECKING:
     from app.document import AnalysisBundle, Document
@@ -238,7 +239,8 @@ class PathsPanel(QWidget):
         self.view.selectionModel().selectionChanged.connect(self._on_selection)
         lay.addWidget(self.view, 1)
 
-        doc.analysisReady.connect(self._on_analysis)
+        self.follow = WhenShown(self, self._on_analysis, doc)  # only while on screen
+        doc.analysisReady.connect(self.follow)
         doc.projectReplaced.connect(self._on_replaced)
         if doc.analysis is not None:
             self._on_analysis(doc.analysis)
@@ -258,6 +260,7 @@ class PathsPanel(QWidget):
 
     # -- updating -------------------------------------------------------------------------
     def _on_replaced(self) -> None:
+        self.follow.forget()
         self._sized = False
         self._chosen = None
         self.model.set_rows([])

@@ -20,13 +20,14 @@ and the controller (:mod:`app.controller`) turns it into commands.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QPointF, QRectF, QTimer, Signal
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QApplication, QGraphicsScene
 
-from planner.layout import COLLAPSIBLE, Diagram, default_collapsed, layout
+from planner.layout import COLLAPSIBLE, Diagram, box_text, default_collapsed, layout
 from planner.naming import label
 from planner.schema import KINDS, PORT_KINDS
 from widgets.canvas.items import BoxItem, LinkItem
@@ -48,6 +49,10 @@ def is_structural(topo: Topology, event: Event) -> bool:
     comp = topo.get(event.id)
     attr = KINDS[comp.kind].attrs.get(event.key) if comp is not None else None
     return attr is None or bool(attr.ref)  # references draw links and order the storage column
+
+
+#: attributes whose change can move boxes although they draw no link (a drive's bay, a part's bays)
+_GEOMETRY_KEYS = frozenset({"name", "part", "bay"})
 
 
 class DiagramScene(QGraphicsScene):
@@ -78,7 +83,14 @@ class DiagramScene(QGraphicsScene):
         self.overview_scene: QGraphicsScene | None = None  # the scene the view shows then
         self.far = False  # zoomed far out: the view shows the overview (see widgets.canvas.overview)
         self._syncing = False
-        self._pending = ""  # "", "relabel" or "relayout": what the events since the last refresh need
+        self._pending = ""  # "", "local", "relabel" or "relayout": what the events since the last refresh need
+        self._touched: set[str] = set()  # components changed by "local" events (their boxes are relabelled)
+        self._shown: Any = None  # the Analysis painted now
+        self._members: dict[str, list[str]] | None = None  # box id -> the components it shows
+        self._member_set: set[str] = set()
+        self._dirty_boxes: set[str] = set()  # relabelled since the last paint: repaint their figures
+        self._group_load: dict[str, float] = {}
+        self._binds: dict[str, int] = {}
         self._flush_timer = QTimer(self)
         self._flush_timer.setSingleShot(True)
         self._flush_timer.setInterval(0)
@@ -97,18 +109,57 @@ class DiagramScene(QGraphicsScene):
     def _on_model_event(self, event: Event) -> None:
         if event.type in ("meta", "parts"):
             return  # the diagram shows neither the design's metadata nor part figures
-        if self._pending != "relayout":
-            self._pending = "relayout" if is_structural(self.doc.topology, event) else "relabel"
+        if is_structural(self.doc.topology, event):
+            self._pending = "relayout"
+        elif event.key in _GEOMETRY_KEYS:
+            self._pending = self._pending if self._pending == "relayout" else "relabel"
+        elif not self._pending or self._pending == "local":
+            self._pending = "local"  # an attribute: only the boxes near it change their text
+            self._touched.add(event.id)
         self._flush_timer.start()  # changes outside a command (fixtures) are shown on the next loop
 
     def flush(self) -> None:
         """Show the changes gathered since the last refresh: relayout or relabel, or nothing."""
         self._flush_timer.stop()
         pending, self._pending = self._pending, ""
+        touched, self._touched = self._touched, set()
         if pending == "relayout":
             self.rebuild()
         elif pending == "relabel":
             self.relabel()
+        elif pending == "local":
+            self.relabel_local(touched)
+
+    def relabel_local(self, ids: Iterable[str]) -> None:
+        """After an attribute edit that moves nothing: refresh the text of the boxes of ``ids``
+        and of their neighbours (parent, children, references), without a layout."""
+        d, topo = self.diagram, self.doc.topology
+        if d is None:
+            return
+        near: set[str] = set()
+        for cid in ids:
+            comp = topo.get(cid)
+            if comp is None:
+                continue
+            near.add(cid)
+            near.update(c.id for c in topo.children(cid))
+            near.update(r.id for r, _ in topo.referrers(cid))
+            for name, spec in KINDS[comp.kind].attrs.items():
+                if spec.ref:
+                    value = comp.attrs.get(name)
+                    near.update(v for v in (value if spec.many else (value,)) or () if v)
+            if comp.parent:
+                near.add(comp.parent)
+        for cid in near:
+            box = d.boxes.get(cid)
+            if box is None or cid not in topo:
+                continue
+            label, tip = box_text(topo, d, cid)
+            if (label, tip) != (box.label, box.tip):
+                new = replace(box, label=label, tip=tip)
+                d.boxes[cid] = new
+                self.items_by_id[cid].set_label(new)
+                self._dirty_boxes.add(cid)
 
     # -- building ---------------------------------------------------------------------------
     def _reset_collapse(self) -> None:
@@ -136,6 +187,7 @@ class DiagramScene(QGraphicsScene):
         self.links.clear()
         self.painted_revision = None
         self._ports = None
+        self._shown, self._members = None, None
         self.diagram = d
         self.shown_topology = self.doc.topology
         head: dict[str, float] = {}  # container -> room above its first inner box
@@ -201,6 +253,7 @@ class DiagramScene(QGraphicsScene):
 
     def _relabel(self, d: Diagram) -> None:
         self.diagram = d
+        self._shown = None  # every label may have changed: the next analysis paints every box
         for cid, box in d.boxes.items():
             self.items_by_id[cid].set_label(box)
 
@@ -219,65 +272,90 @@ class DiagramScene(QGraphicsScene):
 
     # -- analysis -----------------------------------------------------------------------------
     def apply_analysis(self, bundle: Any) -> None:
-        """Paint an analysis result; ignored unless computed on the revision shown now."""
+        """Paint an analysis result; ignored unless computed on the revision shown now. Only the
+        boxes whose figures changed since the result painted before are touched (the background
+        analysis shares the loads of the parts of the design an edit did not affect)."""
         if self.diagram is None or bundle.origin is not self.shown_topology or not self.doc.is_current(bundle):
             return
         result: Analysis = bundle.result
-        best = self._busiest_per_box(result)
-        group_load = {cid: v for g in COLLAPSIBLE for cid, v in result.by_group.get(g, {}).items()}
-        for cid, item in self.items_by_id.items():
-            own = result.components.get(cid)
-            pct = f"{(own.utilization or 0) * 100:.0f}\u00a0%" if own is not None and own.capacity else ""
-            if item.box.collapsed and cid in group_load:
-                first = item.box.label.split("\n")[1] + ", " if "\n" in item.box.label else ""
-                load = f"{group_load[cid]:,.0f} MB/s"
-                if pct:
-                    full = f"{first}{own.load:,.0f} / {own.capacity:,.0f} MB/s, {pct}"
-                    item.set_subtext(full, f"{first}{load}, {pct}", f"{load}, {pct}", f"{first}{load}")
-                else:
-                    item.set_subtext(f"{first}{load}")
-            if pct and not item.box.collapsed:
-                item.set_figure(f"{own.load:,.0f} / {own.capacity:,.0f} MB/s, {pct}", pct)
+        prev, self._shown = self._shown, result
+        if prev is not result:
+            group_load = {cid: v for g in COLLAPSIBLE for cid, v in result.by_group.get(g, {}).items()}
+            binds = result.binding_hops()
+            if prev is None or self._members is None:
+                self._paint(result, None, group_load, binds)
             else:
-                item.set_figure("", "")
-            u, nb, lines = best.get(cid, (None, 0, []))
-            tip = [item.base_tip()]
-            if lines:
-                tip += lines[:6] + ([f"... {len(lines) - 6} more"] if len(lines) > 6 else [])
-            if nb:
-                tip.append(f"binds {nb} path{'s' if nb != 1 else ''}")
-            item.set_analysis(u, nb, "\n".join(tip))
-        for li in self.links:
-            li.util = self._link_util(li, result)
-            li.restyle()
+                self._paint(result, self._changed_boxes(prev, result, group_load, binds), group_load, binds)
+            self._group_load, self._binds = group_load, binds
         self.painted_revision = bundle.revision
         self._overview_changed()
 
-    def _busiest_per_box(self, result: Analysis) -> dict[str, tuple[float | None, int, list[str]]]:
-        """Per visible box: the highest utilization it shows, the paths it binds, tooltip lines."""
+    def _changed_boxes(self, prev: Analysis, result: Analysis, group_load: dict, binds: dict) -> set[str]:
+        """The boxes whose figures differ between two results (loads compared by identity)."""
         d = self.diagram
+        assert d is not None and self._members is not None
+        old, new = prev.components, result.components
+        changed = [cid for cid, ld in new.items() if old.get(cid) is not ld]
+        changed += [cid for cid in old.keys() - new.keys()]
+        changed += [
+            c for c in group_load.keys() | self._group_load.keys() if group_load.get(c) != self._group_load.get(c)
+        ]
+        changed += [c for c in binds.keys() | self._binds.keys() if binds.get(c) != self._binds.get(c)]
+        boxes = {v for cid in changed if (v := d.visible(cid))}
+        for cid in changed:
+            v = d.visible(cid)
+            if v and cid in new and cid not in self._member_set:
+                self._members.setdefault(v, []).append(cid)
+                self._member_set.add(cid)
+        boxes |= self._dirty_boxes
+        self._dirty_boxes = set()
+        return boxes
+
+    def _paint(self, result: Analysis, boxes: set[str] | None, group_load: dict, binds: dict) -> None:
+        """Paint the figures of ``boxes`` (None: every box) and the links at them."""
+        d, topo = self.diagram, self.doc.topology
         assert d is not None
-        binds = result.binding_hops()
-        best: dict[str, tuple[float | None, int, list[str]]] = {}
-        topo = self.doc.topology
-        for cid, load in result.components.items():
-            vis = d.visible(cid)
-            if vis is None:
-                continue
-            u = load.utilization
-            cur = best.get(vis)
-            lines = cur[2] if cur else []
-            if load.capacity:
-                pct = (u or 0) * 100
-                lines.append(f"{label(topo, cid)}: {load.load:,.0f} of {load.capacity:,.0f} MB/s ({pct:.0f}%)")
-            nb = binds.get(cid, 0)
-            if cur is None:
-                best[vis] = (u, nb, lines)
+        if boxes is None:
+            self._members, self._member_set, self._dirty_boxes = {}, set(), set()
+            for cid in result.components:
+                if (v := d.visible(cid)) is not None:
+                    self._members.setdefault(v, []).append(cid)
+                    self._member_set.add(cid)
+        members = self._members or {}
+        for cid in self.items_by_id if boxes is None else boxes:
+            item = self.items_by_id.get(cid)
+            if item is not None:
+                self._paint_box(item, result, topo, members.get(cid, ()), group_load, binds)
+        for li in self.links:
+            if boxes is None or li.a.cid in boxes or li.b.cid in boxes:
+                util = self._link_util(li, result)
+                if boxes is None or util != li.util:
+                    li.util = util
+                    li.restyle()
+
+    def _paint_box(self, item: BoxItem, result: Analysis, topo: Topology, members, group_load, binds) -> None:
+        cid = item.cid
+        own = result.components.get(cid)
+        pct = f"{(own.utilization or 0) * 100:.0f}\u00a0%" if own is not None and own.capacity else ""
+        if item.box.collapsed and cid in group_load:
+            first = item.box.label.split("\n")[1] + ", " if "\n" in item.box.label else ""
+            load = f"{group_load[cid]:,.0f} MB/s"
+            if pct:
+                full = f"{first}{own.load:,.0f} / {own.capacity:,.0f} MB/s, {pct}"
+                item.set_subtext(full, f"{first}{load}, {pct}", f"{load}, {pct}", f"{first}{load}")
             else:
-                cu = cur[0]
-                top = max(cu, u) if cu is not None and u is not None else (u if cu is None else cu)
-                best[vis] = (top, cur[1] + nb, lines)
-        return best
+                item.set_subtext(f"{first}{load}")
+        if pct and not item.box.collapsed:
+            item.set_figure(f"{own.load:,.0f} / {own.capacity:,.0f} MB/s, {pct}", pct)
+        else:
+            item.set_figure("", "")
+        u, nb, lines = _busiest(result, topo, members, binds)
+        tip = [item.base_tip()]
+        if lines:
+            tip += lines[:6] + ([f"... {len(lines) - 6} more"] if len(lines) > 6 else [])
+        if nb:
+            tip.append(f"binds {nb} path{'s' if nb != 1 else ''}")
+        item.set_analysis(u, nb, "\n".join(tip))
 
     def _link_util(self, li: LinkItem, result: Analysis) -> float | None:
         topo = self.doc.topology
@@ -421,6 +499,25 @@ class DiagramScene(QGraphicsScene):
             if item is not None:
                 rect = rect.united(item.sceneBoundingRect())
         return rect
+
+
+def _busiest(result: Analysis, topo: Topology, members, binds: dict) -> tuple[float | None, int, list[str]]:
+    """Of the components a box shows: the highest utilization, the paths they bind, tooltip lines."""
+    top: float | None = None
+    nb = 0
+    lines: list[str] = []
+    comps = result.components
+    for cid in members:
+        load = comps.get(cid)
+        if load is None:
+            continue
+        u = load.utilization
+        if load.capacity:
+            lines.append(f"{label(topo, cid)}: {load.load:,.0f} of {load.capacity:,.0f} MB/s ({(u or 0) * 100:.0f}%)")
+        nb += binds.get(cid, 0)
+        if u is not None:
+            top = u if top is None else max(top, u)
+    return top, nb, lines
 
 
 def _depth(d: Diagram, box) -> int:

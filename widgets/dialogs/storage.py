@@ -36,7 +36,11 @@ class DriveCountDialog(FormDialog):
 
     def describe(self) -> str:
         n = self.count.value()
-        return f"{self.what} comes with {counted(n, 'drive')} in bays 1-{n}." if n else f"{self.what} comes with empty bays."
+        return (
+            f"{self.what} comes with {counted(n, 'drive')} in bays 1-{n}."
+            if n
+            else f"{self.what} comes with empty bays."
+        )
 
 
 class EnclosureDialog(FormDialog):
