@@ -12,8 +12,20 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QEvent, QObject
+from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtWidgets import QWidget
+
+
+def on_screen(panel: QWidget) -> bool:
+    """Whether ``panel`` can be seen: shown and not covered. A dock behind another tab of its
+    dock area stays "visible" to Qt (``isVisible()`` is True) but has an empty visible region."""
+    return panel.isVisible() and not panel.visibleRegion().isEmpty()
+
+
+def covered(panel: QWidget) -> bool:
+    """Whether ``panel`` sits in a shown window but cannot be seen (a hidden tab, a closed dock);
+    a panel in no shown window (a test's bare widget) is not covered."""
+    return panel.window().isVisible() and not on_screen(panel)
 
 
 class WhenShown(QObject):
@@ -27,7 +39,7 @@ class WhenShown(QObject):
         panel.installEventFilter(self)
 
     def __call__(self, bundle: Any) -> None:
-        if self.panel.window().isVisible() and not self.panel.isVisible():
+        if covered(self.panel):
             self.pending = bundle
             return
         self.pending = None
@@ -41,8 +53,14 @@ class WhenShown(QObject):
         self.pending, self.shown_result = None, None
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if watched is self.panel and event.type() == QEvent.Type.Show and self.pending is not None:
-            bundle, self.pending = self.pending, None
-            if self.doc.is_current(bundle):
-                self(bundle)
+        shown = event.type() in (QEvent.Type.Show, QEvent.Type.Paint)  # a tab raised paints, not shows
+        if watched is self.panel and shown and self.pending is not None:
+            QTimer.singleShot(0, self._fill_pending)  # not inside the paint event
         return False
+
+    def _fill_pending(self) -> None:
+        if self.pending is None or covered(self.panel):
+            return
+        bundle, self.pending = self.pending, None
+        if self.doc.is_current(bundle):
+            self(bundle)

@@ -43,6 +43,7 @@ from PySide6.QtWidgets import (
 from planner import placement
 from planner.naming import counted, label
 from planner.schema import KINDS, kind_name
+from widgets.deferred import covered
 
 MIME = "application/x-sanplan-unit"  # the dragged unit's id
 UPX = 14.0  # one rack unit on screen (points)
@@ -187,7 +188,8 @@ class RackElevationPanel(QWidget):
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(0)
-        self._timer.timeout.connect(self.refresh)
+        self._timer.timeout.connect(self._refresh_if_seen)
+        self._stale = False
         doc.changed.connect(self._timer.start)
         doc.projectReplaced.connect(self.refresh)
         doc.selectionChanged.connect(lambda _ids: self._show_selection())
@@ -329,8 +331,24 @@ class RackElevationPanel(QWidget):
         self.reason.setStyleSheet("color: #c62828;" if error else "")
 
     # -- drawing -------------------------------------------------------------------------------
+    def _refresh_if_seen(self) -> None:
+        """After an edit: redraw now when the panel can be seen, else when its tab is raised."""
+        self._stale = True
+        if not covered(self):
+            self.refresh()
+
+    def paintEvent(self, event: Any) -> None:  # noqa: N802 (Qt override)
+        super().paintEvent(event)
+        if self._stale:  # a raised tab paints without a show event
+            QTimer.singleShot(0, self._refresh_if_stale)
+
+    def _refresh_if_stale(self) -> None:
+        if self._stale and not covered(self):
+            self.refresh()
+
     def refresh(self) -> None:
         """Redraw every rack and the list of unplaced units from the design."""
+        self._stale = False
         topo = self.doc.topology
         self.scene.clear()
         self.racks, self.units = {}, {}

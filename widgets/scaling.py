@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import pyqtgraph as pg
-from PySide6.QtCore import QEvent, QPointF
+from PySide6.QtCore import QEvent, QPointF, QTimer
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
@@ -20,6 +20,7 @@ from planner.analysis import AnalysisError
 from planner.naming import counted
 from planner.scaling import Scaling, ScalingError, scaling
 from planner.schema import kind_name
+from widgets.deferred import covered
 
 if TYPE_CHECKING:
     from app.document import Document
@@ -78,12 +79,21 @@ class ScalingPanel(QWidget):
     # -- following the document ------------------------------------------------------------
     def _on_analysis(self, *_args: object) -> None:
         self._stale = True
-        if self.isVisible():
+        if not covered(self):  # a hidden tab recomputes when it is raised (one curve costs a fill per HBA)
             self.refresh()
 
     def showEvent(self, event: Any) -> None:
         super().showEvent(event)
         if self._stale:
+            QTimer.singleShot(0, self._refresh_if_stale)
+
+    def paintEvent(self, event: Any) -> None:
+        super().paintEvent(event)
+        if self._stale:  # a raised tab paints without a show event
+            QTimer.singleShot(0, self._refresh_if_stale)
+
+    def _refresh_if_stale(self) -> None:
+        if self._stale and not covered(self):
             self.refresh()
 
     def refresh(self, *_args: object) -> None:

@@ -48,3 +48,30 @@ def test_scaling_curve_through_the_menu(window, tmp_path):
     window.docks["scaling"].resize(900, 420)
     QApplication.processEvents()
     assert panel.grab().save(str(tmp_path / "scaling.png"))
+
+
+def test_hidden_tabs_do_no_work_until_raised(window, qtbot):
+    """The Scaling, Paths and Racks tabs behind Findings stay stale through an edit (the curve
+    costs one fill per HBA) and fill when their tab is raised."""
+    from planner import edit
+    from widgets.deferred import covered
+
+    window.show()
+    window.docks["findings"].raise_()
+    qtbot.wait(50)
+    panel = window.scaling
+    assert covered(panel) and covered(window.paths)
+    before = panel.result
+    array = window.doc.topology.of_kind("array")[0].id
+    window.doc.run(edit.set_attr, array, "segment_kb", 64)
+    qtbot.wait(50)
+    assert panel._stale and panel.result is before  # not recomputed behind the Findings tab
+    assert window.paths.follow.pending is not None
+    window.docks["scaling"].raise_()
+    qtbot.waitUntil(lambda: not panel._stale, timeout=5000)
+    assert (
+        panel.result is not before
+        and panel.result.points[-1].mbps == analyze(window.doc.topology, "planning").aggregate
+    )
+    window.docks["paths"].raise_()
+    qtbot.waitUntil(lambda: window.paths.follow.pending is None, timeout=5000)
