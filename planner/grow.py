@@ -35,7 +35,16 @@ from planner.figures import FIGURE_SETS
 from planner.model import Component, ModelError, Topology
 from planner.naming import counted
 from planner.schema import kind_name
-from planner.sizing import DEFAULT_PARTS, Step, _analyse, _drives_per_subsystem, _Figures, _resolve, meets
+from planner.sizing import (
+    DEFAULT_PARTS,
+    Step,
+    _analyse,
+    _drives_per_subsystem,
+    _Figures,
+    _resolve,
+    meets,
+    result_lines,
+)
 
 MAX_BUILDS = 40  # candidates built and analysed before giving up
 
@@ -643,15 +652,5 @@ def format_growth(g: Growth) -> str:
         f"Added: {counted(c['drawers'], 'drawer')}, {counted(c['hbas'], 'HBA')}, {counted(c['switches'], 'switch')}, "
         f"{counted(c['subsystems'], 'subsystem')}, {counted(c['arrays'], 'array')}; everything that was there is unchanged"
     )
-    got = f"{a['aggregate_mbps']:,.0f} MB/s {a['direction']}"
-    if a["direction"] == "mixed":
-        got += f" ({a['read_mbps']:,.0f} read + {a['write_mbps']:,.0f} write)"
-    lines.append(
-        f"Analysis: {d['before']['aggregate_mbps']:,.0f} -> {got} over {counted(a['paths'], 'path')}; "
-        + ("meets" if a["meets_target"] else "misses")
-        + " the target"
-    )
-    binding = ", ".join(f"{kind_name(k)} ({counted(n, 'path')})" for k, n in sorted(a["binding"].items(), key=lambda x: -x[1]))
-    lines.append(f"Binding hops: {binding or 'none'}")
-    lines.append(f"Limit: {g.limit}")
+    lines += result_lines(a, g.limit, d["before"]["aggregate_mbps"])
     return "\n".join(lines)

@@ -612,13 +612,23 @@ def format_sizing(s: Sizing) -> str:
         f"Design: {counted(c['drawers'], 'drawer')}, {counted(c['hbas'], 'HBA')}, {counted(c['switches'], 'switch')}, "
         f"{counted(c['subsystems'], 'subsystem')}, {counted(c['arrays'], 'array')}, {counted(c['volume_groups'], 'volume group')}"
     )
+    lines += result_lines(a, s.limit)
+    return "\n".join(lines)
+
+
+def result_lines(a: dict[str, Any], limit: str, before_mbps: float | None = None) -> list[str]:
+    """The analysed result of a sized or grown design (its JSON ``analysis``), its binding hops and
+    the limit to further growth, as printed by ``sanplan size`` and ``sanplan grow``."""
     got = f"{a['aggregate_mbps']:,.0f} MB/s {a['direction']}"
     if a["direction"] == "mixed":
         got += f" ({a['read_mbps']:,.0f} read + {a['write_mbps']:,.0f} write)"
-    lines.append(
-        f"Analysis: {got} over {counted(a['paths'], 'path')}; " + ("meets" if a["meets_target"] else "misses") + " the target"
+    start = "" if before_mbps is None else f"{before_mbps:,.0f} -> "
+    verdict = "meets" if a["meets_target"] else "misses"
+    binding = ", ".join(
+        f"{kind_name(k)} ({counted(n, 'path')})" for k, n in sorted(a["binding"].items(), key=lambda x: -x[1])
     )
-    binding = ", ".join(f"{kind_name(k)} ({counted(n, 'path')})" for k, n in sorted(a["binding"].items(), key=lambda x: -x[1]))
-    lines.append(f"Binding hops: {binding or 'none'}")
-    lines.append(f"Limit: {s.limit}")
-    return "\n".join(lines)
+    return [
+        f"Analysis: {start}{got} over {counted(a['paths'], 'path')}; {verdict} the target",
+        f"Binding hops: {binding or 'none'}",
+        f"Limit: {limit}",
+    ]
