@@ -84,6 +84,11 @@ class _Lane:
         with self._cond:
             return bool(self._queue) or self.busy
 
+    def queued(self) -> bool:
+        """Whether new work waits (an edit arrived while the lane was busy)."""
+        with self._cond:
+            return bool(self._queue)
+
     def _loop(self) -> None:
         while True:
             with self._cond:
@@ -242,19 +247,30 @@ class BackgroundAnalysis(QObject):
         self.checked.emit(done)
 
     def _cross_check(self) -> None:
+        """The idle max-flow cross-check of the last checked revision. An edit that arrives
+        meanwhile cancels it: the result is dropped unsent and the lane moves on to the edit."""
         if self._last is None:
             return
         bundle, ruled = self._last
-        if self._crossed == id(bundle) or ruled.direction == "mixed":
+        if self._crossed == id(bundle) or self._check_lane.queued():
             return
-        from planner.maxflow import max_flow
-
         try:
             with gc_paused():
-                flow, cut = max_flow(ruled.paths, ruled.components) if ruled.paths else (0.0, [])
+                result = cross_check(bundle, ruled)
         except Exception:  # noqa: BLE001 - the cross-check is advisory; the analysis stands
             return
         self._crossed = id(bundle)
-        self.crossChecked.emit(
-            CrossCheck(bundle.revision, bundle.figures, bundle.direction, ruled.aggregate, flow, cut, bundle.origin)
-        )
+        if result is not None and not self._check_lane.queued():
+            self.crossChecked.emit(result)
+
+
+def cross_check(bundle: Any, result: Analysis) -> CrossCheck | None:
+    """The max-flow cross-check of ``result`` (the analysis of ``bundle``'s revision in its
+    direction); None for the mixed direction, a blend of the read and write analyses that no
+    single flow network describes."""
+    if result.direction == "mixed":
+        return None
+    from planner.maxflow import max_flow
+
+    flow, cut = max_flow(result.paths, result.components) if result.paths else (0.0, [])
+    return CrossCheck(bundle.revision, bundle.figures, bundle.direction, result.aggregate, flow, cut, bundle.origin)

@@ -282,7 +282,7 @@ class Document(QObject):
             bg = self._background = BackgroundAnalysis(AnalysisBundle, self)
             bg.analysed.connect(self._done)
             bg.checked.connect(self._done)
-            bg.crossChecked.connect(self._on_cross_check)
+            bg.crossChecked.connect(self.accept_cross_check)
         if self._reset:
             self._reset = False
             self._events.clear()
@@ -300,7 +300,9 @@ class Document(QObject):
         self.analysis = bundle
         self.analysisReady.emit(bundle)
 
-    def _on_cross_check(self, result: Any) -> None:
+    def accept_cross_check(self, result: Any) -> None:
+        """Keep and announce a max-flow cross-check (:class:`app.background.CrossCheck`) if it is
+        of the revision, figures and direction shown now; a stale one is dropped."""
         a = self.analysis
         if a is None or not self.is_current(a) or result.origin is not a.origin or result.revision != a.revision:
             return  # superseded by an edit

@@ -143,6 +143,7 @@ class MainWindow(QMainWindow):
         self.resilience.focusRequested.connect(self.focus_components)
         __import__("app.actions.scaling", fromlist=["attach"]).attach(self)  # the scaling curve dock
         __import__("app.actions.racks", fromlist=["attach_racks"]).attach_racks(self)  # the Racks panel
+        __import__("app.actions.crosscheck", fromlist=["attach"]).attach(self)  # the max-flow indicator
         self.docks["findings"].raise_()  # the panels attached last must not hide the findings
 
     def _action(self, text: str, slot, shortcut=None, icon=None, tip: str = "") -> QAction:
