@@ -165,3 +165,9 @@ class _Filling:
             if active[g]:
                 lv = max((capacity[g] - frozen[g]) / max(weight[g], 1e-12), level)
                 heapq.heappush(heap, (round(lv, 6), capacity[g], g, version[g], lv))
+
+
+def independent_flows(flows: list[list[int]], nh: int) -> list[list[int]]:
+    """The flows (constraint indexes below ``nh``) in groups that share no constraint with each
+    other, each group in flow order: the fair shares of one group never depend on another's."""
+    return _independent(flows, nh)

@@ -33,6 +33,7 @@ from planner.analysis import (
     path_read_shares,
 )
 from planner.demand import demand_model
+from planner.fairshare import independent_flows
 from planner.model import ModelError, Topology
 from planner.schema import hop_kinds, kind_name
 
@@ -148,31 +149,89 @@ class _Problem:
         self.hba_of = [topo[p.hba_port].parent for p in self.paths]
         self.server_hops = [[(h, topo[h].kind) for h in p.hops if topo[h].kind in SERVER_SIDE] for p in self.paths]
         self.seen: set[str] = set()  # server-side hops of the paths already running
+        self.paths_of: dict[str, list[int]] = {}
+        for i, h in enumerate(self.hba_of):
+            self.paths_of.setdefault(h, []).append(i)
+        self.groups = [_Group(self, fs) for fs in independent_flows(self.flows, len(self.caps))]
+        self.group_of = [0] * len(self.paths)
+        for g, group in enumerate(self.groups):
+            for i in group.paths:
+                self.group_of[i] = g
 
     def point(self, running: set[str], added: set[str]) -> ScalePoint:
-        """The point with only the paths of the ``running`` HBAs, ``added`` the newest of them."""
-        sub = [i for i, h in enumerate(self.hba_of) if h in running]
-        flows = [self.flows[i] for i in sub]
-        coefs = [self.coefs[i] for i in sub] if self.coefs is not None else None
-        demands = [self.caps_of_demand[i] for i in sub] if self.caps_of_demand is not None else None
-        rates, bott = max_min_fair(flows, self.caps, coefs, demands)
+        """The point with only the paths of the ``running`` HBAs, ``added`` the newest of them.
+
+        Only the groups of paths that share a constraint with an added HBA's path are filled
+        again (the fair shares of the other groups cannot change: :mod:`planner.fairshare`);
+        their sums are kept per group, so a point costs the size of the groups it touches."""
+        new = [i for h in added for i in self.paths_of.get(h, ())]
+        for g in sorted({self.group_of[i] for i in new}):
+            self.groups[g].refill(self, running)
         pt = ScalePoint(0, "", len(running), 0.0, 0.0, 0.0)
-        for i, r, b in zip(sub, rates, bott):
-            if b is None and math.isinf(r):
-                continue  # a path with no known capacity: the analysis leaves it out too
+        pt.mbps = math.fsum(g.mbps for g in self.groups)
+        pt.read_mbps = math.fsum(g.read_mbps for g in self.groups)
+        pt.write_mbps = math.fsum(g.write_mbps for g in self.groups)
+        for g in self.groups:
+            for kind, n in g.binding.items():
+                pt.binding[kind] = pt.binding.get(kind, 0) + n
+        for i in sorted(new):
+            b = self.groups[self.group_of[i]].bott.get(i)
+            if b is not None:
+                kind = self.kind[self.hop_ids[b]]
+                pt.added_binding[kind] = pt.added_binding.get(kind, 0) + 1
+        fresh = {k for i in new for h, k in self.server_hops[i] if h not in self.seen}
+        pt.new_kind = next((k for k in reversed(SERVER_SIDE) if k in fresh), "")
+        self.seen.update(h for i in new for h, _ in self.server_hops[i])
+        return pt
+
+    def exact_sums(self, pt: ScalePoint) -> None:
+        """Sum ``pt``'s MB/s path by path in path order, as :func:`planner.analysis.analyze`
+        does: with every HBA running the point is the analysis' aggregate to the last bit."""
+        pt.mbps = pt.read_mbps = pt.write_mbps = 0.0
+        for i in range(len(self.paths)):
+            r = self.groups[self.group_of[i]].rate.get(i)
+            if r is None:
+                continue
             s = self.shares[i]
             pt.mbps += r
             pt.read_mbps += r * s
             pt.write_mbps += r - r * s
+
+
+class _Group:
+    """Paths that share constraints (directly or through each other) and nothing with any other
+    path: their own constraint table, and the rates, bottlenecks and sums of the running ones."""
+
+    def __init__(self, problem: _Problem, paths: list[int]) -> None:
+        self.paths = paths
+        self.hops = sorted({h for i in paths for h in problem.flows[i]})  # in the constraints' order
+        local = {h: n for n, h in enumerate(self.hops)}
+        self.flows = {i: [local[h] for h in problem.flows[i]] for i in paths}
+        self.caps = [problem.caps[h] for h in self.hops]
+        self.rate: dict[int, float] = {}  # running path -> rate (paths with no capacity left out)
+        self.bott: dict[int, int | None] = {}  # running path -> binding constraint (global index)
+        self.mbps = self.read_mbps = self.write_mbps = 0.0
+        self.binding: dict[str, int] = {}
+
+    def refill(self, problem: _Problem, running: set[str]) -> None:
+        sub = [i for i in self.paths if problem.hba_of[i] in running]
+        coefs = [problem.coefs[i] for i in sub] if problem.coefs is not None else None
+        demands = [problem.caps_of_demand[i] for i in sub] if problem.caps_of_demand is not None else None
+        rates, bott = max_min_fair([self.flows[i] for i in sub], self.caps, coefs, demands)
+        self.rate, self.bott, self.binding = {}, {}, {}
+        self.mbps = self.read_mbps = self.write_mbps = 0.0
+        for i, r, b in zip(sub, rates, bott):
+            if b is None and math.isinf(r):
+                continue  # a path with no known capacity: the analysis leaves it out too
+            s = problem.shares[i]
+            self.rate[i] = r
+            self.mbps += r
+            self.read_mbps += r * s
+            self.write_mbps += r - r * s
             if b is not None:
-                kind = self.kind[self.hop_ids[b]]
-                pt.binding[kind] = pt.binding.get(kind, 0) + 1
-                if self.hba_of[i] in added:
-                    pt.added_binding[kind] = pt.added_binding.get(kind, 0) + 1
-        fresh = {k for i in sub if self.hba_of[i] in added for h, k in self.server_hops[i] if h not in self.seen}
-        pt.new_kind = next((k for k in reversed(SERVER_SIDE) if k in fresh), "")
-        self.seen.update(h for i in sub if self.hba_of[i] in added for h, _ in self.server_hops[i])
-        return pt
+                self.bott[i] = self.hops[b]
+                kind = problem.kind[problem.hop_ids[self.hops[b]]]
+                self.binding[kind] = self.binding.get(kind, 0) + 1
 
 
 def scaling(
@@ -196,6 +255,8 @@ def scaling(
     for n, (cid, hbas) in enumerate(order, start=1):
         running.update(hbas)
         pt = problem.point(running, set(hbas))
+        if n == len(order):
+            problem.exact_sums(pt)
         pt.count, pt.added = n, cid
         points.append(pt)
         if progress is not None:

@@ -82,3 +82,45 @@ def test_output(benchmark_design):
 def test_bad_by(one_drawer):
     with pytest.raises(ScalingError, match="hba, drawer"):
         scaling(one_drawer, by="planar")
+
+
+def _refilled_from_scratch(topo, figures, direction, source, by):
+    """The curve as it was first computed: every point fills all its running paths afresh."""
+    from planner.scaling import _order, _Problem, max_min_fair
+
+    problem, running, out = _Problem(topo, figures, direction, source), set(), []
+    for _, hbas in _order(topo, by):
+        running.update(hbas)
+        sub = [i for i, h in enumerate(problem.hba_of) if h in running]
+        coefs = [problem.coefs[i] for i in sub] if problem.coefs is not None else None
+        demands = [problem.caps_of_demand[i] for i in sub] if problem.caps_of_demand is not None else None
+        rates, bott = max_min_fair([problem.flows[i] for i in sub], problem.caps, coefs, demands)
+        mbps, binding, added = 0.0, {}, {}
+        for i, r, b in zip(sub, rates, bott):
+            if b is None and r == float("inf"):
+                continue
+            mbps += r
+            if b is not None:
+                kind = problem.kind[problem.hop_ids[b]]
+                binding[kind] = binding.get(kind, 0) + 1
+                if problem.hba_of[i] in hbas:
+                    added[kind] = added.get(kind, 0) + 1
+        out.append((mbps, binding, added))
+    return out
+
+
+@pytest.mark.parametrize("by", ["hba", "drawer"])
+@pytest.mark.parametrize("figures,direction,source", [("measured", "read", "cache"), ("planning", "mixed", "disk")])
+def test_refilling_only_the_touched_groups_gives_the_same_curve(by, figures, direction, source):
+    """Each point refills only the groups of paths the added HBAs share constraints with; the
+    curve is the one a fill of every running path gives, on a site of several servers."""
+    from catalogs.catalog import builtin_parts
+    from planner.examples import build_site
+
+    site = build_site(builtin_parts(), 2)
+    r = scaling(site, figures, direction, source, by=by)
+    want = _refilled_from_scratch(site, figures, direction, source, by)
+    assert len(r.points) == len(want) > 10
+    for p, (mbps, binding, added) in zip(r.points, want):
+        assert p.mbps == pytest.approx(mbps, rel=1e-12) and p.binding == binding and p.added_binding == added
+    assert r.points[-1].mbps == analyze(site, figures, direction, source).aggregate  # exactly
