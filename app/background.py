@@ -127,13 +127,43 @@ class _Job:
     snapshot: Topology | None = None  # set: start again from this copy of the design
 
 
+@dataclass
+class _Extra:
+    """A computation a panel wants on the design as it is (the scaling curve): ``work(design,
+    progress)`` runs in the check lane on its replica; ``progress(fraction)`` raises
+    :class:`Superseded` once an edit is queued behind it."""
+
+    key: str
+    work: Callable[[Topology, Callable[[float], None]], Any]
+    revision: int  # the revision it is for: it waits until the lane's copy is there
+    origin: Any = None  # the live design it is for, handed back on the result (never read here)
+
+
+@dataclass
+class Computed:
+    """The result of a panel's computation (:meth:`BackgroundAnalysis.compute`): ``result`` is
+    what the work returned, or the Exception it raised; ``origin`` and ``revision`` say which
+    design and revision it describes (a panel drops a stale one)."""
+
+    key: str
+    revision: int
+    origin: Any
+    result: Any
+
+
+class Superseded(Exception):
+    """An edit arrived while a panel's computation ran: it stops, and the panel asks again."""
+
+
 class BackgroundAnalysis(QObject):
     """Signals: ``analysed(bundle or Exception)``, ``checked(bundle or Exception)``,
-    ``crossChecked(CrossCheck)``. The bundles are :class:`app.document.AnalysisBundle` s."""
+    ``crossChecked(CrossCheck)``, ``computed(Computed)`` (see :meth:`compute`). The bundles
+    are :class:`app.document.AnalysisBundle` s."""
 
     analysed = Signal(object)
     checked = Signal(object)
     crossChecked = Signal(object)
+    computed = Signal(object)
 
     def __init__(self, make_bundle: Callable[..., Any], parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -144,6 +174,7 @@ class BackgroundAnalysis(QObject):
         self._check_replica: Replica | None = None
         self._last: tuple[Any, Analysis] | None = None  # (bundle, ruled analysis) last checked
         self._crossed: int | None = None
+        self._extras: dict[str, _Extra] = {}  # panels' computations waiting for their revision
         self._lane = _Lane("sanplan-analysis", self._analyse)
         self._check_lane = _Lane("sanplan-check", self._check, self._cross_check)
         self.destroyed.connect(self._lane.stop)
@@ -157,6 +188,16 @@ class BackgroundAnalysis(QObject):
     def submit(self, delta: Delta, figures: str, direction: str, origin: Topology) -> None:
         """Analyse the design after ``delta`` (built with ``Delta.from_events``)."""
         self._lane.post(_Job(delta, figures, direction, origin))
+
+    def compute(
+        self, key: str, work: Callable[[Topology, Callable[[float], None]], Any], revision: int, origin: Any
+    ) -> None:
+        """Run ``work(design, progress)`` in the check lane on its copy of the design once that
+        copy is at ``revision`` (after that revision's rules), and send ``computed`` (a
+        :class:`Computed`). An edit arriving before or meanwhile stops it and nothing is sent
+        (the panel asks again for the new revision); of several requests with one key only the
+        newest runs."""
+        self._check_lane.post(_Extra(key, work, revision, origin))
 
     def busy(self) -> bool:
         """Whether an analysis or a check is queued or running."""
@@ -224,7 +265,36 @@ class BackgroundAnalysis(QObject):
         return bundle, ruled
 
     # -- the check lane ------------------------------------------------------------------------
-    def _check(self, items: list[tuple]) -> None:
+    def _check(self, items: list) -> None:
+        checks = [it for it in items if not isinstance(it, _Extra)]
+        if checks:
+            if any(it[0] is not None for it in checks):
+                self._extras = {}  # a new design: what was asked of the old one is moot
+            self._check_revisions(checks)
+        self._extras.update((it.key, it) for it in items if isinstance(it, _Extra))
+        replica = self._check_replica
+        for key, extra in list(self._extras.items()):
+            if replica is None or replica.topo.revision < extra.revision:
+                continue  # its revision is still on its way to this lane
+            del self._extras[key]
+            if replica.topo.revision == extra.revision and not self._check_lane.queued():
+                self._run_extra(extra, replica.topo)
+
+    def _run_extra(self, extra: _Extra, topo: Topology) -> None:
+        def progress(_fraction: float) -> None:
+            if self._check_lane.queued():
+                raise Superseded(extra.key)
+
+        try:
+            with gc_paused():
+                result = extra.work(topo, progress)
+        except Superseded:
+            return
+        except Exception as err:  # noqa: BLE001 - handed to the panel, which says what failed
+            result = err
+        self.computed.emit(Computed(extra.key, topo.revision, extra.origin, result))
+
+    def _check_revisions(self, items: list[tuple]) -> None:
         resets = [i for i, it in enumerate(items) if it[0] is not None]
         if resets:
             items = items[resets[-1] :]

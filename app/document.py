@@ -98,7 +98,8 @@ class Document(QObject):
     ``analysisReady(AnalysisBundle)``, ``selectionChanged(list[str])``, ``pathHighlighted(object)``,
     ``fileStateChanged()``, ``projectReplaced()``, ``scenariosChanged()``, ``message(str)``
     (an error or note for the user), ``crossChecked(CrossCheck)`` (the idle max-flow cross-check
-    of the current revision; a disagreement is also sent as ``message``).
+    of the current revision; a disagreement is also sent as ``message``), ``computed(Computed)``
+    (a panel's costly computation, :meth:`compute_later`).
 
     ``analysisReady`` comes twice per revision in the background: first with the analysis
     (``bundle.checked`` False: the canvas recolours at once), then with the rules' findings."""
@@ -114,6 +115,7 @@ class Document(QObject):
     scenariosChanged = Signal()
     message = Signal(str)
     crossChecked = Signal(object)
+    computed = Signal(object)
 
     def __init__(self, parts: dict[str, dict[str, Any]], parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -283,6 +285,7 @@ class Document(QObject):
             bg.analysed.connect(self._done)
             bg.checked.connect(self._done)
             bg.crossChecked.connect(self.accept_cross_check)
+            bg.computed.connect(self.computed)
         if self._reset:
             self._reset = False
             self._events.clear()
@@ -316,6 +319,26 @@ class Document(QObject):
                 f"network's max flow is {result.max_flow:,.1f} MB/s (min cut: {', '.join(result.min_cut[:4])}); "
                 "please report the design"
             )
+
+    def compute_later(self, key: str, work: Callable[[Topology, Callable[[float], None]], Any]) -> None:
+        """Run ``work(design, progress)`` off the GUI thread, on the background's copy of the
+        design at the current revision, and send ``computed``
+        (:class:`app.background.Computed`: key, revision, design, result or Exception; for
+        costly panels: the scaling curve). An edit stops it; the panel asks
+        again for the new revision. In synchronous mode (tests) it runs here, at once."""
+        topo = self.topology
+        if self.synchronous:
+            from app.background import Computed
+
+            try:
+                result = work(topo, lambda _fraction: None)
+            except Exception as err:  # noqa: BLE001 - handed to the panel, which reports it
+                result = err
+            self.computed.emit(Computed(key, topo.revision, topo, result))
+            return
+        if self._background is None or self._timer.isActive():
+            self._start_analysis()  # the background's copy must exist and catch up first
+        self._background.compute(key, work, topo.revision, topo)
 
     def background_busy(self) -> bool:
         """Whether an analysis is scheduled, queued or running."""

@@ -4,7 +4,10 @@ like the P690 Redpaper's Figure 4 profile, with the binding hop named at each kn
 The curve comes from :func:`planner.scaling.scaling` with the document's figure set and direction
 (from disk or from controller cache, chosen here). It follows ``doc.analysisReady``: after every
 edit, figure set or direction change the curve is recomputed (when the panel is visible; a hidden
-panel catches up when shown). Hovering a point shows its numbers.
+panel catches up when shown). The computation (one fill per HBA: seconds on a site of thousands
+of HBAs) runs off the GUI thread (``Document.compute_later``); meanwhile the last curve stays,
+marked as being updated, and an edit made meanwhile restarts it. Hovering a point shows its
+numbers.
 """
 
 from __future__ import annotations
@@ -75,6 +78,8 @@ class ScalingPanel(QWidget):
         self._apply_palette()
         doc.analysisReady.connect(self._on_analysis)
         doc.projectReplaced.connect(self._on_analysis)
+        doc.computed.connect(self._on_computed)
+        self._asked: tuple | None = None  # what the curve being computed is for
 
     # -- following the document ------------------------------------------------------------
     def _on_analysis(self, *_args: object) -> None:
@@ -97,19 +102,36 @@ class ScalingPanel(QWidget):
             self.refresh()
 
     def refresh(self, *_args: object) -> None:
-        """Recompute the curve with the document's figure set and direction, and draw it."""
+        """Recompute the curve with the document's figure set and direction (off the GUI
+        thread), then draw it."""
         self._stale = False
-        try:
-            self.result = scaling(
-                self.doc.topology,
-                self.doc.figures,
-                self.doc.direction,
-                self.source.currentData(),
-                self.by.currentData(),
-            )
-        except (ScalingError, AnalysisError) as err:
+        doc = self.doc
+        figures, direction, source, by = doc.figures, doc.direction, self.source.currentData(), self.by.currentData()
+        asked = (id(doc.topology), doc.topology.revision, figures, direction, source, by)
+        if asked == self._asked:
+            return  # already on its way (the analysis comes twice per revision)
+        self._asked = asked
+        if self.result is not None:
+            self.note.setText("updating the curve...")
+        doc.compute_later(
+            "scaling", lambda topo, progress: scaling(topo, figures, direction, source, by, progress=progress)
+        )
+
+    def _on_computed(self, done: Any) -> None:
+        doc = self.doc
+        if done.key != "scaling" or self._asked is None:
+            return
+        if done.origin is not doc.topology or (id(done.origin), done.revision) != self._asked[:2]:
+            return  # stale: the curve of the newest revision is on its way
+        self._asked = None
+        if isinstance(done.result, (ScalingError, AnalysisError)):
             self.result = None
-            self.note.setText(str(err))
+            self.note.setText(str(done.result))
+        elif isinstance(done.result, Exception):
+            self.result = None
+            self.note.setText(f"the scaling curve failed: {done.result}")
+        else:
+            self.result = done.result
         self._draw()
 
     # -- drawing ------------------------------------------------------------------------------
@@ -169,7 +191,7 @@ class ScalingPanel(QWidget):
         if abs(p.count - x) > 0.5:
             return ""
         top = kind_name(p.top) if p.top else "nothing"
-        text = f"{p.count} {r.unit}(s): {p.mbps:,.0f} MB/s\nadded {p.added}; bound by {top}"
+        text = f"{counted(p.count, r.unit)}: {p.mbps:,.0f} MB/s\nadded {p.added}; bound by {top}"
         knee = next((k for k in r.knees if k.count == p.count), None)
         if knee is not None:
             text += f"\nknee: {knee.slope_before:,.0f} -> {knee.slope_after:,.0f} MB/s per {r.unit}; {knee.text}"

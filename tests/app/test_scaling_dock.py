@@ -75,3 +75,34 @@ def test_hidden_tabs_do_no_work_until_raised(window, qtbot):
     )
     window.docks["paths"].raise_()
     qtbot.waitUntil(lambda: window.paths.follow.pending is None, timeout=5000)
+
+
+def test_the_curve_is_computed_off_the_gui_thread_and_follows_edits(window, qtbot):
+    """With the background analysis (as in use), the curve is computed in the check lane on its
+    copy of the design; an edit gives the curve of the new revision, never a stale one."""
+    import threading
+
+    import widgets.scaling as scaling_panel
+
+    doc = window.doc
+    doc.synchronous = False
+    threads = []
+    real = scaling_panel.scaling
+
+    def spy(*args, **kwargs):
+        threads.append(threading.current_thread())
+        return real(*args, **kwargs)
+
+    scaling_panel.scaling = spy
+    try:
+        _action(window, "scaling-curve").trigger()
+        window.delete_ids(["hba.d1s19"])
+        panel = window.scaling
+        qtbot.waitUntil(lambda: panel.result is not None and len(panel.result.points) == 15, timeout=10000)
+        assert threads and all(t is not threading.main_thread() for t in threads)
+        assert panel.result.points[-1].mbps == analyze(doc.topology, "planning").aggregate
+        doc.undo_stack.undo()
+        qtbot.waitUntil(lambda: len(panel.result.points) == 16 and panel._asked is None, timeout=10000)
+        assert "knee" in panel.note.text()
+    finally:
+        scaling_panel.scaling = real
