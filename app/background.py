@@ -175,6 +175,7 @@ class BackgroundAnalysis(QObject):
         self._last: tuple[Any, Analysis] | None = None  # (bundle, ruled analysis) last checked
         self._crossed: int | None = None
         self._extras: dict[str, _Extra] = {}  # panels' computations waiting for their revision
+        self._check_origin: Any = None  # the live design the check lane's copy stands for
         self._lane = _Lane("sanplan-analysis", self._analyse)
         self._check_lane = _Lane("sanplan-check", self._check, self._cross_check)
         self.destroyed.connect(self._lane.stop)
@@ -268,14 +269,13 @@ class BackgroundAnalysis(QObject):
     def _check(self, items: list) -> None:
         checks = [it for it in items if not isinstance(it, _Extra)]
         if checks:
-            if any(it[0] is not None for it in checks):
-                self._extras = {}  # a new design: what was asked of the old one is moot
             self._check_revisions(checks)
+            self._check_origin = checks[-1][2].origin
         self._extras.update((it.key, it) for it in items if isinstance(it, _Extra))
         replica = self._check_replica
         for key, extra in list(self._extras.items()):
-            if replica is None or replica.topo.revision < extra.revision:
-                continue  # its revision is still on its way to this lane
+            if replica is None or extra.origin is not self._check_origin or replica.topo.revision < extra.revision:
+                continue  # its design or revision is still on its way to this lane
             del self._extras[key]
             if replica.topo.revision == extra.revision and not self._check_lane.queued():
                 self._run_extra(extra, replica.topo)

@@ -18,7 +18,7 @@ full analysis. Failures that remove the same paths share one allocation.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -321,10 +321,16 @@ class _Allocator:
 
 
 def resilience(
-    topo: Topology, figures: str = "planning", direction: str = "read", source: str = "disk", kinds: Iterable[str] = ()
+    topo: Topology,
+    figures: str = "planning",
+    direction: str = "read",
+    source: str = "disk",
+    kinds: Iterable[str] = (),
+    progress: Callable[[float], None] | None = None,
 ) -> Resilience:
     """Fail each component of ``kinds`` (default :data:`FAIL_KINDS`) that carries a path, one at
     a time, and re-analyse. Raises AnalysisError for an unknown option (as :func:`analyze`).
+    ``progress(fraction)`` is called every few dozen failures (it may raise to stop the run).
     Cost: one analysis and one path search, then one allocation per distinct set of lost paths."""
     base = analyze(topo, figures, direction, source, cross_check=False)
     paths = Paths(topo)
@@ -345,7 +351,9 @@ def resilience(
     failures: list[Failure] = []
     candidates = [c for k in FAIL_KINDS if k in kinds for c in topo.of_kind(k)]
     split = _Split(paths, alloc, rates0)
-    for comp in candidates:
+    for n, comp in enumerate(candidates):
+        if progress is not None and n % 64 == 0:
+            progress(n / len(candidates))
         crossing = paths.crossing.get(comp.id)
         if not crossing:
             continue

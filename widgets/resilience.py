@@ -1,6 +1,7 @@
 """Resilience panel: what survives each single failure (:mod:`planner.resilience`), worst first.
 
-"Run" computes the report off the GUI thread on a snapshot of the design, with the document's
+"Run" computes the report off the GUI thread (``Document.compute_later``: on the background's copy
+of the design, so nothing is copied here; an edit made meanwhile stops it), with the document's
 figure set and direction; "Automatic" reruns it after every analysis. A result is shown only if
 the design has not changed meanwhile (else it is marked out of date). Choosing a row selects the
 failed component (``doc.select``) and asks the canvas to centre on it (``focusRequested``).
@@ -10,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -30,7 +31,6 @@ from planner.schema import kind_name
 
 if TYPE_CHECKING:
     from app.document import Document
-    from planner.model import Topology
 
 COLUMNS = ("Failed component", "Kind", "MB/s left", "MB/s lost", "Drives lost", "Impact")
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -47,24 +47,6 @@ class _SortItem(QTableWidgetItem):
         return a < b
 
 
-class _Signals(QObject):
-    done = Signal(object)
-
-
-class _Job(QRunnable):
-    def __init__(self, snapshot: Topology, figures: str, direction: str, tag: tuple) -> None:
-        super().__init__()
-        self.snapshot, self.figures, self.direction, self.tag = snapshot, figures, direction, tag
-        self.signals = _Signals()
-
-    def run(self) -> None:
-        try:
-            out: Any = resilience(self.snapshot, self.figures, self.direction)
-        except Exception as err:  # shown in the panel; never lose the window over it
-            out = err
-        self.signals.done.emit((self.tag, out))
-
-
 class ResiliencePanel(QWidget):
     """Signals: ``focusRequested(list[str])``. Public: ``run()``, ``result``, ``table``,
     ``select_component(id)``; ``synchronous`` computes in the GUI thread (tests)."""
@@ -76,7 +58,7 @@ class ResiliencePanel(QWidget):
         self.doc = doc
         self.result: Resilience | None = None
         self.synchronous = False
-        self._jobs: list[_Job] = []
+        self._pending: tuple | None = None  # the tag of the run on its way
         self._tag: tuple | None = None
         self.run_button = QPushButton("Run")
         self.run_button.setToolTip(
@@ -105,6 +87,7 @@ class ResiliencePanel(QWidget):
         lay.addLayout(top)
         lay.addWidget(self.table)
         doc.analysisReady.connect(self._on_analysis)
+        doc.computed.connect(self._on_computed)
 
     def _current_tag(self) -> tuple:
         topo = self.doc.topology
@@ -113,36 +96,51 @@ class ResiliencePanel(QWidget):
     def _on_analysis(self, _bundle: Any) -> None:
         if self.auto.isChecked():
             self.run()
-        elif self.result is not None and self._tag != self._current_tag():
+            return
+        if self._pending is not None and self._pending != self._current_tag():
+            self._pending = None  # the edit stopped the run
+            self.status.setText("The design changed during the run. Press Run.")
+        elif self._pending is None and self.result is not None and self._tag != self._current_tag():
             self.status.setText("Out of date: the design changed. Press Run.")
 
     def run(self) -> None:
         """Compute the report for the design as it is now (in the background unless synchronous)."""
         tag = self._current_tag()
+        if tag == self._pending:
+            return  # already on its way
         topo, figures, direction = self.doc.topology, self.doc.figures, self.doc.direction
-        if self.synchronous or self.doc.synchronous:
+        if self.synchronous:
             try:
                 self._show(tag, resilience(topo, figures, direction))
             except Exception as err:
                 self._show(tag, err)
             return
         self.status.setText("Failing each component in turn...")
-        job = _Job(topo.clone(), figures, direction, tag)
-        job.setAutoDelete(False)
-        job.signals.done.connect(lambda got: self._show(*got))
-        self._jobs.append(job)
-        QThreadPool.globalInstance().start(job)
+        self._pending = tag
+        self.doc.compute_later(
+            "resilience", lambda design, progress: resilience(design, figures, direction, progress=progress)
+        )
+
+    def _on_computed(self, done: Any) -> None:
+        tag = self._pending
+        if done.key != "resilience" or tag is None or (id(done.origin), done.revision) != tag[:2]:
+            return
+        self._pending = None
+        self._show(tag, done.result)
 
     def wait(self, timeout_ms: int = 10000) -> bool:
-        """Block until the background runs are done (tests)."""
-        from PySide6.QtCore import QCoreApplication
+        """Wait until the run on its way is shown (tests)."""
+        from PySide6.QtCore import QCoreApplication, QElapsedTimer, QThread
 
-        QThreadPool.globalInstance().waitForDone(timeout_ms)
+        clock = QElapsedTimer()
+        clock.start()
+        while self._pending is not None and clock.elapsed() < timeout_ms:
+            QCoreApplication.processEvents()
+            QThread.msleep(2)
         QCoreApplication.processEvents()
-        return not self._jobs
+        return self._pending is None
 
     def _show(self, tag: tuple, res: Any) -> None:
-        self._jobs = [j for j in self._jobs if j.tag != tag]
         if tag != self._current_tag():
             return  # the design changed meanwhile: a stale report is never shown
         if isinstance(res, Exception):

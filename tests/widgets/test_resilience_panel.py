@@ -62,3 +62,36 @@ def test_background_run(qtbot, doc):
     panel.run()
     qtbot.waitUntil(lambda: panel.result is not None, timeout=10000)
     assert panel.table.rowCount() == len(panel.result.failures)
+
+
+def test_an_edit_stops_a_background_run(qtbot, doc, monkeypatch):
+    """The run goes on the background's copy of the design; an edit made meanwhile stops it (its
+    progress call raises) and the panel says so; nothing stale is shown."""
+    import threading
+
+    import planner.resilience as res
+
+    doc.synchronous = False
+    started, release = threading.Event(), threading.Event()
+    real = res.resilience
+
+    def slow(*args, progress=None, **kwargs):
+        started.set()
+        release.wait(10)
+        progress(0.0)  # the edit is queued by now: this raises
+        return real(*args, progress=progress, **kwargs)
+
+    monkeypatch.setattr("widgets.resilience.resilience", slow)
+    panel = ResiliencePanel(doc)
+    qtbot.addWidget(panel)
+    panel.run()
+    qtbot.waitUntil(started.is_set, timeout=10000)
+    doc.run(edit.delete, ["z.Z_D1_FCS1_FASTT1_B"])
+    qtbot.waitUntil(lambda: doc._background._check_lane.queued(), timeout=10000)
+    release.set()
+    qtbot.waitUntil(lambda: "changed during the run" in panel.status.text(), timeout=10000)
+    assert panel.result is None and panel.table.rowCount() == 0
+    monkeypatch.setattr("widgets.resilience.resilience", real)
+    panel.run()
+    assert panel.wait() and panel.result is not None
+    assert panel.table.rowCount() == len(panel.result.failures)
