@@ -113,3 +113,15 @@ def test_an_edit_cancels_the_cross_check_under_way(window, qtbot, quick_idle, mo
     )
     assert first not in sent and doc.topology.revision != first
     assert window.cross_check_label.state == "agrees"
+
+
+def test_the_lanes_hand_the_gil_back_quickly(window):
+    """With the background in use the GIL switch interval is at most GIL_SWITCH_S, so the GUI
+    thread waits at most that long for a busy lane (CPython's default is 5 ms)."""
+    import sys
+
+    window.doc.synchronous = False
+    window.delete_ids(["hba.d1s19"])
+    window.doc.wait_for_analysis(10000)
+    assert window.doc._background is not None
+    assert sys.getswitchinterval() <= background.GIL_SWITCH_S + 1e-9 < 0.005
