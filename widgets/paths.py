@@ -41,6 +41,9 @@ PATH_ROLE = Qt.ItemDataRole.UserRole + 3
 
 COLUMNS = ("HBA port", "Host port", "Logical drive", "MB/s", "Binding hop", "Hop utilization")
 COL_MBPS, COL_HOP, COL_UTIL = 3, 4, 5
+#: the attributes a component's label is made of (:func:`planner.naming.label`: names, the
+#: parent chain, an array's RAID level and drives); a change of any other keeps the labels
+NAMING_KEYS = frozenset({"name", "parent", "raid_level", "drives"})
 NUMERIC = (COL_MBPS, COL_UTIL)
 
 
@@ -96,9 +99,20 @@ class PathTableModel(QAbstractTableModel):
         self.rows: list[PathRow] = []
 
     def set_rows(self, rows: list[PathRow]) -> None:
-        self.beginResetModel()
+        """Show ``rows``. The same paths as shown (an edit that changed rates, not paths): only
+        the rows that read otherwise are announced, so the view and the sort redo those rows
+        alone; else the model is reset."""
+        old = self.rows
+        if len(old) != len(rows) or any(a.path.id != b.path.id for a, b in zip(old, rows)):
+            self.beginResetModel()
+            self.rows = rows
+            self.endResetModel()
+            return
         self.rows = rows
-        self.endResetModel()
+        changed = [i for i, (a, b) in enumerate(zip(old, rows)) if _shown(a) != _shown(b)]
+        last = len(COLUMNS) - 1
+        for first, end in _runs(changed):
+            self.dataChanged.emit(self.index(first, 0), self.index(end, last))
 
     def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008 (Qt signature)
         return 0 if parent.isValid() else len(self.rows)
@@ -137,6 +151,23 @@ class PathTableModel(QAbstractTableModel):
         if role == PATH_ROLE:
             return row.path
         return None
+
+
+def _shown(row: PathRow) -> tuple:
+    """What a row shows, sorts and filters by (compared to announce only the rows that change)."""
+    p = row.path
+    return (row.cells, row.ids, p.mbps, p.bottleneck, row.hop_label, row.hop_kind, row.hop_util, row.hop_source)
+
+
+def _runs(indexes: list[int]) -> list[tuple[int, int]]:
+    """Sorted indexes as (first, last) runs of consecutive ones."""
+    out: list[tuple[int, int]] = []
+    for i in indexes:
+        if out and out[-1][1] == i - 1:
+            out[-1] = (out[-1][0], i)
+        else:
+            out.append((i, i))
+    return out
 
 
 def _display(row: PathRow, col: int) -> str:
@@ -242,6 +273,8 @@ class PathsPanel(QWidget):
         self.follow = WhenShown(self, self._on_analysis, doc)  # only while on screen
         doc.analysisReady.connect(self.follow)
         doc.projectReplaced.connect(self._on_replaced)
+        doc.modelEvent.connect(self._on_model_event)
+        self._labels: dict[str, str] = {}  # component id -> label, kept while no name can change
         if doc.analysis is not None:
             self._on_analysis(doc.analysis)
 
@@ -259,7 +292,12 @@ class PathsPanel(QWidget):
         return True
 
     # -- updating -------------------------------------------------------------------------
+    def _on_model_event(self, event: Any) -> None:
+        if event.type != "changed" or event.key in NAMING_KEYS:
+            self._labels.clear()  # a name, a parent or an array's drives: labels may read otherwise
+
     def _on_replaced(self) -> None:
+        self._labels.clear()
         self.follow.forget()
         self._sized = False
         self._chosen = None
@@ -270,7 +308,7 @@ class PathsPanel(QWidget):
     def _on_analysis(self, bundle: AnalysisBundle) -> None:
         topo = self.doc.topology
         result = bundle.result
-        labels: dict[str, str] = {}
+        labels = self._labels
 
         def label(cid: str | None) -> str:
             if not cid:

@@ -16,7 +16,7 @@ from widgets.charts import LEVELS, ChartsPanel
 from widgets.findings import FindingsPanel
 from widgets.inspector import InspectorPanel
 from widgets.palette import PART_MIME, PalettePanel, part_id_from_mime, part_mime_data
-from widgets.paths import COL_MBPS, PathsPanel
+from widgets.paths import COL_MBPS, PathsPanel, _shown
 
 ROOT = Path(__file__).resolve().parents[2]
 PANEL_MODULES = (
@@ -295,6 +295,31 @@ def test_paths_sort_numerically_and_choosing_a_row_highlights_the_path(qtbot, do
     assert rates == sorted(rates, reverse=True)
     rows = panel.view.selectionModel().selectedRows()
     assert len(rows) == 1 and panel.proxy.data(rows[0], Qt.ItemDataRole.UserRole + 3).id == chosen.id
+
+
+def test_paths_update_in_place_announces_only_the_rows_that_change(qtbot, doc):
+    """An edit that changes rates and not paths updates the rows in place (no model reset): only
+    the rows that read otherwise are announced, the sort follows, a rename reaches the labels."""
+    panel = shown(qtbot, PathsPanel(doc))
+    panel.view.sortByColumn(COL_MBPS, Qt.SortOrder.AscendingOrder)
+    resets, changed = [], []
+    panel.model.modelReset.connect(lambda: resets.append(1))
+    panel.model.dataChanged.connect(lambda a, b: changed.extend(range(a.row(), b.row() + 1)))
+    before = [_shown(r) for r in panel.model.rows]
+    doc.run(edit.set_attr, "fastt1.arr1", "drives", doc.topology["fastt1.arr1"]["drives"][:3])
+    after = [_shown(r) for r in panel.model.rows]
+    differ = {i for i in range(16) if before[i] != after[i]}
+    assert resets == [] and set(changed) == differ and 0 < len(differ) < 16
+    assert {p.id for p in doc.analysis.result.paths if p.logical_drive == "fastt1.ld1"} <= {
+        panel.model.rows[i].path.id for i in differ
+    }
+    rates = [panel.path_at(r).mbps for r in range(panel.proxy.rowCount())]
+    assert rates == sorted(rates) and panel.path_at(0).logical_drive == "fastt1.ld1"  # re-sorted
+
+    changed.clear()
+    doc.run(edit.set_attr, "fastt1", "name", "left FAStT")  # labels are cached: a rename clears them
+    host = [panel.model.rows[i].cells[1] for i in range(16) if panel.model.rows[i].ids[1].startswith("fastt1.")]
+    assert host and all("left FAStT" in c for c in host) and resets == [] and changed
 
 
 def test_paths_filter_box(qtbot, doc):
