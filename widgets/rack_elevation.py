@@ -191,7 +191,7 @@ class RackElevationPanel(QWidget):
         self._timer.timeout.connect(self._refresh_if_seen)
         self._stale = False
         doc.changed.connect(self._timer.start)
-        doc.projectReplaced.connect(self.refresh)
+        doc.projectReplaced.connect(self._refresh_if_seen)  # an opened site's racks wait for their tab
         doc.selectionChanged.connect(lambda _ids: self._show_selection())
         self.refresh()
 
@@ -332,7 +332,8 @@ class RackElevationPanel(QWidget):
 
     # -- drawing -------------------------------------------------------------------------------
     def _refresh_if_seen(self) -> None:
-        """After an edit: redraw now when the panel can be seen, else when its tab is raised."""
+        """After an edit or a new design: redraw now when the panel can be seen, else when its tab
+        is raised."""
         self._stale = True
         if not covered(self):
             self.refresh()
