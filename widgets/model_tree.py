@@ -33,6 +33,7 @@ from PySide6.QtCore import (
     QRegularExpression,
     QSortFilterProxyModel,
     Qt,
+    QTimer,
     Signal,
 )
 from PySide6.QtGui import QStandardItem, QStandardItemModel
@@ -40,6 +41,7 @@ from PySide6.QtWidgets import QAbstractItemView, QLineEdit, QMenu, QTreeView, QV
 
 from planner.naming import label_list, short_label
 from planner.schema import KINDS, attr_label, count_label, kind_name
+from widgets.deferred import covered
 
 if TYPE_CHECKING:
     from planner.model import Component, Event, Topology
@@ -53,6 +55,8 @@ MAX_DETAILS = 3
 MAX_NAMED = 3
 #: the drag payload of tree rows: component ids, one a line
 MIME_IDS = "application/x-sanplan-components"
+#: the kinds whose rows may stand for HBAs (see :func:`hbas_of`)
+DRAG_KINDS = frozenset(("hba", "slot", "hba_port"))
 
 
 def hbas_of(topo: Topology, ids: list[str]) -> list[str]:
@@ -85,9 +89,10 @@ class OutlineModel(QStandardItemModel):
     def flags(self, index: QModelIndex) -> Qt.ItemFlag:
         flags = super().flags(index) & ~(Qt.ItemFlag.ItemIsDragEnabled | Qt.ItemFlag.ItemIsDropEnabled)
         comp = self._comp(index)
-        if comp is not None and hbas_of(self.panel.topology, [comp.id]):
+        kind = comp.kind if comp is not None else ""
+        if kind in DRAG_KINDS and hbas_of(self.panel.topology, [comp.id]):
             flags |= Qt.ItemFlag.ItemIsDragEnabled
-        if comp is not None and comp.kind == "lpar":
+        if kind == "lpar":
             flags |= Qt.ItemFlag.ItemIsDropEnabled
         return flags
 
@@ -207,6 +212,7 @@ class ModelTreePanel(QWidget):
         self._words: list[str] = []  # the search words
         self._top: dict[str, str] = {}  # top-level component id -> its kind (the group titles count them)
         self._syncing = False
+        self._groups_pending = False  # the group rows wait for the panel to be shown to open
         self.model = OutlineModel(self)
         self.model.setHorizontalHeaderLabels(["Name", "Details"])
         self.proxy = QSortFilterProxyModel(self)
@@ -259,11 +265,34 @@ class ModelTreePanel(QWidget):
             self._group(kind)
         for kind in list(self.groups):
             self._retitle(kind)
-        self.view.expandToDepth(0)
-        self.view.resizeColumnToContents(0)
+        self._open_groups()
         if self._words:
             self._reveal(c.id for c in self.topology.components())
         self.show_selection(self.doc.selection)
+
+    def _open_groups(self) -> None:
+        """Open the group rows (building the rows of every top-level component); behind another
+        tab of its dock, when the panel is next shown."""
+        self._groups_pending = covered(self)
+        if self._groups_pending:
+            return
+        for group in self.groups.values():
+            self.view.expand(self.proxy.mapFromSource(group.index()))
+        self.view.resizeColumnToContents(0)
+
+    def showEvent(self, event: Any) -> None:  # noqa: N802 (Qt override)
+        super().showEvent(event)
+        if self._groups_pending:
+            QTimer.singleShot(0, self._open_pending_groups)
+
+    def paintEvent(self, event: Any) -> None:  # noqa: N802 (Qt override)
+        super().paintEvent(event)
+        if self._groups_pending:  # a raised tab paints without a show event
+            QTimer.singleShot(0, self._open_pending_groups)
+
+    def _open_pending_groups(self) -> None:
+        if self._groups_pending:
+            self._open_groups()
 
     @staticmethod
     def _key(item: QStandardItem) -> object:

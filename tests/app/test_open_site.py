@@ -61,3 +61,19 @@ def test_a_file_with_a_bad_name_still_says_why(window, tmp_path, parts):
     cid = doc["cables"][0]["id"]
     assert (what, text) == ("error", "Cannot open hostile.json")
     assert f"component {cid}: a name cannot contain control characters (U+202E)" in detail
+
+
+def test_a_covered_model_tree_opens_its_groups_when_raised(window, qtbot, tmp_path, parts):
+    window.docks["palette"].raise_()  # the tree's tab is behind Parts, as at start
+    qtbot.wait(20)
+    tree = window.model_tree
+    assert covered(tree)
+    path = tmp_path / "bench.sanplan"
+    save_project(Project(build_example("p690-benchmark", parts)), path)
+    assert window.open_path(path)
+    qtbot.wait(20)
+    assert tree.rows == {}  # nothing built behind the Parts tab
+    window.docks["tree"].raise_()
+    group = tree.proxy.mapFromSource(tree.groups["subsystem"].index())
+    qtbot.waitUntil(lambda: tree.view.isExpanded(group), timeout=5000)
+    assert {c.id for c in window.doc.topology.children(None)} <= set(tree.rows)
