@@ -187,7 +187,7 @@ class Rows(Mapping):
         return (c.id for c in self.panel.topology.components())
 
     def __len__(self) -> int:
-        return sum(1 for _ in self.panel.topology.components())
+        return len(self.panel.topology)
 
 
 class ModelTreePanel(QWidget):
@@ -315,7 +315,7 @@ class ModelTreePanel(QWidget):
         item = self.model.itemFromIndex(index)
         cid = item.data(ID_ROLE) if item is not None else None
         if cid:
-            return bool(self.topology._children.get(cid))
+            return bool(self.topology.children(cid))
         return item is not None and bool(item.data(KIND_ROLE))
 
     def _fetch(self, item: QStandardItem) -> None:
