@@ -76,25 +76,17 @@ def hbas_of(topo: Topology, ids: list[str]) -> list[str]:
 
 
 class OutlineModel(QStandardItemModel):
-    """The tree's rows; HBA rows (HBAs, their ports, slots holding one) drag, LPAR rows take them."""
+    """The tree's rows; HBA rows (HBAs, their ports, slots holding one) drag, LPAR rows take them
+    (the cells' flags, set by the panel as rows are built and as HBAs come and go)."""
 
     def __init__(self, panel: ModelTreePanel) -> None:
         super().__init__(0, 2, panel)
         self.panel = panel
+        self.invisibleRootItem().setDropEnabled(False)
 
     def _comp(self, index: QModelIndex) -> Component | None:
         cid = index.siblingAtColumn(0).data(ID_ROLE) if index.isValid() else None
         return self.panel.topology.get(cid) if cid else None
-
-    def flags(self, index: QModelIndex) -> Qt.ItemFlag:
-        flags = super().flags(index) & ~(Qt.ItemFlag.ItemIsDragEnabled | Qt.ItemFlag.ItemIsDropEnabled)
-        comp = self._comp(index)
-        kind = comp.kind if comp is not None else ""
-        if kind in DRAG_KINDS and hbas_of(self.panel.topology, [comp.id]):
-            flags |= Qt.ItemFlag.ItemIsDragEnabled
-        if kind == "lpar":
-            flags |= Qt.ItemFlag.ItemIsDropEnabled
-        return flags
 
     def hasChildren(self, parent: QModelIndex = QModelIndex()) -> bool:  # noqa: B008 (Qt's default)
         if self.canFetchMore(parent):
@@ -211,6 +203,7 @@ class ModelTreePanel(QWidget):
         self._search_texts: dict[str, str] = {}  # component id -> its search text, when computed
         self._words: list[str] = []  # the search words
         self._top: dict[str, str] = {}  # top-level component id -> its kind (the group titles count them)
+        self._hba_slot: dict[str, str] = {}  # HBA id -> the slot whose built row drags because of it
         self._syncing = False
         self._groups_pending = False  # the group rows wait for the panel to be shown to open
         self.model = OutlineModel(self)
@@ -259,6 +252,7 @@ class ModelTreePanel(QWidget):
         self.rows.clear()
         self.groups.clear()
         self._fetched.clear()
+        self._hba_slot.clear()
         self._search_texts.clear()
         self._top = {c.id: c.kind for c in self.topology.children(None)}
         for kind in dict.fromkeys(self._top.values()):
@@ -347,12 +341,29 @@ class ModelTreePanel(QWidget):
         detail = QStandardItem()
         self._set_texts(comp, name, detail)
         cells = [name, detail]
+        self._set_flags(comp, cells)
         if row is None or row >= holder.rowCount():
             holder.appendRow(cells)
         else:
             holder.insertRow(row, cells)
         self.rows[comp.id] = name
         return name
+
+    def _set_flags(self, comp: Component, cells: list[QStandardItem]) -> None:
+        """Rows of HBAs (an HBA, its port, a slot holding one) drag; LPAR rows take the drop."""
+        hbas = hbas_of(self.topology, [comp.id]) if comp.kind in DRAG_KINDS else []
+        if comp.kind == "slot":
+            self._hba_slot.update(dict.fromkeys(hbas, comp.id))
+        for cell in cells:
+            cell.setDragEnabled(bool(hbas))
+            cell.setDropEnabled(comp.kind == "lpar")
+
+    def _reflag_slot(self, slot: str | None) -> None:
+        """An HBA came or went: whether the row of its slot drags."""
+        item, comp = self.rows.get(slot or ""), self.topology.get(slot)
+        if item is not None and comp is not None:
+            holder = item.parent() or self.model.invisibleRootItem()
+            self._set_flags(comp, [item, holder.child(item.row(), 1)])
 
     def _search_text(self, comp: Component, text: str | None = None) -> str:
         """What the search looks in: name, id, kind and details, lower case (kept until changed)."""
@@ -378,7 +389,11 @@ class ModelTreePanel(QWidget):
             group.setData(kind, KIND_ROLE)
             order = list(KINDS)
             row = sum(1 for k in self.groups if order.index(k) < order.index(kind))
-            self.model.insertRow(row, [group, QStandardItem()])
+            cells = [group, QStandardItem()]
+            for cell in cells:
+                cell.setDragEnabled(False)
+                cell.setDropEnabled(False)
+            self.model.insertRow(row, cells)
             self.groups[kind] = group
         return group
 
@@ -397,6 +412,8 @@ class ModelTreePanel(QWidget):
 
     # -- following the model ------------------------------------------------------------------------
     def _on_event(self, event: Event) -> None:
+        if event.type in ("removed", "changed") and event.key in ("", "parent"):
+            self._reflag_slot(self._hba_slot.pop(event.id, None))  # an HBA left its slot
         if event.type == "added":
             self._added(event.id)
         elif event.type == "removed":
@@ -406,6 +423,9 @@ class ModelTreePanel(QWidget):
             self._added(event.id)
         elif event.type == "changed":
             self._changed(event.id, event.key == "name")
+        comp = self.topology.get(event.id) if event.type == "added" or event.key == "parent" else None
+        if comp is not None and comp.kind == "hba":
+            self._reflag_slot(comp.parent)  # an HBA came into a slot
 
     def _holder(self, comp: Component) -> QStandardItem | None:
         """The row that holds ``comp``'s row when that row is built; None while its branch is closed."""

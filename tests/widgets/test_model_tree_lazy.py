@@ -5,6 +5,7 @@ branches build nothing and show once the branch opens."""
 from __future__ import annotations
 
 import pytest
+from PySide6.QtCore import Qt
 
 from planner import edit
 from planner.naming import short_label
@@ -124,3 +125,23 @@ def test_deleting_every_cable_drops_its_closed_group(tree, doc):
     assert "cable" not in tree.groups
     doc.undo_stack.undo()
     assert tree.groups["cable"].text() == f"Cables ({len(cables)})"
+
+
+def test_a_slot_row_drags_while_it_holds_an_hba(tree, doc):
+    drag = tree.proxy.flags(tree.proxy.mapFromSource(tree.items["d1.s1"].index()))
+    assert drag & Qt.ItemFlag.ItemIsDragEnabled
+    free = next(s for s in doc.topology.of_kind("slot") if not doc.topology.children(s.id)).id
+    assert not tree.model.flags(tree.items[free].index()) & Qt.ItemFlag.ItemIsDragEnabled
+    doc.run(edit.move_hba, "hba.d1s1", free)
+    for slot, drags in (("d1.s1", False), (free, True)):
+        for column in (0, 1):
+            index = tree.items[slot].index().siblingAtColumn(column)
+            assert bool(tree.model.flags(index) & Qt.ItemFlag.ItemIsDragEnabled) is drags, (slot, column)
+    lpar = tree.model.flags(tree.items["p690.lpar1"].index())
+    assert lpar & Qt.ItemFlag.ItemIsDropEnabled and not lpar & Qt.ItemFlag.ItemIsDragEnabled
+    group = tree.model.flags(tree.groups["server"].index())
+    assert not group & (Qt.ItemFlag.ItemIsDropEnabled | Qt.ItemFlag.ItemIsDragEnabled)
+    doc.run(edit.delete, ["hba.d1s1"])
+    assert not tree.model.flags(tree.items[free].index()) & Qt.ItemFlag.ItemIsDragEnabled
+    doc.undo_stack.undo()
+    assert tree.model.flags(tree.items[free].index()) & Qt.ItemFlag.ItemIsDragEnabled
