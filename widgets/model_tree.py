@@ -41,7 +41,7 @@ from PySide6.QtWidgets import QAbstractItemView, QLineEdit, QMenu, QTreeView, QV
 
 from planner.naming import label_list, short_label
 from planner.schema import KINDS, attr_label, count_label, kind_name
-from widgets.deferred import covered
+from widgets.deferred import unseen
 
 if TYPE_CHECKING:
     from planner.model import Component, Event, Topology
@@ -267,7 +267,7 @@ class ModelTreePanel(QWidget):
     def _open_groups(self) -> None:
         """Open the group rows (building the rows of every top-level component); behind another
         tab of its dock, when the panel is next shown."""
-        self._groups_pending = covered(self)
+        self._groups_pending = unseen(self)
         if self._groups_pending:
             return
         for group in self.groups.values():

@@ -43,7 +43,7 @@ from PySide6.QtWidgets import (
 from planner import placement
 from planner.naming import counted, label
 from planner.schema import KINDS, kind_name
-from widgets.deferred import covered
+from widgets.deferred import unseen
 
 MIME = "application/x-sanplan-unit"  # the dragged unit's id
 UPX = 14.0  # one rack unit on screen (points)
@@ -335,7 +335,7 @@ class RackElevationPanel(QWidget):
         """After an edit or a new design: redraw now when the panel can be seen, else when its tab
         is raised."""
         self._stale = True
-        if not covered(self):
+        if not unseen(self):
             self.refresh()
 
     def paintEvent(self, event: Any) -> None:  # noqa: N802 (Qt override)
@@ -344,7 +344,7 @@ class RackElevationPanel(QWidget):
             QTimer.singleShot(0, self._refresh_if_stale)
 
     def _refresh_if_stale(self) -> None:
-        if self._stale and not covered(self):
+        if self._stale and not unseen(self):
             self.refresh()
 
     def refresh(self) -> None:

@@ -77,3 +77,26 @@ def test_a_covered_model_tree_opens_its_groups_when_raised(window, qtbot, tmp_pa
     group = tree.proxy.mapFromSource(tree.groups["subsystem"].index())
     qtbot.waitUntil(lambda: tree.view.isExpanded(group), timeout=5000)
     assert {c.id for c in window.doc.topology.children(None)} <= set(tree.rows)
+
+
+def test_a_file_opened_before_the_window_shows_fills_the_panels_when_seen(qtbot, home, tmp_path, parts):
+    from app.mainwindow import MainWindow
+    from catalogs.catalog import Catalog
+
+    path = tmp_path / "bench.sanplan"
+    topo = build_example("p690-benchmark", parts)
+    save_project(Project(topo), path)
+    w = MainWindow(Catalog(":memory:"))
+    w.doc.synchronous = True
+    qtbot.addWidget(w)
+    assert w.open_path(path)  # as `sanplan FILE` does, before the window is shown
+    assert w.racks._stale and w.model_tree.rows == {}
+    w.resize(1400, 900)
+    w.show()
+    qtbot.waitExposed(w)
+    w.docks["tree"].raise_()
+    group = w.model_tree.proxy.mapFromSource(w.model_tree.groups["server"].index())
+    qtbot.waitUntil(lambda: w.model_tree.view.isExpanded(group), timeout=5000)
+    w.docks["racks"].raise_()
+    qtbot.waitUntil(lambda: not w.racks._stale, timeout=5000)
+    assert set(w.racks.racks) == {r.id for r in topo.of_kind("rack")}
