@@ -13,8 +13,9 @@
   document (:meth:`app.document.Document.is_current`).
 
 The GUI thread never copies the whole design per edit: only when the replicas are reset (a file
-opened, a scenario switched), and then once (``reset``: one snapshot both lanes copy in their own
-thread). The lanes never touch the live design: a job carries ``origin`` (the live
+opened, a scenario switched), and then once (``reset``: one exact copy of the design's tables,
+which the analysis lane takes over; it copies its replica for the check lane after sending the
+first analysis). The lanes never touch the live design: a job carries ``origin`` (the live
 :class:`Topology`) only to hand it back on the result.
 """
 
@@ -123,6 +124,14 @@ class _Lane:
                 self.busy = False
 
 
+class _Adopted(Replica):
+    """A replica that takes over a private exact copy of the design (made by
+    :meth:`Topology.snapshot` and used by no one else) instead of copying it again."""
+
+    def __init__(self, snapshot: Topology) -> None:  # not Replica's: its copy is what is saved
+        self.topo = snapshot
+
+
 @dataclass
 class _Job:
     """One request: the deltas since the last job (or a reset snapshot), the options, and the
@@ -192,8 +201,10 @@ class BackgroundAnalysis(QObject):
 
     # -- GUI thread ----------------------------------------------------------------------------
     def reset(self, topo: Topology, figures: str, direction: str) -> None:
-        """Start again from a copy of ``topo`` (a file opened, a scenario switched)."""
-        self._lane.post(_Job(None, figures, direction, topo, snapshot=topo.clone()))
+        """Start again from a copy of ``topo`` (a file opened, a scenario switched): one exact
+        copy of its tables (:meth:`Topology.snapshot`), which the analysis lane takes over; the
+        check lane's copy is made in the analysis lane once the first analysis is sent."""
+        self._lane.post(_Job(None, figures, direction, topo, snapshot=topo.snapshot()))
 
     def submit(self, delta: Delta, figures: str, direction: str, origin: Topology) -> None:
         """Analyse the design after ``delta`` (built with ``Delta.from_events``)."""
@@ -225,7 +236,7 @@ class BackgroundAnalysis(QObject):
             jobs = jobs[resets[-1] :]
             snapshot = jobs[0].snapshot
             assert snapshot is not None
-            self._replica = Replica(snapshot)
+            self._replica = _Adopted(snapshot)
             self._incs, self._incs_key = {}, None
         if self._replica is None:
             return  # nothing to analyse before the first reset
@@ -246,7 +257,10 @@ class BackgroundAnalysis(QObject):
             return
         bundle.seconds = time.perf_counter() - t0
         self.analysed.emit(bundle)
-        self._check_lane.post((jobs[0].snapshot if resets else None, deltas, bundle, ruled))
+        if resets:  # the check lane starts from a copy of the replica as analysed (deltas applied)
+            self._check_lane.post((self._replica.topo.snapshot(), [], bundle, ruled))
+        else:
+            self._check_lane.post((None, deltas, bundle, ruled))
 
     def _results(self, job: _Job, ids: set[str], full: bool) -> tuple[Any, Analysis]:
         topo = self._replica.topo  # type: ignore[union-attr]
@@ -307,7 +321,7 @@ class BackgroundAnalysis(QObject):
         resets = [i for i, it in enumerate(items) if it[0] is not None]
         if resets:
             items = items[resets[-1] :]
-            self._check_replica = Replica(items[0][0])
+            self._check_replica = _Adopted(items[0][0])  # a copy made for this lane alone
         if self._check_replica is None:
             return
         for _, deltas, _, _ in items:

@@ -203,6 +203,8 @@ def text_problem(value: Any, max_len: int = 200) -> str | None:
         return f"{value!r} is not text"
     if len(value) > max_len:
         return f"text may have at most {max_len} characters, this one has {len(value)}"
+    if value.isascii() and value.isprintable():  # the common case: no control or hidden character
+        return None
     for c in value:
         if unicodedata.category(c) == "Cs":
             return f"text contains a lone surrogate (U+{ord(c):04X}), which is not a character; retype it"

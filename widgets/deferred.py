@@ -28,6 +28,13 @@ def covered(panel: QWidget) -> bool:
     return panel.window().isVisible() and not on_screen(panel)
 
 
+def unseen(panel: QWidget) -> bool:
+    """Whether ``panel`` cannot be seen now and will paint when it can: covered, or in a window
+    not shown yet (a file opened at start-up). A bare widget (a test's) is never unseen."""
+    top = panel.window()
+    return covered(panel) or (top is not panel and not top.isVisible())
+
+
 class WhenShown(QObject):
     """``WhenShown(panel, fill, doc)``: connect it to ``doc.analysisReady`` instead of ``fill``."""
 

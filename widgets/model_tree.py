@@ -6,6 +6,9 @@ volume groups > logical volumes > workloads; drawers > planars > ...; fabrics > 
 subsystems > controllers, enclosures, arrays > logical drives, host mappings). It finds what the
 canvas does not draw (zones, mappings, hdisks).
 
+Rows are built when their branch is first opened (``canFetchMore``/``fetchMore``), so a 55,000
+component site opens with a few hundred rows; :attr:`ModelTreePanel.items` builds the rows down to
+any component asked for (selection, search, tests), so nothing is ever missing from the outline.
 The tree follows the document per model event: an added or removed component adds or removes
 its row, a move re-parents it, a name or attribute edit rewrites only the rows whose text changed
 (the component and those that name it); a new project or scenario rebuilds it. Its selection and
@@ -19,7 +22,7 @@ design.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import (
@@ -30,6 +33,7 @@ from PySide6.QtCore import (
     QRegularExpression,
     QSortFilterProxyModel,
     Qt,
+    QTimer,
     Signal,
 )
 from PySide6.QtGui import QStandardItem, QStandardItemModel
@@ -37,18 +41,22 @@ from PySide6.QtWidgets import QAbstractItemView, QLineEdit, QMenu, QTreeView, QV
 
 from planner.naming import label_list, short_label
 from planner.schema import KINDS, attr_label, count_label, kind_name
+from widgets.deferred import unseen
 
 if TYPE_CHECKING:
     from planner.model import Component, Event, Topology
 
 ID_ROLE = Qt.ItemDataRole.UserRole + 1
 SEARCH_ROLE = Qt.ItemDataRole.UserRole + 2
+KIND_ROLE = Qt.ItemDataRole.UserRole + 3  # a group row's kind
 #: at most this many attributes are shown in the details column
 MAX_DETAILS = 3
 #: references listed by name up to this many, counted beyond
 MAX_NAMED = 3
 #: the drag payload of tree rows: component ids, one a line
 MIME_IDS = "application/x-sanplan-components"
+#: the kinds whose rows may stand for HBAs (see :func:`hbas_of`)
+DRAG_KINDS = frozenset(("hba", "slot", "hba_port"))
 
 
 def hbas_of(topo: Topology, ids: list[str]) -> list[str]:
@@ -68,24 +76,29 @@ def hbas_of(topo: Topology, ids: list[str]) -> list[str]:
 
 
 class OutlineModel(QStandardItemModel):
-    """The tree's rows; HBA rows (HBAs, their ports, slots holding one) drag, LPAR rows take them."""
+    """The tree's rows; HBA rows (HBAs, their ports, slots holding one) drag, LPAR rows take them
+    (the cells' flags, set by the panel as rows are built and as HBAs come and go)."""
 
     def __init__(self, panel: ModelTreePanel) -> None:
         super().__init__(0, 2, panel)
         self.panel = panel
+        self.invisibleRootItem().setDropEnabled(False)
 
     def _comp(self, index: QModelIndex) -> Component | None:
         cid = index.siblingAtColumn(0).data(ID_ROLE) if index.isValid() else None
         return self.panel.topology.get(cid) if cid else None
 
-    def flags(self, index: QModelIndex) -> Qt.ItemFlag:
-        flags = super().flags(index) & ~(Qt.ItemFlag.ItemIsDragEnabled | Qt.ItemFlag.ItemIsDropEnabled)
-        comp = self._comp(index)
-        if comp is not None and hbas_of(self.panel.topology, [comp.id]):
-            flags |= Qt.ItemFlag.ItemIsDragEnabled
-        if comp is not None and comp.kind == "lpar":
-            flags |= Qt.ItemFlag.ItemIsDropEnabled
-        return flags
+    def hasChildren(self, parent: QModelIndex = QModelIndex()) -> bool:  # noqa: B008 (Qt's default)
+        if self.canFetchMore(parent):
+            return self.panel._has_rows_below(parent)
+        return super().hasChildren(parent)
+
+    def canFetchMore(self, parent: QModelIndex) -> bool:
+        return parent.isValid() and parent.column() == 0 and self.panel._unfetched(self.itemFromIndex(parent))
+
+    def fetchMore(self, parent: QModelIndex) -> None:
+        if self.canFetchMore(parent):
+            self.panel._fetch(self.itemFromIndex(parent))
 
     def mimeTypes(self) -> list[str]:
         return [MIME_IDS]
@@ -146,6 +159,29 @@ def details(topo: Topology, comp: Component) -> str:
     return ", ".join(parts)
 
 
+class Rows(Mapping):
+    """``panel.items``: component id -> its name row, built (with the rows above it) when asked
+    for. Iterating gives every component of the outline, built or not."""
+
+    def __init__(self, panel: ModelTreePanel) -> None:
+        self.panel = panel
+
+    def __getitem__(self, cid: str) -> QStandardItem:
+        item = self.panel._ensure(cid)
+        if item is None:
+            raise KeyError(cid)
+        return item
+
+    def __contains__(self, cid: object) -> bool:
+        return isinstance(cid, str) and self.panel.topology.get(cid) is not None
+
+    def __iter__(self) -> Iterator[str]:
+        return (c.id for c in self.panel.topology.components())
+
+    def __len__(self) -> int:
+        return len(self.panel.topology)
+
+
 class ModelTreePanel(QWidget):
     """The outline of ``doc`` (an ``app.document.Document``, duck-typed). ``fill_menu(menu, ids)``
     adds the registered actions for the components ``ids`` to a context menu.
@@ -160,9 +196,16 @@ class ModelTreePanel(QWidget):
         super().__init__(parent)
         self.doc = doc
         self.fill_menu = fill_menu
-        self.items: dict[str, QStandardItem] = {}  # component id -> its name item
+        self.rows: dict[str, QStandardItem] = {}  # component id -> its name item, rows built so far
+        self.items = Rows(self)  # component id -> its name item, built when asked for
         self.groups: dict[str, QStandardItem] = {}  # top-level kind -> its group item
+        self._fetched: set[str] = set()  # ids (and group kinds) whose child rows are built
+        self._search_texts: dict[str, str] = {}  # component id -> its search text, when computed
+        self._words: list[str] = []  # the search words
+        self._top: dict[str, str] = {}  # top-level component id -> its kind (the group titles count them)
+        self._hba_slot: dict[str, str] = {}  # HBA id -> the slot whose built row drags because of it
         self._syncing = False
+        self._groups_pending = False  # the group rows wait for the panel to be shown to open
         self.model = OutlineModel(self)
         self.model.setHorizontalHeaderLabels(["Name", "Details"])
         self.proxy = QSortFilterProxyModel(self)
@@ -203,26 +246,93 @@ class ModelTreePanel(QWidget):
 
     # -- building -------------------------------------------------------------------------------
     def rebuild(self) -> None:
-        """Build the whole outline afresh (a new project or scenario)."""
+        """Build the outline afresh (a new project or scenario): the group rows; the rows inside
+        a branch are built when it is opened."""
         self.model.removeRows(0, self.model.rowCount())
-        self.items.clear()
+        self.rows.clear()
         self.groups.clear()
-        topo = self.topology
-        for comp in topo.children(None):
-            self._add_tree(comp, self._group(comp.kind))
-        for kind in self.groups:
+        self._fetched.clear()
+        self._hba_slot.clear()
+        self._search_texts.clear()
+        self._top = {c.id: c.kind for c in self.topology.children(None)}
+        for kind in dict.fromkeys(self._top.values()):
+            self._group(kind)
+        for kind in list(self.groups):
             self._retitle(kind)
-        self.view.expandToDepth(0)
-        self.view.resizeColumnToContents(0)
+        self._open_groups()
+        if self._words:
+            self._reveal(c.id for c in self.topology.components())
         self.show_selection(self.doc.selection)
 
-    def _add_tree(self, comp: Component, parent: QStandardItem, row: int | None = None) -> None:
-        topo = self.topology
-        stack = [(comp, parent, row)]
-        while stack:
-            c, holder, at = stack.pop()
-            item = self._row(c, holder, at)
-            stack.extend((child, item, None) for child in reversed(topo.children(c.id)))
+    def _open_groups(self) -> None:
+        """Open the group rows (building the rows of every top-level component); behind another
+        tab of its dock, when the panel is next shown."""
+        self._groups_pending = unseen(self)
+        if self._groups_pending:
+            return
+        for group in self.groups.values():
+            self.view.expand(self.proxy.mapFromSource(group.index()))
+        self.view.resizeColumnToContents(0)
+
+    def showEvent(self, event: Any) -> None:  # noqa: N802 (Qt override)
+        super().showEvent(event)
+        if self._groups_pending:
+            QTimer.singleShot(0, self._open_pending_groups)
+
+    def paintEvent(self, event: Any) -> None:  # noqa: N802 (Qt override)
+        super().paintEvent(event)
+        if self._groups_pending:  # a raised tab paints without a show event
+            QTimer.singleShot(0, self._open_pending_groups)
+
+    def _open_pending_groups(self) -> None:
+        if self._groups_pending:
+            self._open_groups()
+
+    @staticmethod
+    def _key(item: QStandardItem) -> object:
+        """What ``_fetched`` holds for a row: its component id, or ("group", kind)."""
+        cid = item.data(ID_ROLE)
+        return cid if cid else ("group", item.data(KIND_ROLE))
+
+    def _below(self, item: QStandardItem) -> list[Component]:
+        """The components whose rows go inside ``item`` (a group or a component row)."""
+        cid = item.data(ID_ROLE)
+        if cid:
+            return self.topology.children(cid)
+        kind = item.data(KIND_ROLE)
+        return [c for c in self.topology.children(None) if c.kind == kind] if kind else []
+
+    def _unfetched(self, item: QStandardItem | None) -> bool:
+        return item is not None and item.column() == 0 and self._key(item) not in self._fetched
+
+    def _has_rows_below(self, index: QModelIndex) -> bool:
+        item = self.model.itemFromIndex(index)
+        cid = item.data(ID_ROLE) if item is not None else None
+        if cid:
+            return bool(self.topology.children(cid))
+        return item is not None and bool(item.data(KIND_ROLE))
+
+    def _fetch(self, item: QStandardItem) -> None:
+        """Build the rows inside ``item`` (its branch is being opened)."""
+        self._fetched.add(self._key(item))
+        for comp in self._below(item):
+            if comp.id not in self.rows:
+                self._row(comp, item, None)
+
+    def _ensure(self, cid: str) -> QStandardItem | None:
+        """The row of ``cid``, building the rows above it first; None when it is not in the design."""
+        item = self.rows.get(cid)
+        if item is not None:
+            return item
+        comp = self.topology.get(cid)
+        if comp is None:
+            return None
+        holder = self._group(comp.kind) if comp.parent is None else self._ensure(comp.parent)
+        if holder is None:
+            return None
+        if self._unfetched(holder):
+            self._fetch(holder)
+        return self.rows.get(cid)
 
     def _row(self, comp: Component, holder: QStandardItem, row: int | None) -> QStandardItem:
         name = QStandardItem(short_label(comp))
@@ -231,28 +341,59 @@ class ModelTreePanel(QWidget):
         detail = QStandardItem()
         self._set_texts(comp, name, detail)
         cells = [name, detail]
+        self._set_flags(comp, cells)
         if row is None or row >= holder.rowCount():
             holder.appendRow(cells)
         else:
             holder.insertRow(row, cells)
-        self.items[comp.id] = name
+        self.rows[comp.id] = name
         return name
+
+    def _set_flags(self, comp: Component, cells: list[QStandardItem]) -> None:
+        """Rows of HBAs (an HBA, its port, a slot holding one) drag; LPAR rows take the drop."""
+        hbas = hbas_of(self.topology, [comp.id]) if comp.kind in DRAG_KINDS else []
+        if comp.kind == "slot":
+            self._hba_slot.update(dict.fromkeys(hbas, comp.id))
+        for cell in cells:
+            cell.setDragEnabled(bool(hbas))
+            cell.setDropEnabled(comp.kind == "lpar")
+
+    def _reflag_slot(self, slot: str | None) -> None:
+        """An HBA came or went: whether the row of its slot drags."""
+        item, comp = self.rows.get(slot or ""), self.topology.get(slot)
+        if item is not None and comp is not None:
+            holder = item.parent() or self.model.invisibleRootItem()
+            self._set_flags(comp, [item, holder.child(item.row(), 1)])
+
+    def _search_text(self, comp: Component, text: str | None = None) -> str:
+        """What the search looks in: name, id, kind and details, lower case (kept until changed)."""
+        found = self._search_texts.get(comp.id)
+        if found is None:
+            text = details(self.topology, comp) if text is None else text
+            found = f"{comp.name} {comp.id} {kind_name(comp.kind)} {text}".lower()
+            self._search_texts[comp.id] = found
+        return found
 
     def _set_texts(self, comp: Component, name: QStandardItem, detail: QStandardItem) -> None:
         text = details(self.topology, comp)
         name.setText(short_label(comp))
         detail.setText(text)
         detail.setToolTip(text)
-        name.setData(f"{comp.name} {comp.id} {kind_name(comp.kind)} {text}".lower(), SEARCH_ROLE)
+        name.setData(self._search_text(comp, text), SEARCH_ROLE)
 
     def _group(self, kind: str) -> QStandardItem:
         group = self.groups.get(kind)
         if group is None:
             group = QStandardItem(KINDS[kind].plural)
             group.setData(f"{KINDS[kind].plural}".lower(), SEARCH_ROLE)
+            group.setData(kind, KIND_ROLE)
             order = list(KINDS)
             row = sum(1 for k in self.groups if order.index(k) < order.index(kind))
-            self.model.insertRow(row, [group, QStandardItem()])
+            cells = [group, QStandardItem()]
+            for cell in cells:
+                cell.setDragEnabled(False)
+                cell.setDropEnabled(False)
+            self.model.insertRow(row, cells)
             self.groups[kind] = group
         return group
 
@@ -260,8 +401,9 @@ class ModelTreePanel(QWidget):
         group = self.groups.get(kind)
         if group is None:
             return
-        n = group.rowCount()
+        n = sum(1 for k in self._top.values() if k == kind)
         if n == 0:
+            self._fetched.discard(("group", kind))
             self.model.removeRow(group.row())
             del self.groups[kind]
             return
@@ -270,6 +412,8 @@ class ModelTreePanel(QWidget):
 
     # -- following the model ------------------------------------------------------------------------
     def _on_event(self, event: Event) -> None:
+        if event.type in ("removed", "changed") and event.key in ("", "parent"):
+            self._reflag_slot(self._hba_slot.pop(event.id, None))  # an HBA left its slot
         if event.type == "added":
             self._added(event.id)
         elif event.type == "removed":
@@ -279,42 +423,49 @@ class ModelTreePanel(QWidget):
             self._added(event.id)
         elif event.type == "changed":
             self._changed(event.id, event.key == "name")
+        comp = self.topology.get(event.id) if event.type == "added" or event.key == "parent" else None
+        if comp is not None and comp.kind == "hba":
+            self._reflag_slot(comp.parent)  # an HBA came into a slot
 
     def _holder(self, comp: Component) -> QStandardItem | None:
-        return self._group(comp.kind) if comp.parent is None else self.items.get(comp.parent)
+        """The row that holds ``comp``'s row when that row is built; None while its branch is closed."""
+        holder = self._group(comp.kind) if comp.parent is None else self.rows.get(comp.parent)
+        return None if holder is None or self._unfetched(holder) else holder
 
     def _added(self, cid: str) -> None:
         topo = self.topology
         comp = topo.get(cid)
         holder = self._holder(comp) if comp is not None else None
-        if comp is None or holder is None or cid in self.items:
-            return
-        siblings = topo.children(comp.parent)
-        if comp.parent is None:
-            siblings = [c for c in siblings if c.kind == comp.kind]
-        row = 0
-        for s in siblings:
-            if s.id == cid:
-                break
-            row += s.id in self.items
-        self._add_tree(comp, holder, row)
-        if comp.parent is None:
+        if comp is not None and holder is not None and cid not in self.rows:
+            siblings = topo.children(comp.parent)
+            if comp.parent is None:
+                siblings = [c for c in siblings if c.kind == comp.kind]
+            row = 0
+            for s in siblings:
+                if s.id == cid:
+                    break
+                row += s.id in self.rows
+            self._row(comp, holder, row)
+        if comp is not None and comp.parent is None:
+            self._top[cid] = comp.kind
             self._retitle(comp.kind)
+        if comp is not None and self._words:
+            self._reveal([cid] + [c.id for c in topo.descendants(cid)])
 
     def _removed(self, cid: str) -> None:
-        item = self.items.get(cid)
-        if item is None:
-            return
-        holder = item.parent()
-        stack = [item]
-        while stack:  # forget the ids of the rows that go with it
-            it = stack.pop()
-            self.items.pop(it.data(ID_ROLE), None)
-            stack.extend(it.child(r) for r in range(it.rowCount()))
-        if holder is None:
-            return
-        holder.removeRow(item.row())
-        kind = next((k for k, g in self.groups.items() if g is holder), None)
+        self._search_texts.clear()  # the parts of ``cid`` may have no rows to find them by
+        item = self.rows.get(cid)
+        if item is not None:
+            holder = item.parent()
+            stack = [item]
+            while stack:  # forget the ids of the rows that go with it
+                it = stack.pop()
+                self.rows.pop(it.data(ID_ROLE), None)
+                self._fetched.discard(it.data(ID_ROLE))
+                stack.extend(it.child(r) for r in range(it.rowCount()))
+            if holder is not None:
+                holder.removeRow(item.row())
+        kind = self._top.pop(cid, None)
         if kind is not None:
             self._retitle(kind)
 
@@ -323,18 +474,24 @@ class ModelTreePanel(QWidget):
         whose qualified names carry its name)."""
         topo = self.topology
         named = [cid] + ([c.id for c in topo.descendants(cid)] if renamed else [])
-        todo = [cid] + [ref.id for one in named for ref, _attr in topo.referrers(one)]
-        for one in dict.fromkeys(todo):
-            item, comp = self.items.get(one), topo.get(one)
+        todo = list(dict.fromkeys([cid] + [ref.id for one in named for ref, _attr in topo.referrers(one)]))
+        for one in todo:
+            self._search_texts.pop(one, None)
+            item, comp = self.rows.get(one), topo.get(one)
             if item is None or comp is None:
                 continue
             holder = item.parent() or self.model.invisibleRootItem()
             self._set_texts(comp, item, holder.child(item.row(), 1))
+        if self._words:
+            self._reveal(todo)
 
     # -- search ------------------------------------------------------------------------------------
     def set_filter(self, text: str) -> None:
         """Show only the components whose name, id, kind or details hold every word of ``text``."""
         words = text.lower().split()
+        self._words = words
+        if words:  # build the rows of every match, wherever it is, so the filter can show them
+            self._reveal(c.id for c in self.topology.components())
         # every word, in any order: one lookahead per word over the row's search text
         pattern = "".join(f"(?=.*{QRegularExpression.escape(w)})" for w in words)
         self.proxy.setFilterRegularExpression(QRegularExpression(pattern))
@@ -342,12 +499,26 @@ class ModelTreePanel(QWidget):
             self.view.expandAll()
         self.show_selection(self.doc.selection)
 
+    def _reveal(self, ids) -> None:
+        """Build the rows of the components among ``ids`` that the search words match."""
+        topo, words = self.topology, self._words
+        for cid in ids:
+            comp = topo.get(cid)
+            if comp is not None and cid not in self.rows and all(w in self._search_text(comp) for w in words):
+                self._ensure(cid)
+
+    def expand_all(self) -> None:
+        """Open every branch (building every row: on a site, tens of thousands)."""
+        self.view.expandAll()
+
     def visible_ids(self) -> list[str]:
-        """The ids of the components the filter shows, in outline order."""
+        """The ids of the components the filter shows, in outline order (opening every branch)."""
         out: list[str] = []
         stack = [QModelIndex()]
         while stack:
             parent = stack.pop()
+            if self.proxy.canFetchMore(parent):
+                self.proxy.fetchMore(parent)
             for r in reversed(range(self.proxy.rowCount(parent))):
                 stack.append(self.proxy.index(r, 0, parent))
             if parent.isValid() and parent.data(ID_ROLE):
@@ -393,7 +564,7 @@ class ModelTreePanel(QWidget):
             self.fill_menu(menu, list(ids))
         if ids:
             menu.addAction("Show on &canvas", lambda: self._focus(ids))
-        menu.addAction("E&xpand all", self.view.expandAll)
+        menu.addAction("E&xpand all", self.expand_all)
         menu.addAction("C&ollapse all", self.view.collapseAll)
         return menu
 

@@ -43,7 +43,7 @@ from PySide6.QtWidgets import (
 from planner import placement
 from planner.naming import counted, label
 from planner.schema import KINDS, kind_name
-from widgets.deferred import covered
+from widgets.deferred import unseen
 
 MIME = "application/x-sanplan-unit"  # the dragged unit's id
 UPX = 14.0  # one rack unit on screen (points)
@@ -191,7 +191,7 @@ class RackElevationPanel(QWidget):
         self._timer.timeout.connect(self._refresh_if_seen)
         self._stale = False
         doc.changed.connect(self._timer.start)
-        doc.projectReplaced.connect(self.refresh)
+        doc.projectReplaced.connect(self._refresh_if_seen)  # an opened site's racks wait for their tab
         doc.selectionChanged.connect(lambda _ids: self._show_selection())
         self.refresh()
 
@@ -332,9 +332,10 @@ class RackElevationPanel(QWidget):
 
     # -- drawing -------------------------------------------------------------------------------
     def _refresh_if_seen(self) -> None:
-        """After an edit: redraw now when the panel can be seen, else when its tab is raised."""
+        """After an edit or a new design: redraw now when the panel can be seen, else when its tab
+        is raised."""
         self._stale = True
-        if not covered(self):
+        if not unseen(self):
             self.refresh()
 
     def paintEvent(self, event: Any) -> None:  # noqa: N802 (Qt override)
@@ -343,7 +344,7 @@ class RackElevationPanel(QWidget):
             QTimer.singleShot(0, self._refresh_if_stale)
 
     def _refresh_if_stale(self) -> None:
-        if self._stale and not covered(self):
+        if self._stale and not unseen(self):
             self.refresh()
 
     def refresh(self) -> None:

@@ -222,7 +222,7 @@ def _load_entry(topo: Topology, kind: str, collection: str, i: int, entry: Any) 
     for key in ("parent", "part"):
         if entry.get(key) is not None and not isinstance(entry[key], str):
             raise Invalid(f"in {collection}: component {cid}: {key} must be a component id (text) or null")
-    attrs = {k: v for k, v in entry.items() if k not in _ENTRY_KEYS and not _private(k)}
+    attrs = {k: v for k, v in entry.items() if k not in _ENTRY_KEYS and not (isinstance(k, str) and k[:2] == "x-")}
     data = {
         "id": cid,
         "kind": kind,

@@ -1,0 +1,62 @@
+"""The background analysis starts from one exact copy of the design (``Topology.snapshot``),
+taken over by the analysis lane, which copies it again for the check lane: both give what a full
+analysis and check of the live design give, before and after edits, and keep its order exactly."""
+
+from __future__ import annotations
+
+from app.document import Document, compute_bundle
+from planner import edit
+from planner.examples import build_example
+from planner.io import Project
+
+
+def _same_tables(a, b) -> None:
+    assert list(a._components) == list(b._components)
+    assert {k: v for k, v in a._children.items() if v} == {k: v for k, v in b._children.items() if v}
+    assert a._seq == b._seq and a._refs_to == b._refs_to and a._by_kind == b._by_kind
+    assert all(a._components[c] == b._components[c] and a._components[c] is not b._components[c] for c in a._seq)
+
+
+def _assert_like_a_full_run(doc: Document) -> None:
+    bundle = doc.wait_for_analysis(20000)
+    topo = doc.topology
+    full = compute_bundle(topo, topo.revision, doc.figures, doc.direction)
+    assert bundle is not None and bundle.origin is topo
+    assert bundle.result.aggregate == full.result.aggregate
+    assert bundle.result.paths == full.result.paths
+    assert (bundle.read_mbps, bundle.write_mbps) == (full.read_mbps, full.write_mbps)
+    assert bundle.findings == full.findings
+
+
+def test_snapshot_is_an_exact_private_copy(parts):
+    topo = build_example("p690-one-drawer", parts)
+    free = next(s for s in topo.of_kind("slot") if not topo.children(s.id))
+    edit.move_hba(topo, "hba.d1s1", free.id)  # its slot's children no longer in creation order
+    edit.delete(topo, ["fastt8"]).undo(topo)  # fastt8 and its parts back in their places
+    copy = topo.snapshot()
+    _same_tables(copy, topo)
+    copy._components["fastt1"].attrs["name_probe"] = 1
+    assert "name_probe" not in topo["fastt1"].attrs
+
+
+def test_the_lanes_start_from_the_opened_design_and_follow_edits(qtbot, parts):
+    doc = Document(parts)
+    doc.synchronous = True
+    doc.replace_project(Project(build_example("p690-one-drawer", parts)), None)
+    free = next(s for s in doc.topology.of_kind("slot") if not doc.topology.children(s.id))
+    doc.run(edit.move_hba, "hba.d1s1", free.id)
+    doc.run(edit.delete, ["fastt8"])
+    doc.undo_stack.undo()  # fastt8 back at its place in the design order
+    doc.synchronous = False
+    doc.set_direction("write")  # the background resets from the design as edited
+    _assert_like_a_full_run(doc)
+    bg = doc._background
+    _same_tables(bg._replica.topo, doc.topology)
+    _same_tables(bg._check_replica.topo, doc.topology)
+    assert bg._replica.topo is not bg._check_replica.topo
+    array = doc.topology.of_kind("array")[0].id
+    doc.run(edit.set_attr, array, "segment_kb", 64)
+    doc.run(edit.delete, ["fastt2"])
+    _assert_like_a_full_run(doc)
+    _same_tables(bg._check_replica.topo, doc.topology)
+    doc._background.shutdown()

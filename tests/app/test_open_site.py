@@ -1,0 +1,102 @@
+"""Opening a design does the least work first: the model tree builds the rows of open branches
+only, a covered Racks tab draws when raised, and a file with a bad name still says why."""
+
+from __future__ import annotations
+
+import json
+
+from planner.examples import build_example
+from planner.io import Project, project_to_dict, save_project
+from widgets.deferred import covered
+
+
+def test_canvas_selection_opens_the_tree_down_to_its_row(window, qtbot):
+    window.docks["tree"].raise_()
+    tree = window.model_tree
+    qtbot.waitExposed(tree.view)
+    scene, topo = window.scene, window.doc.topology
+
+    def depth(cid: str) -> int:
+        n, comp = 0, topo.get(cid)
+        while comp.parent is not None:
+            n, comp = n + 1, topo.get(comp.parent)
+        return n
+
+    cid = max((c for c in scene.items_by_id if c not in tree.rows and c in topo), key=depth)
+    assert depth(cid) >= 3
+    scene.select_only(scene.items_by_id[cid])
+    assert window.doc.selection == [cid] and tree.selected_ids() == [cid]
+    index = tree.proxy.mapFromSource(tree.rows[cid].index()).parent()
+    while index.isValid():
+        assert tree.view.isExpanded(index)
+        index = index.parent()
+
+
+def test_a_covered_racks_tab_draws_the_opened_design_when_raised(window, qtbot, tmp_path, parts):
+    window.docks["findings"].raise_()
+    qtbot.wait(20)
+    racks = window.racks
+    assert covered(racks)
+    before = racks.summary.text()
+    topo = build_example("p690-benchmark", parts)
+    path = tmp_path / "bench.sanplan"
+    save_project(Project(topo), path)
+    assert window.open_path(path)
+    qtbot.wait(20)
+    assert racks._stale and racks.summary.text() == before  # not drawn behind the Findings tab
+    window.docks["racks"].raise_()
+    qtbot.waitUntil(lambda: not racks._stale, timeout=5000)
+    assert racks.summary.text() != before
+    assert set(racks.racks) == {r.id for r in topo.of_kind("rack")} and racks.racks
+
+
+def test_a_file_with_a_bad_name_still_says_why(window, tmp_path, parts):
+    topo = build_example("p690-one-drawer", parts)
+    doc = project_to_dict(Project.single(topo))
+    doc["cables"][0]["name"] = "evil\u202etxt"
+    path = tmp_path / "hostile.json"
+    path.write_text(json.dumps(doc))
+    assert not window.open_path(path)
+    what, text, detail = window.asked[-1]
+    cid = doc["cables"][0]["id"]
+    assert (what, text) == ("error", "Cannot open hostile.json")
+    assert f"component {cid}: a name cannot contain control characters (U+202E)" in detail
+
+
+def test_a_covered_model_tree_opens_its_groups_when_raised(window, qtbot, tmp_path, parts):
+    window.docks["palette"].raise_()  # the tree's tab is behind Parts, as at start
+    qtbot.wait(20)
+    tree = window.model_tree
+    assert covered(tree)
+    path = tmp_path / "bench.sanplan"
+    save_project(Project(build_example("p690-benchmark", parts)), path)
+    assert window.open_path(path)
+    qtbot.wait(20)
+    assert tree.rows == {}  # nothing built behind the Parts tab
+    window.docks["tree"].raise_()
+    group = tree.proxy.mapFromSource(tree.groups["subsystem"].index())
+    qtbot.waitUntil(lambda: tree.view.isExpanded(group), timeout=5000)
+    assert {c.id for c in window.doc.topology.children(None)} <= set(tree.rows)
+
+
+def test_a_file_opened_before_the_window_shows_fills_the_panels_when_seen(qtbot, home, tmp_path, parts):
+    from app.mainwindow import MainWindow
+    from catalogs.catalog import Catalog
+
+    path = tmp_path / "bench.sanplan"
+    topo = build_example("p690-benchmark", parts)
+    save_project(Project(topo), path)
+    w = MainWindow(Catalog(":memory:"))
+    w.doc.synchronous = True
+    qtbot.addWidget(w)
+    assert w.open_path(path)  # as `sanplan FILE` does, before the window is shown
+    assert w.racks._stale and w.model_tree.rows == {}
+    w.resize(1400, 900)
+    w.show()
+    qtbot.waitExposed(w)
+    w.docks["tree"].raise_()
+    group = w.model_tree.proxy.mapFromSource(w.model_tree.groups["server"].index())
+    qtbot.waitUntil(lambda: w.model_tree.view.isExpanded(group), timeout=5000)
+    w.docks["racks"].raise_()
+    qtbot.waitUntil(lambda: not w.racks._stale, timeout=5000)
+    assert set(w.racks.racks) == {r.id for r in topo.of_kind("rack")}

@@ -1,0 +1,147 @@
+"""The model tree builds its rows when a branch is opened: opened, it shows exactly the design;
+search and selection reach components inside branches never opened; edits inside closed
+branches build nothing and show once the branch opens."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import Qt
+
+from planner import edit
+from planner.naming import short_label
+from widgets.model_tree import ID_ROLE, KIND_ROLE, ModelTreePanel, details
+
+
+@pytest.fixture
+def tree(qtbot, doc):
+    panel = ModelTreePanel(doc)
+    qtbot.addWidget(panel)
+    panel.resize(500, 700)
+    panel.show()
+    qtbot.waitExposed(panel)
+    return panel
+
+
+def _outline(tree) -> dict[object, list[str]]:
+    """Every row of the model: (group kind) or component id -> the ids of the rows inside it."""
+    out: dict[object, list[str]] = {}
+    stack = [tree.model.item(r) for r in range(tree.model.rowCount())]
+    while stack:
+        item = stack.pop()
+        key = item.data(ID_ROLE) or ("group", item.data(KIND_ROLE))
+        kids = [item.child(r) for r in range(item.rowCount())]
+        out[key] = [k.data(ID_ROLE) for k in kids]
+        stack.extend(kids)
+    return out
+
+
+def _deep(topo, kind: str) -> str:
+    return topo.of_kind(kind)[0].id
+
+
+def test_a_new_tree_builds_only_the_open_rows(tree, doc):
+    topo = doc.topology
+    top = {c.id for c in topo.children(None)}
+    assert top <= set(tree.rows)  # the groups are open: their rows are built
+    assert len(tree.rows) < len(list(topo.components())) / 2
+    assert _deep(topo, "hdisk") not in tree.rows
+    hba = tree.rows["p690"]
+    assert tree.proxy.hasChildren(tree.proxy.mapFromSource(hba.index()))  # shows it can open
+
+
+def test_opened_the_tree_shows_every_component_under_its_parent(tree, doc):
+    topo = doc.topology
+    next(a for a in tree.context_menu([]).actions() if a.text() == "E&xpand all").trigger()
+    rows = _outline(tree)
+    groups = {k[1] for k in rows if isinstance(k, tuple)}
+    assert groups == {c.kind for c in topo.children(None)}
+    for kind in groups:
+        assert rows[("group", kind)] == [c.id for c in topo.children(None) if c.kind == kind]
+    for comp in topo.components():
+        assert rows[comp.id] == [c.id for c in topo.children(comp.id)], comp.id
+        item = tree.rows[comp.id]
+        holder = item.parent()
+        assert item.text() == short_label(comp)
+        assert holder.child(item.row(), 1).text() == details(topo, comp)
+    assert set(tree.rows) == {c.id for c in topo.components()}
+
+
+def test_selection_opens_the_branches_down_to_the_row(tree, doc):
+    hdisk = _deep(doc.topology, "hdisk")
+    assert hdisk not in tree.rows
+    doc.select([hdisk])
+    assert tree.selected_ids() == [hdisk]
+    index = tree.proxy.mapFromSource(tree.rows[hdisk].index()).parent()
+    while index.isValid():
+        assert tree.view.isExpanded(index)
+        index = index.parent()
+
+
+def test_search_finds_a_component_in_a_closed_branch(tree, doc):
+    lv = "p690.lpar1.datavg.stripelv01"
+    assert lv not in tree.rows
+    tree.search.setText("stripelv01 workload")
+    assert lv + ".wl" in tree.rows
+    index = tree.proxy.mapFromSource(tree.rows[lv + ".wl"].index())
+    assert index.isValid() and tree.view.isExpanded(index.parent())
+    assert tree.visible_ids() == ["p690", "p690.lpar1", "p690.lpar1.datavg", lv, lv + ".wl"]
+
+
+def test_search_shows_a_match_added_inside_a_closed_branch(tree, doc):
+    tree.search.setText("z_brand_new")
+    assert tree.visible_ids() == []
+    doc.run(edit.add_zone, "fab.FAB_D1", "Z_BRAND_NEW", ["hba.d1s1.0", "fastt2.A1"])
+    assert tree.visible_ids() == ["fab.FAB_D1", "z.Z_BRAND_NEW"]
+    tree.search.setText("lparx")
+    assert tree.visible_ids() == [] and "p690.lpar1" not in tree.rows
+    doc.run(edit.set_attr, "p690.lpar1", "name", "lparx")  # a rename inside a closed branch
+    shown = tree.visible_ids()  # the LPAR, and the HBAs whose details name it
+    assert shown[:2] == ["p690", "p690.lpar1"] and "hba.d1s1" in shown and "fastt1" not in shown
+
+
+def test_edits_inside_a_closed_branch_show_when_it_opens(tree, doc):
+    topo = doc.topology
+    assert "p690.lpar1" not in tree.rows and "fab.FAB_D1" in tree.rows
+    zones_before = len([z for z in topo.children("fab.FAB_D1")])
+    doc.run(edit.add_zone, "fab.FAB_D1", "Z_NEW", ["hba.d1s1.0", "fastt2.A1"])
+    assert "z.Z_NEW" not in tree.rows  # the fabric's branch is closed: nothing built
+    doc.run(edit.set_attr, "fastt1", "name", "fastt-one")
+    zone = tree.items["z.Z_D1_FCS0_FASTT1_A"]
+    assert zone.parent().child(zone.row(), 1).text() == "Members: fcs0 port 0 and fastt-one A1"
+    assert zone.parent().rowCount() == zones_before + 1
+    doc.run(edit.delete, ["fastt8"])
+    assert tree.groups["subsystem"].text() == "Subsystems (7)"
+    doc.undo_stack.undo()
+    doc.undo_stack.undo()
+    tree.expand_all()
+    assert set(tree.rows) == {c.id for c in topo.components()}
+    assert tree.items["fastt1"].text() == "fastt1"
+
+
+def test_deleting_every_cable_drops_its_closed_group(tree, doc):
+    tree.view.collapseAll()
+    cables = [c.id for c in doc.topology.of_kind("cable")]
+    doc.run(edit.delete, cables)
+    assert "cable" not in tree.groups
+    doc.undo_stack.undo()
+    assert tree.groups["cable"].text() == f"Cables ({len(cables)})"
+
+
+def test_a_slot_row_drags_while_it_holds_an_hba(tree, doc):
+    drag = tree.proxy.flags(tree.proxy.mapFromSource(tree.items["d1.s1"].index()))
+    assert drag & Qt.ItemFlag.ItemIsDragEnabled
+    free = next(s for s in doc.topology.of_kind("slot") if not doc.topology.children(s.id)).id
+    assert not tree.model.flags(tree.items[free].index()) & Qt.ItemFlag.ItemIsDragEnabled
+    doc.run(edit.move_hba, "hba.d1s1", free)
+    for slot, drags in (("d1.s1", False), (free, True)):
+        for column in (0, 1):
+            index = tree.items[slot].index().siblingAtColumn(column)
+            assert bool(tree.model.flags(index) & Qt.ItemFlag.ItemIsDragEnabled) is drags, (slot, column)
+    lpar = tree.model.flags(tree.items["p690.lpar1"].index())
+    assert lpar & Qt.ItemFlag.ItemIsDropEnabled and not lpar & Qt.ItemFlag.ItemIsDragEnabled
+    group = tree.model.flags(tree.groups["server"].index())
+    assert not group & (Qt.ItemFlag.ItemIsDropEnabled | Qt.ItemFlag.ItemIsDragEnabled)
+    doc.run(edit.delete, ["hba.d1s1"])
+    assert not tree.model.flags(tree.items[free].index()) & Qt.ItemFlag.ItemIsDragEnabled
+    doc.undo_stack.undo()
+    assert tree.model.flags(tree.items[free].index()) & Qt.ItemFlag.ItemIsDragEnabled
