@@ -123,7 +123,7 @@ def _planning_findings(me: Rule, kind: str, topo: Topology, ctx: Context, skip: 
     capacity at the planning figures."""
     out: list[Finding] = []
     room = _headroom_planning(ctx)
-    for comp in topo.of_kind(kind):
+    for comp in ctx.of_kind(kind):
         hbas = ctx.hbas_under.get(comp.id, [])
         if not hbas or comp.id in skip:
             continue
@@ -222,7 +222,7 @@ def slot_invalid(topo: Topology, ctx: Context) -> list[Finding]:
     The papers give no slot-type constraint for the FC 6239 (all 20 drawer slots are 64-bit
     PCI-X), so none is checked."""
     me, out = RULES["SLOT_INVALID"], []
-    for hba in topo.of_kind("hba"):
+    for hba in ctx.of_kind("hba"):
         parent = topo.get(hba.parent)
         if parent is None or parent.kind != "slot":
             out.append(
@@ -246,7 +246,7 @@ def slot_invalid(topo: Topology, ctx: Context) -> list[Finding]:
                     f"Move all but one of them to free slots{_free_hint(ctx)}.",
                 )
             )
-    for slot in topo.of_kind("slot"):
+    for slot in ctx.of_kind("slot"):
         phb = topo.get(slot.parent)
         drawer = topo.ancestor(slot.id, "drawer")
         rows = ((topo.part_of(drawer) if drawer is not None else None) or {}).get("slot_map") or []
@@ -281,7 +281,7 @@ def hba_no_lpar(topo: Topology, ctx: Context) -> list[Finding]:
     adapter assigned to a partition of another server."""
     me, out = RULES["HBA_NO_LPAR"], []
     lone, foreign = [], []
-    for hba in topo.of_kind("hba"):
+    for hba in ctx.of_kind("hba"):
         if not hba["lpar"]:
             lone.append(hba.id)
             continue
