@@ -50,6 +50,8 @@ class Context:
         self._analysis_error: Exception | None = None
         self._figures: dict[tuple[str | None, str, str], Figure | None] = {}
         self._of_kind: dict[str, list[Component]] = {}
+        self._attachment: dict[str, tuple[str, Component | None]] = {}  # port id -> attachment()
+        self._switch_of: dict[str, Component | None] = {}  # switch port id -> switch_of()
 
     def of_kind(self, kind: str) -> list[Component]:
         """``topo.of_kind(kind)``, listed once per check (read it, do not change it): on a site
@@ -119,8 +121,12 @@ class Context:
         return self.topo.get(cab["b"] if cab["a"] == port else cab["a"])
 
     def switch_of(self, switch_port: Component) -> Component | None:
-        asic = self.topo.get(switch_port.parent)
-        return self.topo.get(asic.parent) if asic is not None else None
+        """The switch of ``switch_port`` (the parent of its ASIC), once per port and check."""
+        got = self._switch_of.get(switch_port.id, False)
+        if got is False:
+            asic = self.topo.get(switch_port.parent)
+            got = self._switch_of[switch_port.id] = self.topo.get(asic.parent) if asic is not None else None
+        return got
 
     @cached_property
     def islands(self) -> dict[str, str]:
@@ -144,7 +150,14 @@ class Context:
 
     def attachment(self, port: str) -> tuple[str, Component | None]:
         """How an HBA or host port is attached: ('switch', switch port), ('direct', the other
-        end port), ('none', None) when it is not cabled, ('other', the other end) otherwise."""
+        end port), ('none', None) when it is not cabled, ('other', the other end) otherwise.
+        Once per port and check (a host port is in many zone pairs)."""
+        got = self._attachment.get(port)
+        if got is None:
+            got = self._attachment[port] = self._attach(port)
+        return got
+
+    def _attach(self, port: str) -> tuple[str, Component | None]:
         peer = self.peer(port)
         if peer is None:
             return "none", None
