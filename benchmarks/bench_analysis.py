@@ -20,15 +20,15 @@ for analyze and check.
 
 Scaling. ``scaling_vs_benchmark`` (site16, site32) is analyze + check against the benchmark's,
 ``traversal_scaling_vs_benchmark`` the same for the traversal: an O(n) walk, so it shows what the
-machine does to a design 16 or 32 times larger (hash tables of 100,000 components do not stay
-in the CPU's caches: every lookup costs 2-5x more than in the benchmark's). ``separate_ms`` /
-``separate_scaling`` (site32): analyze + check of 32 separate one-server designs in the same
-process: the same work in small tables, which shows the analysis itself is linear.
-``design_mb`` is what the design itself holds in memory (a second copy built under tracemalloc,
-after the other figures are taken): the
-benchmark's 2.3 MB is about one core's L2 cache here (2 MB), so the ~30 passes of analyze and
-check over it after the first read it from the cache; the 32x site's 84 MB is read from
-memory by every pass (one traversal of it costs 60-70x the benchmark's for that reason).
+machine does to a design 16 or 32 times larger. ``separate_ms`` / ``separate_scaling`` (site32):
+analyze + check of 32 separate one-server designs in the same process: the same work, done one
+small design at a time, which shows the analysis itself is linear. ``design_mb`` is what the
+design itself holds in memory (a second copy built under tracemalloc, after the other figures
+are taken): the benchmark's 2.3 MB is about one core's L2 cache here (2 MB), so the ~30 passes
+of analyze and check over it read it from the cache after the first; the 32x site's 84 MB is
+read from memory by every pass, and each read costs 2-5x more. The size of the tables is not
+the cause: the path search over one server of the 32x site, in the site's own tables, costs
+what it costs on the benchmark; run over the whole site it costs 3x as much per server.
 
 Targets (issue #13): analyze + check <= 5x one traversal on each design; the 32x site costs at
 most 35x the benchmark (on this machine not even the traversal does: the target is then to scale
