@@ -148,14 +148,19 @@ def _host_hops(topo: Topology, hba_port: Component) -> list[str] | None:
 
 
 def _switch_route(
-    topo: Topology, a: Component, b: Component, isl: dict[str, list[tuple[str, str, str]]]
+    topo: Topology,
+    a: Component,
+    b: Component,
+    isl: dict[str, list[tuple[str, str, str]]],
+    switches: tuple[Component | None, Component | None] | None = None,
 ) -> list[str] | None:
-    """Hops from switch port ``a`` to switch port ``b`` of one fabric (both excluded)."""
-    sw_a, sw_b = topo.ancestor(a.id, "switch"), topo.ancestor(b.id, "switch")
+    """Hops from switch port ``a`` to switch port ``b`` of one fabric (both excluded).
+    ``switches``: their switches when the caller has them."""
+    sw_a, sw_b = switches or (topo.ancestor(a.id, "switch"), topo.ancestor(b.id, "switch"))
     if sw_a is None or sw_b is None:
         return None
     if sw_a.id == sw_b.id:
-        return _through_switch(topo, a, b)
+        return _through_switch(topo, a, b, sw_a)
     # breadth-first over inter-switch links (switch port to switch port cables)
     prev: dict[str, tuple[str, str, str, str] | None] = {sw_a.id: None}
     queue = [sw_a.id]
@@ -184,12 +189,14 @@ def _switch_route(
     return hops + _through_switch(topo, cur, b)
 
 
-def _through_switch(topo: Topology, a: Component, b: Component) -> list[str]:
-    """Within one switch: the ASIC when both ports share it, else the backplane."""
+def _through_switch(topo: Topology, a: Component, b: Component, sw: Component | None = None) -> list[str]:
+    """Within one switch (``sw``, when the caller has it): the ASIC when both ports share it,
+    else the backplane."""
     if a.parent == b.parent:
         return [a.parent]  # type: ignore[list-item]
-    sw = topo.ancestor(a.id, "switch")
-    bp = topo.children(sw.id, "backplane")
+    if sw is None:
+        sw = topo.ancestor(a.id, "switch")
+    bp = topo.children(sw.id, "backplane")  # type: ignore[union-attr]
     return [bp[0].id] if bp else []
 
 
@@ -217,9 +224,10 @@ def path_indexes(
         for p in m["hba_ports"]:
             maps.setdefault(p, []).append(m)
     isl: dict[str, list[tuple[str, str, str]]] = {}
+    switch_ports = topo._by_kind["switch_port"]  # ids: no component read for the other cables
     for cab in cables:
-        pa, pb = topo.get(cab["a"]), topo.get(cab["b"])
-        if pa and pb and pa.kind == pb.kind == "switch_port":
+        if cab["a"] in switch_ports and cab["b"] in switch_ports:
+            pa, pb = topo[cab["a"]], topo[cab["b"]]
             sa, sb = topo.ancestor(pa.id, "switch"), topo.ancestor(pb.id, "switch")
             isl.setdefault(sa.id, []).append((pa.id, cab.id, pb.id))
             isl.setdefault(sb.id, []).append((pb.id, cab.id, pa.id))
@@ -313,7 +321,8 @@ def _targets(
         return
     if peer.kind != "switch_port":
         return
-    fabric = topo.ancestor(peer.id, "switch")["fabric"]
+    sw = topo.ancestor(peer.id, "switch")
+    fabric = sw["fabric"]  # type: ignore[index]
     seen: set[str] = set()
     for zone in zones_by_member.get(hp.id, ()):
         if zone.parent != fabric:
@@ -334,7 +343,7 @@ def _targets(
             tsw = topo.ancestor(tpeer.id, "switch")
             if tsw["fabric"] != fabric:
                 continue
-            route = _switch_route(topo, peer, tpeer, isl)
+            route = _switch_route(topo, peer, tpeer, isl, (sw, tsw))
             if route is None:
                 continue
             yield target, [cable.id, peer.id, *route, tpeer.id, tcable.id]

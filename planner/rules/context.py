@@ -139,11 +139,11 @@ class Context:
                 s = root[s]
             return s
 
+        switch_ports = self.topo._by_kind["switch_port"]  # ids: no component read for the other cables
         for cab in self.of_kind("cable"):
-            a, b = self.topo.get(cab["a"]), self.topo.get(cab["b"])
-            if a is None or b is None or a.kind != "switch_port" or b.kind != "switch_port":
+            if cab["a"] not in switch_ports or cab["b"] not in switch_ports:
                 continue
-            sa, sb = self.switch_of(a), self.switch_of(b)
+            sa, sb = self.switch_of(self.topo[cab["a"]]), self.switch_of(self.topo[cab["b"]])
             if sa is not None and sb is not None:
                 root[find(sa.id)] = find(sb.id)
         return {s: find(s) for s in root}
