@@ -119,13 +119,13 @@ def wwpn_placeholder(topo: Topology, ctx: Context) -> list[Finding]:
     ]
 
 
-def _zone_members(me: Rule, z: Component, topo: Topology, ctx: Context) -> list[Finding]:
-    """Findings on who zone ``z`` names: members not in the design, fewer than two, or no
-    initiator or no target."""
+def _zone_members(
+    me: Rule, z: Component, topo: Topology, ctx: Context, gone: list[str], present: list[Component]
+) -> list[Finding]:
+    """Findings on who zone ``z`` names (``gone``: member ids not in the design, ``present``
+    the members that are): members not in the design, fewer than two, or no initiator or no
+    target."""
     out: list[Finding] = []
-    members = list(z["members"])
-    gone = [m for m in members if m not in topo]
-    present = [topo[m] for m in members if m in topo]
     if not gone and len(present) >= 2 and {"hba_port", "host_port"} <= {c.kind for c in present}:
         return out  # the common case: nothing to say, no label to build
     name = ctx.label(z.id)
@@ -161,11 +161,12 @@ def _zone_members(me: Rule, z: Component, topo: Topology, ctx: Context) -> list[
     return out
 
 
-def _zone_cabling(me: Rule, z: Component, topo: Topology, ctx: Context) -> list[Finding]:
-    """Findings on where zone ``z``'s members are cabled: nowhere, or into another fabric."""
+def _zone_cabling(me: Rule, z: Component, topo: Topology, ctx: Context, present: list[Component]) -> list[Finding]:
+    """Findings on where zone ``z``'s members (``present``: those in the design) are cabled:
+    nowhere, or into another fabric."""
     out: list[Finding] = []
     uncabled, foreign = [], []
-    for c in (topo[m] for m in z["members"] if m in topo):
+    for c in present:
         how, sp = ctx.attachment(c.id)
         if how == "none":
             uncabled.append(c.id)
@@ -209,7 +210,10 @@ def zone_member_missing(topo: Topology, ctx: Context) -> list[Finding]:
     the design or cabled into another fabric (the zone cannot take effect for it)."""
     me, out = RULES["ZONE_MEMBER_MISSING"], []
     for z in ctx.of_kind("zone"):
-        out += _zone_members(me, z, topo, ctx) + _zone_cabling(me, z, topo, ctx)
+        found = [(m, topo.get(m)) for m in z["members"]]  # one lookup per member
+        present = [c for _, c in found if c is not None]
+        gone = [m for m, c in found if c is None]
+        out += _zone_members(me, z, topo, ctx, gone, present) + _zone_cabling(me, z, topo, ctx, present)
     return out
 
 
