@@ -148,14 +148,19 @@ def _host_hops(topo: Topology, hba_port: Component) -> list[str] | None:
 
 
 def _switch_route(
-    topo: Topology, a: Component, b: Component, isl: dict[str, list[tuple[str, str, str]]]
+    topo: Topology,
+    a: Component,
+    b: Component,
+    isl: dict[str, list[tuple[str, str, str]]],
+    switches: tuple[Component | None, Component | None] | None = None,
 ) -> list[str] | None:
-    """Hops from switch port ``a`` to switch port ``b`` of one fabric (both excluded)."""
-    sw_a, sw_b = topo.ancestor(a.id, "switch"), topo.ancestor(b.id, "switch")
+    """Hops from switch port ``a`` to switch port ``b`` of one fabric (both excluded).
+    ``switches``: their switches when the caller has them."""
+    sw_a, sw_b = switches or (topo.ancestor(a.id, "switch"), topo.ancestor(b.id, "switch"))
     if sw_a is None or sw_b is None:
         return None
     if sw_a.id == sw_b.id:
-        return _through_switch(topo, a, b)
+        return _through_switch(topo, a, b, sw_a)
     # breadth-first over inter-switch links (switch port to switch port cables)
     prev: dict[str, tuple[str, str, str, str] | None] = {sw_a.id: None}
     queue = [sw_a.id]
@@ -184,12 +189,14 @@ def _switch_route(
     return hops + _through_switch(topo, cur, b)
 
 
-def _through_switch(topo: Topology, a: Component, b: Component) -> list[str]:
-    """Within one switch: the ASIC when both ports share it, else the backplane."""
+def _through_switch(topo: Topology, a: Component, b: Component, sw: Component | None = None) -> list[str]:
+    """Within one switch (``sw``, when the caller has it): the ASIC when both ports share it,
+    else the backplane."""
     if a.parent == b.parent:
         return [a.parent]  # type: ignore[list-item]
-    sw = topo.ancestor(a.id, "switch")
-    bp = topo.children(sw.id, "backplane")
+    if sw is None:
+        sw = topo.ancestor(a.id, "switch")
+    bp = topo.children(sw.id, "backplane")  # type: ignore[union-attr]
     return [bp[0].id] if bp else []
 
 
@@ -217,9 +224,10 @@ def path_indexes(
         for p in m["hba_ports"]:
             maps.setdefault(p, []).append(m)
     isl: dict[str, list[tuple[str, str, str]]] = {}
+    switch_ports = topo._by_kind["switch_port"]  # ids: no component read for the other cables
     for cab in cables:
-        pa, pb = topo.get(cab["a"]), topo.get(cab["b"])
-        if pa and pb and pa.kind == pb.kind == "switch_port":
+        if cab["a"] in switch_ports and cab["b"] in switch_ports:
+            pa, pb = topo[cab["a"]], topo[cab["b"]]
             sa, sb = topo.ancestor(pa.id, "switch"), topo.ancestor(pb.id, "switch")
             isl.setdefault(sa.id, []).append((pa.id, cab.id, pb.id))
             isl.setdefault(sb.id, []).append((pb.id, cab.id, pa.id))
@@ -235,10 +243,33 @@ def find_paths(
     profiling of one adapter, PHB, link, planar or drawer). ``standby``: a list that receives
     RDAC's standby paths (to logical drives the target's controller does not own).
     """
+    return _search(topo, only, standby, None)
+
+
+#: HBA ports searched at a time before their paths' hops are registered (:func:`_search`)
+_CHUNK = 16
+
+
+def _search(
+    topo: Topology, only: Iterable[str], standby: list[Path] | None, table: _HopTable | None
+) -> tuple[list[Path], list[str]]:
+    """:func:`find_paths`; with ``table``, each few HBA ports' paths are added to it as soon as
+    they are found, while the components they cross are still in the CPU's caches (on a site,
+    a second pass over all the paths would read every component from memory again)."""
     only_set = set(only)
     for cid in only_set:
         topo[cid]  # raises ModelError naming a missing id
-    return paths_from(topo, topo.of_kind("hba_port"), path_indexes(topo), only_set, standby)
+    ports, indexes = topo.of_kind("hba_port"), path_indexes(topo)
+    if table is None:
+        return paths_from(topo, ports, indexes, only_set, standby)
+    paths: list[Path] = []
+    unreachable: list[str] = []
+    for i in range(0, len(ports), _CHUNK):
+        found, lost = paths_from(topo, ports[i : i + _CHUNK], indexes, only_set, standby)
+        table.add(found)
+        paths += found
+        unreachable += lost
+    return paths, unreachable
 
 
 def paths_from(
@@ -290,7 +321,8 @@ def _targets(
         return
     if peer.kind != "switch_port":
         return
-    fabric = topo.ancestor(peer.id, "switch")["fabric"]
+    sw = topo.ancestor(peer.id, "switch")
+    fabric = sw["fabric"]  # type: ignore[index]
     seen: set[str] = set()
     for zone in zones_by_member.get(hp.id, ()):
         if zone.parent != fabric:
@@ -311,7 +343,7 @@ def _targets(
             tsw = topo.ancestor(tpeer.id, "switch")
             if tsw["fabric"] != fabric:
                 continue
-            route = _switch_route(topo, peer, tpeer, isl)
+            route = _switch_route(topo, peer, tpeer, isl, (sw, tsw))
             if route is None:
                 continue
             yield target, [cable.id, peer.id, *route, tpeer.id, tcable.id]
@@ -356,41 +388,63 @@ def _single_load(cap: _Capacities, comp: Component) -> Load:
     return _load_of(comp, cap(comp))
 
 
-def _hop_table(
-    topo: Topology, paths: list[Path], cap: Callable[[Component], Figure | None]
-) -> tuple[dict[str, Load], list[list[int]], list[float], list[str]]:
-    """One Load per hop the paths cross, and the flows as indexes into the capacity list.
+class _HopTable:
+    """One Load per hop the paths cross (first crossing first), the flows as indexes into the
+    capacity list (``flows``, ``caps``, ``hop_ids``: the hop id of each capacity) and each
+    path's Loads in hop order (``path_loads``), built path by path with :meth:`add`.
+    Cost O(total hops over all paths)."""
 
-    Returns (loads by hop id, per path the indexes of its capacity-limited hops, capacities,
-    hop id of each capacity). Cost O(total hops over all paths)."""
-    loads: dict[str, Load] = {}
-    index: dict[str, int] = {}
-    caps: list[float] = []
-    hop_ids: list[str] = []
-    flows: list[list[int]] = []
-    comps = topo._components
-    for p in paths:
-        fl = []
-        for hid in p.hops:
-            ld = loads.get(hid)
-            if ld is None:
-                comp = comps[hid]
-                fig = cap(comp)
-                if fig is None:
-                    ld = loads[hid] = Load(hid, comp.kind, None)
-                    ld.paths += 1
-                    continue
-                ld = loads[hid] = Load(hid, comp.kind, fig.value, fig.source, fig.estimate)
-                if fig.value > 0:
-                    index[hid] = len(caps)
-                    caps.append(ld.capacity)
-                    hop_ids.append(hid)
-            ld.paths += 1
-            i = index.get(hid)
-            if i is not None:
-                fl.append(i)
-        flows.append(fl)
-    return loads, flows, caps, hop_ids
+    def __init__(self, topo: Topology, cap: _Capacities) -> None:
+        self.comps, self.cap = topo._components, cap
+        self.loads: dict[str, Load] = {}
+        self.caps: list[float] = []
+        self.hop_ids: list[str] = []
+        self.flows: list[list[int]] = []
+        self.path_loads: list[list[Load]] = []
+        self._seen: dict[str, tuple[Load, int]] = {}  # hop id -> (its Load, its capacity index or -1)
+
+    def add(self, paths: Iterable[Path]) -> None:
+        """Register ``paths`` (after those added before)."""
+        seen, new = self._seen, self._new
+        for p in paths:
+            fl: list[int] = []
+            pl: list[Load] = []
+            for hid in p.hops:
+                got = seen.get(hid)
+                if got is None:
+                    got = seen[hid] = new(hid)
+                ld, i = got
+                ld.paths += 1
+                pl.append(ld)
+                if i >= 0:
+                    fl.append(i)
+            self.flows.append(fl)
+            self.path_loads.append(pl)
+
+    def _new(self, hid: str) -> tuple[Load, int]:
+        comp = self.comps[hid]
+        fig = self.cap(comp)
+        i = -1
+        if fig is None:
+            ld = Load(hid, comp.kind, None)
+        else:
+            ld = Load(hid, comp.kind, fig.value, fig.source, fig.estimate)
+            if fig.value > 0:
+                i = len(self.caps)
+                self.caps.append(fig.value)
+                self.hop_ids.append(hid)
+        self.loads[hid] = ld
+        return ld, i
+
+
+def _hop_table(
+    topo: Topology, paths: list[Path], cap: _Capacities
+) -> tuple[dict[str, Load], list[list[int]], list[float], list[str]]:
+    """(loads by hop id, per path the indexes of its capacity-limited hops, capacities, hop id
+    of each capacity): a :class:`_HopTable` of ``paths``."""
+    table = _HopTable(topo, cap)
+    table.add(paths)
+    return table.loads, table.flows, table.caps, table.hop_ids
 
 
 class _Mixed:
@@ -403,6 +457,7 @@ class _Mixed:
         self.index: dict[tuple[str, str], int] = {}
         self.caps: list[float] = []
         self.hop_ids: list[str] = []
+        self.path_loads: list[list[Load]] = []  # each path's Loads in hop order (after table())
 
     def load(self, comp: Component) -> Load:
         """The Load of ``comp`` with its read and write capacities, its constraints registered."""
@@ -442,14 +497,17 @@ class _Mixed:
         for p, share in zip(paths, shares):
             fl: list[int] = []
             co: list[float] = []
+            pl: list[Load] = []
             for hid in p.hops:
                 ld = self.load(self.topo[hid])
                 ld.paths += 1
+                pl.append(ld)
                 for i, c in self.uses(ld, share):
                     fl.append(i)
                     co.append(c)
             flows.append(fl)
             coefs.append(co)
+            self.path_loads.append(pl)
         return flows, coefs
 
 
@@ -517,15 +575,16 @@ def _analyze(
 ) -> Analysis:
     figures, direction, source, read_pct = options
     standby: list[Path] | None = None if only else []
-    paths, unreachable = find_paths(topo, only, standby)
+    table = None if direction == "mixed" else _HopTable(topo, _Capacities(topo, figures, direction, source))
+    paths, unreachable = _search(topo, only, standby, table)
     demand = None if only else demand_model(topo, paths, direction)  # workload targets cap paths
-    alloc = allocate(topo, paths, options, demand.caps() if demand else None)
+    alloc = allocate(topo, paths, options, demand.caps() if demand else None, table)
     result = Analysis(figures, direction, source, paths, alloc.loads, 0.0, unreachable=unreachable, read_pct=read_pct)
     result.standby = standby
     path_totals(result)
     # idle components with a capacity (an empty PHB, an unused switch port) show up too
     result.components.update(alloc.idle(_not_crossed(topo, alloc.loads)))
-    result.by_group = _groups(topo, result)
+    result.by_group = _groups(topo, result, alloc.path_loads)
     if demand is not None:
         result.workloads = workload_results(demand, paths, alloc.rates, result.components)
     if cross_check and paths and direction != "mixed":
@@ -536,10 +595,17 @@ def _analyze(
 def _not_crossed(topo: Topology, loads: dict[str, Load]) -> list[Component]:
     """The components of the hop kinds that are not in ``loads``, in design order (without
     reading the other components: drives, zones, hdisks... are most of a site)."""
-    seq = topo._seq
-    out = [c for kind in HOP_LEVELS for c in topo.of_kind(kind) if c.id not in loads]
+    comps, seq = topo._components, topo._seq
+    out = [comps[cid] for kind in HOP_LEVELS for cid in _ids_of(topo, kind) if cid not in loads]
     out.sort(key=lambda c: seq[c.id])
     return out
+
+
+def _ids_of(topo: Topology, kind: str) -> Iterable[str]:
+    """The ids of the components of ``kind``, in design order (what ``topo.of_kind(kind)``
+    lists, without reading the components: on a site each read is a cache miss)."""
+    topo._fix_order()
+    return topo._by_kind[kind]
 
 
 @contextmanager
@@ -566,6 +632,8 @@ class Allocation:
     loads: dict[str, Load]
     rates: list[float]
     new_load: Callable[[Component], Load]
+    #: each path's Loads in hop order (parallel to the paths)
+    path_loads: list[list[Load]] = field(default_factory=list)
 
     def idle(self, comps: Iterable[Component]) -> dict[str, Load]:
         """The Loads of the hop-kind components in ``comps`` that no path crosses and that have
@@ -581,39 +649,45 @@ class Allocation:
 
 
 def allocate(
-    topo: Topology, paths: list[Path], options: tuple[str, str, str, float | None], demands: list[float] | None
+    topo: Topology,
+    paths: list[Path],
+    options: tuple[str, str, str, float | None],
+    demands: list[float] | None,
+    table: _HopTable | None = None,
 ) -> Allocation:
     """Share the hops' capacities among ``paths`` max-min fairly, each path up to its demand
     (``demands``, parallel to ``paths``; None: none). ``options`` are the analysis's (figures,
     direction, source, read_pct). Sets each path's rate, read and write parts and bottleneck;
     the hops' loads are summed in path order. Paths that share no capacity-limited hop with
-    other paths outside ``paths`` get the same result here as in a whole-design run."""
+    other paths outside ``paths`` get the same result here as in a whole-design run. ``table``:
+    the hop table of ``paths`` already built (single-direction runs; see :func:`_search`)."""
     figures, direction, source, read_pct = options
     if direction == "mixed":
         shares = path_read_shares(topo, paths, read_pct)
         mixed = _Mixed(topo, _Capacities(topo, figures, "read", source), _Capacities(topo, figures, "write", source))
         flows, coefs = mixed.table(paths, shares)
-        loads, hop_ids = mixed.loads, mixed.hop_ids
+        loads, hop_ids, path_loads = mixed.loads, mixed.hop_ids, mixed.path_loads
         rates, bott = max_min_fair(flows, mixed.caps, coefs, demands)
         new_load: Callable[[Component], Load] = mixed.load
     else:
         shares = [1.0 if direction == "read" else 0.0] * len(paths)
-        cap = _Capacities(topo, figures, direction, source)
-        loads, flows, caps, hop_ids = _hop_table(topo, paths, cap)
-        rates, bott = max_min_fair(flows, caps, demands=demands)
-        new_load = functools.partial(_single_load, cap)
-    for p, s, r, b in zip(paths, shares, rates, bott):
+        if table is None:
+            table = _HopTable(topo, _Capacities(topo, figures, direction, source))
+            table.add(paths)
+        loads, hop_ids, path_loads = table.loads, table.hop_ids, table.path_loads
+        rates, bott = max_min_fair(table.flows, table.caps, demands=demands)
+        new_load = functools.partial(_single_load, table.cap)
+    for p, s, r, b, lds in zip(paths, shares, rates, bott, path_loads):
         if b is None and math.isinf(r):  # no constraint and no demand: the rate is unknown
             p.mbps, p.bottleneck = None, None
             continue
         p.mbps, p.bottleneck = r, None if b is None else hop_ids[b]  # None: held at its demand
-        p.read_mbps, p.write_mbps = r * s, r - r * s
-        for hid in p.hops:
-            ld = loads[hid]
+        p.read_mbps, p.write_mbps = rm, wm = r * s, r - r * s
+        for ld in lds:
             ld.load += r
-            ld.read_load += p.read_mbps
-            ld.write_load += p.write_mbps
-    return Allocation(loads, rates, new_load)
+            ld.read_load += rm
+            ld.write_load += wm
+    return Allocation(loads, rates, new_load, path_loads)
 
 
 def path_totals(result: Analysis) -> None:
@@ -628,45 +702,60 @@ def path_totals(result: Analysis) -> None:
         result.write_mbps += p.write_mbps  # type: ignore[operator]
 
 
-def _groups(topo: Topology, result: Analysis) -> dict[str, dict[str, float]]:
-    host_sums, switch_sums = path_sums(topo, result.paths)
+def _groups(
+    topo: Topology, result: Analysis, path_loads: list[list[Load]] | None = None
+) -> dict[str, dict[str, float]]:
+    host_sums, switch_sums = path_sums(topo, result.paths, path_loads)
     groups: dict[str, dict[str, float]] = {"host": {}, "drawer": {}, "switch": {}, "subsystem": {}}
-    for lpar in topo.of_kind("lpar"):
-        groups["host"][lpar.id] = 0.0
+    groups["host"] = dict.fromkeys(_ids_of(topo, "lpar"), 0.0)
     groups["host"].update(host_sums)  # an LPAR the design lacks comes after, in path order
+    loads = result.components
     for kind in ("drawer", "subsystem"):
-        for comp in topo.of_kind(kind):
-            ld = result.components.get(comp.id)
-            groups[kind][comp.id] = ld.load if ld else 0.0
-    for sw in topo.of_kind("switch"):
-        groups["switch"][sw.id] = switch_sums.get(sw.id, 0.0)
+        for cid in _ids_of(topo, kind):
+            ld = loads.get(cid)
+            groups[kind][cid] = ld.load if ld else 0.0
+    groups["switch"] = {sw: switch_sums.get(sw, 0.0) for sw in _ids_of(topo, "switch")}
     return groups
 
 
-def path_sums(topo: Topology, paths: list[Path]) -> tuple[dict[str, float], dict[str, float]]:
+def path_sums(
+    topo: Topology, paths: list[Path], path_loads: list[list[Load]] | None = None
+) -> tuple[dict[str, float], dict[str, float]]:
     """Per LPAR and per switch, the MB/s of ``paths`` (with their rates) summed in path order
-    (a path counts once per switch it crosses)."""
+    (a path counts once per switch it crosses). ``path_loads``: each path's Loads in hop order
+    (:attr:`Allocation.path_loads`), which name the hops' kinds without a lookup per hop."""
     comps = topo._components
     host: dict[str, float] = {}
     switch: dict[str, float] = {}
     switch_of: dict[str, str | None] = {}  # hop -> its switch, None: not a switch port
-    for p in paths:
+    port, lpar = None, ""  # the last path's HBA port and its LPAR (a port's paths come together)
+    for k, p in enumerate(paths):
         r = p.mbps
         if r is None:
             continue
-        hba = comps.get(comps[p.hba_port].parent or "")
-        lpar = hba["lpar"] if hba else ""
+        if p.hba_port != port:
+            port = p.hba_port
+            hba = comps.get(comps[port].parent or "")
+            lpar = hba["lpar"] if hba else ""
         if lpar:
             host[lpar] = host.get(lpar, 0.0) + r
         if not r:
             continue
         crossed = set()
-        for hid in p.hops:
-            sw = switch_of.get(hid, "")
-            if sw == "":
-                sw = switch_of[hid] = topo.ancestor(hid, "switch").id if comps[hid].kind == "switch_port" else None
-            if sw is not None:
-                crossed.add(sw)
+        if path_loads is not None:
+            for ld in path_loads[k]:
+                if ld.kind == "switch_port":
+                    sw = switch_of.get(ld.id)
+                    if sw is None:
+                        sw = switch_of[ld.id] = topo.ancestor(ld.id, "switch").id  # type: ignore[union-attr]
+                    crossed.add(sw)
+        else:
+            for hid in p.hops:
+                sw = switch_of.get(hid, "")
+                if sw == "":
+                    sw = switch_of[hid] = topo.ancestor(hid, "switch").id if comps[hid].kind == "switch_port" else None
+                if sw is not None:
+                    crossed.add(sw)
         for sw in crossed:
             switch[sw] = switch.get(sw, 0.0) + r
     return host, switch

@@ -351,7 +351,7 @@ class IncrementalAnalysis:
             alloc = allocate(t, part.paths, self.options, mine)
             part.loads, part.rates = alloc.loads, alloc.rates
             part.idle = alloc.idle(part.comps)
-            part.host, part.switch = path_sums(t, part.paths)
+            part.host, part.switch = path_sums(t, part.paths, alloc.path_loads)
         loads: dict[str, Load] = {}
         for p in paths:
             own = parts[part_of[p.hba_port]].loads

@@ -49,6 +49,17 @@ class Context:
         self._analysis = analysis
         self._analysis_error: Exception | None = None
         self._figures: dict[tuple[str | None, str, str], Figure | None] = {}
+        self._of_kind: dict[str, list[Component]] = {}
+        self._attachment: dict[str, tuple[str, Component | None]] = {}  # port id -> attachment()
+        self._switch_of: dict[str, Component | None] = {}  # switch port id -> switch_of()
+
+    def of_kind(self, kind: str) -> list[Component]:
+        """``topo.of_kind(kind)``, listed once per check (read it, do not change it): on a site
+        each listing reads every component of the kind from memory again."""
+        got = self._of_kind.get(kind)
+        if got is None:
+            got = self._of_kind[kind] = self.topo.of_kind(kind)
+        return got
 
     # -- analysis ------------------------------------------------------------------------------
     @property
@@ -96,7 +107,7 @@ class Context:
     def cable_of(self) -> dict[str, Component]:
         """Port id -> the cable plugged into it."""
         out: dict[str, Component] = {}
-        for cab in self.topo.of_kind("cable"):
+        for cab in self.of_kind("cable"):
             for end in (cab["a"], cab["b"]):
                 if end:
                     out[end] = cab
@@ -110,13 +121,17 @@ class Context:
         return self.topo.get(cab["b"] if cab["a"] == port else cab["a"])
 
     def switch_of(self, switch_port: Component) -> Component | None:
-        asic = self.topo.get(switch_port.parent)
-        return self.topo.get(asic.parent) if asic is not None else None
+        """The switch of ``switch_port`` (the parent of its ASIC), once per port and check."""
+        got = self._switch_of.get(switch_port.id, False)
+        if got is False:
+            asic = self.topo.get(switch_port.parent)
+            got = self._switch_of[switch_port.id] = self.topo.get(asic.parent) if asic is not None else None
+        return got
 
     @cached_property
     def islands(self) -> dict[str, str]:
         """Switch id -> id of the first switch of its group of switches joined by ISLs."""
-        root: dict[str, str] = {s.id: s.id for s in self.topo.of_kind("switch")}
+        root: dict[str, str] = {s.id: s.id for s in self.of_kind("switch")}
 
         def find(s: str) -> str:
             while root[s] != s:
@@ -124,18 +139,25 @@ class Context:
                 s = root[s]
             return s
 
-        for cab in self.topo.of_kind("cable"):
-            a, b = self.topo.get(cab["a"]), self.topo.get(cab["b"])
-            if a is None or b is None or a.kind != "switch_port" or b.kind != "switch_port":
+        switch_ports = self.topo._by_kind["switch_port"]  # ids: no component read for the other cables
+        for cab in self.of_kind("cable"):
+            if cab["a"] not in switch_ports or cab["b"] not in switch_ports:
                 continue
-            sa, sb = self.switch_of(a), self.switch_of(b)
+            sa, sb = self.switch_of(self.topo[cab["a"]]), self.switch_of(self.topo[cab["b"]])
             if sa is not None and sb is not None:
                 root[find(sa.id)] = find(sb.id)
         return {s: find(s) for s in root}
 
     def attachment(self, port: str) -> tuple[str, Component | None]:
         """How an HBA or host port is attached: ('switch', switch port), ('direct', the other
-        end port), ('none', None) when it is not cabled, ('other', the other end) otherwise."""
+        end port), ('none', None) when it is not cabled, ('other', the other end) otherwise.
+        Once per port and check (a host port is in many zone pairs)."""
+        got = self._attachment.get(port)
+        if got is None:
+            got = self._attachment[port] = self._attach(port)
+        return got
+
+    def _attach(self, port: str) -> tuple[str, Component | None]:
         peer = self.peer(port)
         if peer is None:
             return "none", None
@@ -148,7 +170,7 @@ class Context:
     @cached_property
     def zones_by_member(self) -> dict[str, list[Component]]:
         out: dict[str, list[Component]] = {}
-        for z in self.topo.of_kind("zone"):
+        for z in self.of_kind("zone"):
             for m in z["members"]:
                 out.setdefault(m, []).append(z)
         return out
@@ -157,7 +179,7 @@ class Context:
     def zone_pairs(self) -> list[tuple[Component, str, str]]:
         """(zone, hba_port id, host_port id) for every initiator-target pair a zone allows."""
         out = []
-        for z in self.topo.of_kind("zone"):
+        for z in self.of_kind("zone"):
             members = [self.topo.get(m) for m in z["members"]]
             initiators = [m.id for m in members if m is not None and m.kind == "hba_port"]
             targets = [m.id for m in members if m is not None and m.kind == "host_port"]
@@ -187,7 +209,7 @@ class Context:
             if islands.get(swi.id) != islands.get(swt.id):
                 continue
             out.setdefault(i, {}).setdefault(t, []).append(z.id)
-        for hp in self.topo.of_kind("hba_port"):
+        for hp in self.of_kind("hba_port"):
             how, peer = self.attachment(hp.id)
             if how == "direct" and peer is not None and peer.kind == "host_port":
                 out.setdefault(hp.id, {}).setdefault(peer.id, []).append("")
@@ -198,7 +220,7 @@ class Context:
     def io_chain(self) -> dict[str, dict[str, str]]:
         """HBA id -> {'slot', 'phb', 'rio_link', 'planar', 'drawer': id} (levels that exist)."""
         out: dict[str, dict[str, str]] = {}
-        for hba in self.topo.of_kind("hba"):
+        for hba in self.of_kind("hba"):
             chain: dict[str, str] = {}
             c = self.topo.get(hba.parent)
             while c is not None:
@@ -221,7 +243,7 @@ class Context:
     def free_slots(self) -> list[Component]:
         """PCI slots that hold no adapter, in design order."""
         taken = self.hbas_under
-        return [s for s in self.topo.of_kind("slot") if s.id not in taken]
+        return [s for s in self.of_kind("slot") if s.id not in taken]
 
     def slot_chain(self, slot: Component) -> list[str]:
         """The slot's PHB, RIO2 link, planar and drawer ids."""
@@ -259,7 +281,7 @@ class Context:
     def ports_of_lpar(self) -> dict[str, list[str]]:
         """LPAR id -> ids of the HBA ports of its adapters."""
         out: dict[str, list[str]] = {}
-        for hp in self.topo.of_kind("hba_port"):
+        for hp in self.of_kind("hba_port"):
             hba = self.topo.get(hp.parent)
             if hba is not None and hba.kind == "hba" and hba["lpar"]:
                 out.setdefault(hba["lpar"], []).append(hp.id)
@@ -273,7 +295,7 @@ class Context:
     @cached_property
     def mappings_by_ld(self) -> dict[str, list[Component]]:
         out: dict[str, list[Component]] = {}
-        for m in self.topo.of_kind("host_mapping"):
+        for m in self.of_kind("host_mapping"):
             for ld in m["logical_drives"]:
                 out.setdefault(ld, []).append(m)
         return out
@@ -282,7 +304,7 @@ class Context:
     def mappings_by_port(self) -> dict[str, list[Component]]:
         """HBA port id -> the host mappings (partitions) that name it, in design order."""
         out: dict[str, list[Component]] = {}
-        for m in self.topo.of_kind("host_mapping"):
+        for m in self.of_kind("host_mapping"):
             for p in m["hba_ports"]:
                 out.setdefault(p, []).append(m)
         return out
@@ -294,7 +316,7 @@ class Context:
     def arrays_of_vg(self) -> dict[str, list[str]]:
         """Volume group id -> the arrays its hdisks' logical drives live on (design order)."""
         out: dict[str, list[str]] = {}
-        for vg in self.topo.of_kind("volume_group"):
+        for vg in self.of_kind("volume_group"):
             arrays: dict[str, None] = {}
             for pv in vg["pvs"]:
                 hd = self.topo.get(pv)

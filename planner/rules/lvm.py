@@ -27,7 +27,7 @@ def pv_per_vg(topo: Topology, ctx: Context) -> list[Finding]:
     VG on an AIX level below 5.3. Each hdisk (LUN) is one PV: the benchmark's 112 arrays needed
     a big VG, and AIX 5.2's 128-PV limit is why it used one array per adapter."""
     me, out = RULES["PV_PER_VG"], []
-    for vg in topo.of_kind("volume_group"):
+    for vg in ctx.of_kind("volume_group"):
         max_pv, max_lv, flag, needs = _VG_LIMITS.get(vg["vg_type"], _VG_LIMITS["normal"])
         lpar = topo.get(vg.parent)
         level = lpar["aix_level"] if lpar is not None and lpar.kind == "lpar" else ""
@@ -83,7 +83,7 @@ def ltg_max_transfer(topo: Topology, ctx: Context) -> list[Finding]:
     allowed value is the smallest maximum transfer size supported by all disks in a volume
     group"), or when an LTG above 1 MB is set on AIX below 5.3."""
     me, out = RULES["LTG_MAX_TRANSFER"], []
-    for vg in topo.of_kind("volume_group"):
+    for vg in ctx.of_kind("volume_group"):
         ltg = vg["ltg_kb"]
         disks = [topo[pv] for pv in vg["pvs"] if pv in topo]
         small = [d for d in disks if d["max_transfer_kb"] < ltg]
@@ -124,7 +124,7 @@ def lv_stripe(topo: Topology, ctx: Context) -> list[Finding]:
     """Error when a striped LV uses a stripe size above 1 MB below AIX 5.3, or a stripe width
     larger than the PVs of its volume group (only a loaded file can hold that)."""
     me, out = RULES["LV_STRIPE"], []
-    for lv in topo.of_kind("logical_volume"):
+    for lv in ctx.of_kind("logical_volume"):
         vg = topo.get(lv.parent)
         lpar = topo.get(vg.parent) if vg is not None else None
         if lv["stripe_kb"] > 1024 and lpar is not None and aix(lpar["aix_level"]) < (5, 3):
@@ -159,7 +159,7 @@ def hdisk_not_mapped(topo: Topology, ctx: Context) -> list[Finding]:
     cfgmgr will not discover them. Grouped per LPAR."""
     me = RULES["HDISK_NOT_MAPPED"]
     by: dict[str, list[str]] = {}
-    for hd in topo.of_kind("hdisk"):
+    for hd in ctx.of_kind("hdisk"):
         ports = set(ctx.ports_of_lpar.get(hd.parent or "", ()))
         maps = ctx.mappings_by_ld.get(hd["logical_drive"], [])
         if not hd["logical_drive"] or not any(ports.intersection(m["hba_ports"]) for m in maps):

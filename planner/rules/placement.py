@@ -16,7 +16,7 @@ _SOURCE = "EIA-310 rack units (1U = 44.45 mm); the installer racks from the desi
 def unit_unplaced(topo: Topology, ctx: Context) -> list[Finding]:
     """Once the design has a rack, every rackable unit (server, drawer, switch, subsystem,
     expansion enclosure) should have a rack position; a design with no rack is not checked."""
-    if not topo.of_kind("rack"):
+    if not ctx.of_kind("rack"):
         return []
     left = placement.unplaced(topo)
     if not left:

@@ -12,8 +12,8 @@ from planner.rules.wording import plural, ranges, verb
 from planner.schema import kind_name, wwpn_problem
 
 
-def _wwpn_ports(topo: Topology) -> list[Component]:
-    return topo.of_kind("hba_port") + topo.of_kind("host_port")
+def _wwpn_ports(ctx: Context) -> list[Component]:
+    return ctx.of_kind("hba_port") + ctx.of_kind("host_port")
 
 
 @rule(
@@ -28,7 +28,7 @@ def wwpn_invalid(topo: Topology, ctx: Context) -> list[Finding]:
     or zoned ports with no WWPN yet (zoning and host mappings are written with WWPNs)."""
     me, out = RULES["WWPN_INVALID"], []
     missing = []
-    for port in _wwpn_ports(topo):
+    for port in _wwpn_ports(ctx):
         w = port["wwpn"]
         if not w:
             if port.id in ctx.cable_of or port.id in ctx.zones_by_member:
@@ -70,7 +70,7 @@ def wwpn_duplicate(topo: Topology, ctx: Context) -> list[Finding]:
     listing all its ports). Zoning by WWPN cannot tell the ports apart."""
     me = RULES["WWPN_DUPLICATE"]
     by: dict[str, list[str]] = {}
-    for port in _wwpn_ports(topo):
+    for port in _wwpn_ports(ctx):
         w = (port["wwpn"] or "").lower().replace(":", "").replace("-", "")
         if w:
             by.setdefault(w, []).append(port.id)
@@ -98,7 +98,7 @@ def wwpn_placeholder(topo: Topology, ctx: Context) -> list[Finding]:
     """One warning counting the WWPNs SANplan made up (an example, an assistant) that the user has
     not replaced yet: zones and host mappings written with them match no real port. It names the
     partitions and subsystems that own those ports (stable while single ports come and go)."""
-    ports = [p for p in _wwpn_ports(topo) if p["wwpn"] and p.get("wwpn_placeholder")]
+    ports = [p for p in _wwpn_ports(ctx) if p["wwpn"] and p.get("wwpn_placeholder")]
     if not ports:
         return []
     owners: dict[str, None] = {}
@@ -119,13 +119,13 @@ def wwpn_placeholder(topo: Topology, ctx: Context) -> list[Finding]:
     ]
 
 
-def _zone_members(me: Rule, z: Component, topo: Topology, ctx: Context) -> list[Finding]:
-    """Findings on who zone ``z`` names: members not in the design, fewer than two, or no
-    initiator or no target."""
+def _zone_members(
+    me: Rule, z: Component, topo: Topology, ctx: Context, gone: list[str], present: list[Component]
+) -> list[Finding]:
+    """Findings on who zone ``z`` names (``gone``: member ids not in the design, ``present``
+    the members that are): members not in the design, fewer than two, or no initiator or no
+    target."""
     out: list[Finding] = []
-    members = list(z["members"])
-    gone = [m for m in members if m not in topo]
-    present = [topo[m] for m in members if m in topo]
     if not gone and len(present) >= 2 and {"hba_port", "host_port"} <= {c.kind for c in present}:
         return out  # the common case: nothing to say, no label to build
     name = ctx.label(z.id)
@@ -161,11 +161,12 @@ def _zone_members(me: Rule, z: Component, topo: Topology, ctx: Context) -> list[
     return out
 
 
-def _zone_cabling(me: Rule, z: Component, topo: Topology, ctx: Context) -> list[Finding]:
-    """Findings on where zone ``z``'s members are cabled: nowhere, or into another fabric."""
+def _zone_cabling(me: Rule, z: Component, topo: Topology, ctx: Context, present: list[Component]) -> list[Finding]:
+    """Findings on where zone ``z``'s members (``present``: those in the design) are cabled:
+    nowhere, or into another fabric."""
     out: list[Finding] = []
     uncabled, foreign = [], []
-    for c in (topo[m] for m in z["members"] if m in topo):
+    for c in present:
         how, sp = ctx.attachment(c.id)
         if how == "none":
             uncabled.append(c.id)
@@ -208,8 +209,11 @@ def zone_member_missing(topo: Topology, ctx: Context) -> list[Finding]:
     a target (storage port), or when a member is not cabled; error when a member is missing from
     the design or cabled into another fabric (the zone cannot take effect for it)."""
     me, out = RULES["ZONE_MEMBER_MISSING"], []
-    for z in topo.of_kind("zone"):
-        out += _zone_members(me, z, topo, ctx) + _zone_cabling(me, z, topo, ctx)
+    for z in ctx.of_kind("zone"):
+        found = [(m, topo.get(m)) for m in z["members"]]  # one lookup per member
+        present = [c for _, c in found if c is not None]
+        gone = [m for m, c in found if c is None]
+        out += _zone_members(me, z, topo, ctx, gone, present) + _zone_cabling(me, z, topo, ctx, present)
     return out
 
 
@@ -318,7 +322,7 @@ def speed_mismatch(topo: Topology, ctx: Context) -> list[Finding]:
     Cables with the same pair of speeds are grouped."""
     me = RULES["SPEED_MISMATCH"]
     groups: dict[tuple[int, int], list[str]] = {}
-    for cab in topo.of_kind("cable"):
+    for cab in ctx.of_kind("cable"):
         a, b = topo.get(cab["a"]), topo.get(cab["b"])
         if a is None or b is None:
             continue
@@ -366,7 +370,7 @@ def unreachable(topo: Topology, ctx: Context) -> list[Finding]:
         )
     used_host_ports = {p.host_port for p in a.paths}
     reached = {p.logical_drive for p in a.paths}
-    idle_ports = [hp.id for hp in topo.of_kind("host_port") if hp.id in ctx.cable_of and hp.id not in used_host_ports]
+    idle_ports = [hp.id for hp in ctx.of_kind("host_port") if hp.id in ctx.cable_of and hp.id not in used_host_ports]
     if idle_ports:
         out.append(
             me.finding(
@@ -379,7 +383,7 @@ def unreachable(topo: Topology, ctx: Context) -> list[Finding]:
             )
         )
     mapped, unmapped = [], []
-    for arr in topo.of_kind("array"):
+    for arr in ctx.of_kind("array"):
         for ld in topo.children(arr.id, "logical_drive"):
             if ld.id not in reached:
                 (mapped if ctx.mappings_by_ld.get(ld.id) else unmapped).append(ld.id)

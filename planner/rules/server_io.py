@@ -123,7 +123,7 @@ def _planning_findings(me: Rule, kind: str, topo: Topology, ctx: Context, skip: 
     capacity at the planning figures."""
     out: list[Finding] = []
     room = _headroom_planning(ctx)
-    for comp in topo.of_kind(kind):
+    for comp in ctx.of_kind(kind):
         hbas = ctx.hbas_under.get(comp.id, [])
         if not hbas or comp.id in skip:
             continue
@@ -222,7 +222,7 @@ def slot_invalid(topo: Topology, ctx: Context) -> list[Finding]:
     The papers give no slot-type constraint for the FC 6239 (all 20 drawer slots are 64-bit
     PCI-X), so none is checked."""
     me, out = RULES["SLOT_INVALID"], []
-    for hba in topo.of_kind("hba"):
+    for hba in ctx.of_kind("hba"):
         parent = topo.get(hba.parent)
         if parent is None or parent.kind != "slot":
             out.append(
@@ -246,14 +246,15 @@ def slot_invalid(topo: Topology, ctx: Context) -> list[Finding]:
                     f"Move all but one of them to free slots{_free_hint(ctx)}.",
                 )
             )
-    for slot in topo.of_kind("slot"):
-        phb = topo.get(slot.parent)
-        drawer = topo.ancestor(slot.id, "drawer")
-        rows = ((topo.part_of(drawer) if drawer is not None else None) or {}).get("slot_map") or []
-        if phb is None or phb.kind != "phb" or not rows:
+    wiring: dict[str | None, tuple[Component, dict] | None] = {}  # slot's parent -> (PHB, its slot map row)
+    for slot in ctx.of_kind("slot"):
+        got = wiring.get(slot.parent, False)
+        if got is False:
+            got = wiring[slot.parent] = _slot_map_row(topo, slot.parent)
+        if got is None:
             continue
-        row = next((r for r in rows if r.get("drawer_phb") == phb["drawer_phb"]), None)
-        if row is not None and slot["number"] not in row.get("slots", ()):
+        phb, row = got
+        if slot["number"] not in row.get("slots", ()):
             out.append(
                 me.finding(
                     (slot.id, phb.id),
@@ -263,6 +264,18 @@ def slot_invalid(topo: Topology, ctx: Context) -> list[Finding]:
                 )
             )
     return out
+
+
+def _slot_map_row(topo: Topology, parent: str | None) -> tuple[Component, dict] | None:
+    """(the PHB, the row of its drawer's slot map that wires it) for slots under ``parent``;
+    None when the parent is not a PHB or the drawer's part has no row for it."""
+    phb = topo.get(parent)
+    drawer = topo.ancestor(parent, "drawer") if parent else None
+    rows = ((topo.part_of(drawer) if drawer is not None else None) or {}).get("slot_map") or []
+    if phb is None or phb.kind != "phb" or not rows:
+        return None
+    row = next((r for r in rows if r.get("drawer_phb") == phb["drawer_phb"]), None)
+    return None if row is None else (phb, row)
 
 
 def _free_hint(ctx: Context) -> str:
@@ -281,7 +294,7 @@ def hba_no_lpar(topo: Topology, ctx: Context) -> list[Finding]:
     adapter assigned to a partition of another server."""
     me, out = RULES["HBA_NO_LPAR"], []
     lone, foreign = [], []
-    for hba in topo.of_kind("hba"):
+    for hba in ctx.of_kind("hba"):
         if not hba["lpar"]:
             lone.append(hba.id)
             continue

@@ -40,7 +40,7 @@ def raid_drive_count(topo: Topology, ctx: Context) -> list[Finding]:
     grouped into one finding."""
     me = RULES["RAID_DRIVE_COUNT"]
     groups: dict[str, list[str]] = {}
-    for arr in topo.of_kind("array"):
+    for arr in ctx.of_kind("array"):
         sub = ctx.subsystem_of(arr.id)
         part = (topo.part_of(sub) if sub is not None else None) or {}
         levels = part.get("raid_levels")
@@ -73,7 +73,7 @@ def segment_size(topo: Topology, ctx: Context) -> list[Finding]:
     256 KB, powers of two). Without a list in the part, the FAStT range is assumed."""
     me = RULES["SEGMENT_SIZE"]
     groups: dict[tuple[int, tuple[int, ...]], list[str]] = {}
-    for arr in topo.of_kind("array"):
+    for arr in ctx.of_kind("array"):
         sub = ctx.subsystem_of(arr.id)
         allowed = tuple((topo.part_of(sub) or {}).get("segment_kb") or ()) if sub is not None else ()
         seg = arr["segment_kb"]
@@ -109,7 +109,7 @@ def lun_ownership_balance(topo: Topology, ctx: Context) -> list[Finding]:
     both controllers ... you must define at least two LUNs, one being owned by controller A and
     the other owned by controller B"."""
     me, out = RULES["LUN_OWNERSHIP_BALANCE"], []
-    for sub in topo.of_kind("subsystem"):
+    for sub in ctx.of_kind("subsystem"):
         ctls = topo.children(sub.id, "controller")
         lds = [ld for arr in topo.children(sub.id, "array") for ld in topo.children(arr.id, "logical_drive")]
         if not lds or len(ctls) < 2:
@@ -259,7 +259,7 @@ def rdac_paths(topo: Topology, ctx: Context) -> list[Finding]:
     Warning: a partition with logical drives that reaches a controller through no HBA: RDAC
     needs both controllers discovered for failover."""
     me, out = RULES["RDAC_PATHS"], []
-    for lpar in topo.of_kind("lpar"):
+    for lpar in ctx.of_kind("lpar"):
         if lpar["multipath"] != "RDAC":
             continue
         mine = set(ctx.ports_of_lpar.get(lpar.id, []))
@@ -281,7 +281,7 @@ def rdac_paths(topo: Topology, ctx: Context) -> list[Finding]:
 def mapping_empty(topo: Topology, ctx: Context) -> list[Finding]:
     """Warning for a host mapping (storage partition) with no HBA ports or no logical drives."""
     me, out = RULES["MAPPING_EMPTY"], []
-    for m in topo.of_kind("host_mapping"):
+    for m in ctx.of_kind("host_mapping"):
         lack = [w for w, v in (("HBA ports", m["hba_ports"]), ("logical drives", m["logical_drives"])) if not v]
         if lack:
             out.append(

@@ -60,7 +60,7 @@ def full_stripe_alignment(topo: Topology, ctx: Context) -> list[Finding]:
     or 5) and a workload on the VG writes: a partial-stripe write costs RAID 5 two reads and two
     writes, where a matched full-stripe write is one. One finding per VG and array layout."""
     me, out = RULES["FULL_STRIPE_ALIGNMENT"], []
-    for vg in topo.of_kind("volume_group"):
+    for vg in ctx.of_kind("volume_group"):
         lvs = topo.children(vg.id, "logical_volume")
         writes = any(w["read_pct"] < 100 for lv in lvs for w in topo.children(lv.id, "workload"))
         for (level, ndrives, seg), group in _layouts(topo, ctx.arrays_of_vg.get(vg.id, [])).items():
@@ -105,7 +105,7 @@ def work_on_raid5(topo: Topology, ctx: Context) -> list[Finding]:
     RAID (5, or 3): "Areas that are write intensive (typically WORK) should avoid using ...
     RAID 5 ... a logical write requires on the order of 4-5 I/Os"."""
     me, out = RULES["WORK_ON_RAID5"], []
-    for wl in topo.of_kind("workload"):
+    for wl in ctx.of_kind("workload"):
         if wl["purpose"] not in ("WORK", "UTILLOC"):
             continue
         parity = [a for a in _workload_arrays(ctx, wl) if topo[a]["raid_level"] in (3, 5)]
@@ -136,7 +136,7 @@ def dio_request_size(topo: Topology, ctx: Context) -> list[Finding]:
     read-ahead every small request goes to disk ("16 KB pages ran slowly until PAGESIZE=256K").
     Advice when BUFNO is set below 16: SAS needs several buffers to pipeline I/O under DIO."""
     me, out = RULES["DIO_REQUEST_SIZE"], []
-    for wl in topo.of_kind("workload"):
+    for wl in ctx.of_kind("workload"):
         if not wl["direct_io"] or wl["platform"] == "windows":
             continue
         lv = topo.get(wl.parent)
@@ -186,7 +186,7 @@ def sgio_buffer_limit(topo: Topology, ctx: Context) -> list[Finding]:
     advice when BUFNO is below 32 ("start with 32, 128, or 256. Avoid the default BUFNO value
     of 1"). The paper found 256 fine, so values above 128 are not flagged."""
     me, out = RULES["SGIO_BUFFER_LIMIT"], []
-    for wl in topo.of_kind("workload"):
+    for wl in ctx.of_kind("workload"):
         if wl["platform"] != "windows":
             continue
         size, n = wl["bufsize_kb"], wl["bufno"]
