@@ -19,8 +19,9 @@ and the controller (:mod:`app.controller`) turns it into commands.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QPointF, QRectF, QTimer, Signal
@@ -53,6 +54,28 @@ def is_structural(topo: Topology, event: Event) -> bool:
 
 #: attributes whose change can move boxes although they draw no link (a drive's bay, a part's bays)
 _GEOMETRY_KEYS = frozenset({"name", "part", "bay"})
+#: tooltip lines of a box's components' figures (then "... n more")
+TIP_LINES = 6
+#: an analysis is painted in slices of about this long, the event loop running between them
+PAINT_SLICE_S = 0.006
+
+
+@dataclass
+class _PaintJob:
+    """An analysis being painted: the boxes and links still to do (in order; ``next_box`` and
+    ``next_link`` mark how far it got). Links in ``links`` are restyled whatever their figure
+    (a full paint); the links at a painted box only when their figure changed."""
+
+    bundle: Any
+    boxes: list[str]
+    links: list[LinkItem]
+    group_load: dict[str, float]
+    binds: dict[str, int]
+    next_box: int = 0
+    next_link: int = 0
+
+    def rest(self) -> tuple[list[str], list[LinkItem]]:
+        return self.boxes[self.next_box :], self.links[self.next_link :]
 
 
 class DiagramScene(QGraphicsScene):
@@ -91,6 +114,15 @@ class DiagramScene(QGraphicsScene):
         self._dirty_boxes: set[str] = set()  # relabelled since the last paint: repaint their figures
         self._group_load: dict[str, float] = {}
         self._binds: dict[str, int] = {}
+        self._job: _PaintJob | None = None  # the analysis being painted, slice by slice
+        self._slice_timer = QTimer(self)
+        self._slice_timer.setSingleShot(True)
+        self._slice_timer.setInterval(0)
+        self._slice_timer.timeout.connect(self._paint_slice)
+        self._links_at: dict[str, list[LinkItem]] | None = None  # box id -> the links at it
+        self._subtexts: dict[str, tuple[str, ...]] = {}  # box id -> the load texts it was given
+        self._regrouped: set[str] = set()  # boxes whose members changed in a relabel (sorted again)
+        self._overview_selected: set[str] = set()  # boxes the overview drew as selected
         self._flush_timer = QTimer(self)
         self._flush_timer.setSingleShot(True)
         self._flush_timer.setInterval(0)
@@ -159,6 +191,7 @@ class DiagramScene(QGraphicsScene):
                 new = replace(box, label=label, tip=tip)
                 d.boxes[cid] = new
                 self.items_by_id[cid].set_label(new)
+                self._subtexts.pop(cid, None)
                 self._dirty_boxes.add(cid)
 
     # -- building ---------------------------------------------------------------------------
@@ -188,6 +221,7 @@ class DiagramScene(QGraphicsScene):
         self.painted_revision = None
         self._ports = None
         self._shown, self._members = None, None
+        self._job, self._links_at, self._subtexts, self._regrouped = None, None, {}, set()
         self.diagram = d
         self.shown_topology = self.doc.topology
         head: dict[str, float] = {}  # container -> room above its first inner box
@@ -247,15 +281,57 @@ class DiagramScene(QGraphicsScene):
             return False
         for cid, b in d.boxes.items():
             o = old.boxes[cid]
-            if (o.x, o.y, o.w, o.h, o.container, o.collapsed) != (b.x, b.y, b.w, b.h, b.container, b.collapsed):
+            if (o.x, o.y, o.w, o.h, o.container, o.collapsed, o.state, o.cells) != (
+                b.x,
+                b.y,
+                b.w,
+                b.h,
+                b.container,
+                b.collapsed,
+                b.state,
+                b.cells,
+            ):
                 return False
         return all((a.a, a.b, a.kind, a.via) == (b.a, b.b, b.kind, b.via) for a, b in zip(old.links, d.links))
 
     def _relabel(self, d: Diagram) -> None:
-        self.diagram = d
-        self._shown = None  # every label may have changed: the next analysis paints every box
+        """Show a layout with the same geometry: relabel the boxes whose text changed and move
+        the components whose box changed (hidden in another group) to their new box; those
+        boxes are repainted with the next analysis, the others keep their figures."""
+        old, self.diagram = self.diagram, d
+        changed = []
         for cid, box in d.boxes.items():
-            self.items_by_id[cid].set_label(box)
+            item = self.items_by_id[cid]
+            if box != item.box:
+                item.set_label(box)
+                self._subtexts.pop(cid, None)
+                changed.append(cid)
+        self._dirty_boxes.update(changed)
+        if old is not None and old.alias != d.alias:
+            self._regroup(old, d)
+        self._overview_changed(changed, [])
+
+    def _regroup(self, old: Diagram, d: Diagram) -> None:
+        """Components now shown by another box (added, removed, moved between hidden groups):
+        both boxes are repainted with the next analysis, the new one lists them."""
+        if self._members is None:
+            return
+        moved = [c for c, v in d.alias.items() if old.alias.get(c) != v]
+        moved += [c for c in old.alias.keys() - d.alias.keys()]
+        for cid in moved:
+            was, now = old.visible(cid), d.visible(cid)
+            if was == now:
+                continue
+            if was is not None and cid in self._member_set:
+                self._members[was] = [m for m in self._members.get(was, ()) if m != cid]
+                self._member_set.discard(cid)
+                self._dirty_boxes.add(was)
+            if now is not None:
+                self._dirty_boxes.add(now)
+                if self._shown is not None and cid in self._shown.components and cid not in self._member_set:
+                    self._members.setdefault(now, []).append(cid)
+                    self._member_set.add(cid)
+                    self._regrouped.add(now)  # sorted with the next analysis
 
     def toggle_collapsed(self, cid: str) -> None:
         if self.collapsed is None:
@@ -274,21 +350,45 @@ class DiagramScene(QGraphicsScene):
     def apply_analysis(self, bundle: Any) -> None:
         """Paint an analysis result; ignored unless computed on the revision shown now. Only the
         boxes whose figures changed since the result painted before are touched (the background
-        analysis shares the loads of the parts of the design an edit did not affect)."""
+        analysis shares the loads of the parts of the design an edit did not affect). The boxes
+        are painted in slices of about :data:`PAINT_SLICE_S` (all at once when the document
+        analyses synchronously); ``painted_revision`` is set when the last one is done. A newer
+        result takes over what an older one had left to paint."""
         if self.diagram is None or bundle.origin is not self.shown_topology or not self.doc.is_current(bundle):
             return
         result: Analysis = bundle.result
         prev, self._shown = self._shown, result
-        if prev is not result:
+        job = self._job
+        if prev is result:  # the same analysis again (with the rules' findings)
+            if job is None:
+                self.painted_revision = bundle.revision
+                return
+            job.bundle = bundle
+        else:
             group_load = {cid: v for g in COLLAPSIBLE for cid, v in result.by_group.get(g, {}).items()}
             binds = result.binding_hops()
+            links: list[LinkItem] = []
             if prev is None or self._members is None:
-                self._paint(result, None, group_load, binds)
+                self._collect_members(result)
+                boxes, links = list(self.items_by_id), list(self.links)
             else:
-                self._paint(result, self._changed_boxes(prev, result, group_load, binds), group_load, binds)
+                boxes = list(self._changed_boxes(prev, result, group_load, binds))
+            if job is not None:  # what the older result had left
+                rest, rest_links = job.rest()
+                boxes = list(dict.fromkeys(boxes + rest))
+                links = list(dict.fromkeys(links + rest_links))
             self._group_load, self._binds = group_load, binds
-        self.painted_revision = bundle.revision
-        self._overview_changed()
+            self._job = _PaintJob(bundle, boxes, links, group_load, binds)
+        self._paint_slice()
+
+    def _collect_members(self, result: Analysis) -> None:
+        d = self.diagram
+        assert d is not None
+        self._members, self._member_set, self._dirty_boxes = {}, set(), set()
+        for cid in result.components:
+            if (v := d.visible(cid)) is not None:
+                self._members.setdefault(v, []).append(cid)
+                self._member_set.add(cid)
 
     def _changed_boxes(self, prev: Analysis, result: Analysis, group_load: dict, binds: dict) -> set[str]:
         """The boxes whose figures differ between two results (loads compared by identity)."""
@@ -302,36 +402,80 @@ class DiagramScene(QGraphicsScene):
         ]
         changed += [c for c in binds.keys() | self._binds.keys() if binds.get(c) != self._binds.get(c)]
         boxes = {v for cid in changed if (v := d.visible(cid))}
+        grown: set[str] = set()
         for cid in changed:
             v = d.visible(cid)
             if v and cid in new and cid not in self._member_set:
                 self._members.setdefault(v, []).append(cid)
                 self._member_set.add(cid)
+                grown.add(v)
+        self._sort_members(grown | self._regrouped, result)
+        self._regrouped = set()
         boxes |= self._dirty_boxes
         self._dirty_boxes = set()
         return boxes
 
-    def _paint(self, result: Analysis, boxes: set[str] | None, group_load: dict, binds: dict) -> None:
-        """Paint the figures of ``boxes`` (None: every box) and the links at them."""
-        d, topo = self.diagram, self.doc.topology
+    def _sort_members(self, boxes: set[str], result: Analysis) -> None:
+        """Put the members of ``boxes`` back in the order of the result (as a full paint lists
+        them), after members were added or moved to another box."""
+        if not boxes or self._members is None:
+            return
+        order = {cid: i for i, cid in enumerate(result.components)}
+        for v in boxes:
+            if v in self._members:
+                self._members[v].sort(key=lambda c: order.get(c, len(order)))
+
+    def _paint_slice(self) -> None:
+        """Paint the next boxes (and the links at them) of the analysis being painted, for about
+        :data:`PAINT_SLICE_S`; go on at the next turn of the event loop. A result that is no
+        longer current stops (the newer one takes over the rest)."""
+        job = self._job
+        if job is None:
+            return
+        if job.bundle.origin is not self.shown_topology or not self.doc.is_current(job.bundle):
+            return
+        d, topo, result = self.diagram, self.doc.topology, job.bundle.result
         assert d is not None
-        if boxes is None:
-            self._members, self._member_set, self._dirty_boxes = {}, set(), set()
-            for cid in result.components:
-                if (v := d.visible(cid)) is not None:
-                    self._members.setdefault(v, []).append(cid)
-                    self._member_set.add(cid)
         members = self._members or {}
-        for cid in self.items_by_id if boxes is None else boxes:
+        budget = None if self.doc.synchronous else time.perf_counter() + PAINT_SLICE_S
+        painted: list[str] = []
+        restyled: list[LinkItem] = []
+        links_at = self._links_by_box()
+        while job.next_box < len(job.boxes) and (budget is None or time.perf_counter() < budget):
+            cid = job.boxes[job.next_box]
+            job.next_box += 1
             item = self.items_by_id.get(cid)
-            if item is not None:
-                self._paint_box(item, result, topo, members.get(cid, ()), group_load, binds)
-        for li in self.links:
-            if boxes is None or li.a.cid in boxes or li.b.cid in boxes:
+            if item is None:
+                continue
+            self._paint_box(item, result, topo, members.get(cid, ()), job.group_load, job.binds)
+            painted.append(cid)
+            for li in links_at.get(cid, ()):
                 util = self._link_util(li, result)
-                if boxes is None or util != li.util:
+                if util != li.util:
                     li.util = util
                     li.restyle()
+                    restyled.append(li)
+        while job.next_link < len(job.links) and (budget is None or time.perf_counter() < budget):
+            li = job.links[job.next_link]
+            job.next_link += 1
+            li.util = self._link_util(li, result)
+            li.restyle()
+            restyled.append(li)
+        self._overview_changed(painted, restyled)
+        if job.next_box < len(job.boxes) or job.next_link < len(job.links):
+            self._slice_timer.start()
+            return
+        self._job = None
+        self.painted_revision = job.bundle.revision
+
+    def _links_by_box(self) -> dict[str, list[LinkItem]]:
+        if self._links_at is None:
+            self._links_at = {}
+            for li in self.links:
+                self._links_at.setdefault(li.a.cid, []).append(li)
+                if li.b.cid != li.a.cid:
+                    self._links_at.setdefault(li.b.cid, []).append(li)
+        return self._links_at
 
     def _paint_box(self, item: BoxItem, result: Analysis, topo: Topology, members, group_load, binds) -> None:
         cid = item.cid
@@ -342,17 +486,18 @@ class DiagramScene(QGraphicsScene):
             load = f"{group_load[cid]:,.0f} MB/s"
             if pct:
                 full = f"{first}{own.load:,.0f} / {own.capacity:,.0f} MB/s, {pct}"
-                item.set_subtext(full, f"{first}{load}, {pct}", f"{load}, {pct}", f"{first}{load}")
+                texts: tuple[str, ...] = (full, f"{first}{load}, {pct}", f"{load}, {pct}", f"{first}{load}")
             else:
-                item.set_subtext(f"{first}{load}")
+                texts = (f"{first}{load}",)
+            if self._subtexts.get(cid) != texts:  # wrapping and eliding cost: only for a new text
+                self._subtexts[cid] = texts
+                item.set_subtext(*texts)
         if pct and not item.box.collapsed:
             item.set_figure(f"{own.load:,.0f} / {own.capacity:,.0f} MB/s, {pct}", pct)
         else:
             item.set_figure("", "")
-        u, nb, lines = _busiest(result, topo, members, binds)
-        tip = [item.base_tip()]
-        if lines:
-            tip += lines[:6] + ([f"... {len(lines) - 6} more"] if len(lines) > 6 else [])
+        u, nb, lines, more = _busiest(result, topo, members, binds)
+        tip = [item.base_tip(), *lines] + ([f"... {more} more"] if more else [])
         if nb:
             tip.append(f"binds {nb} path{'s' if nb != 1 else ''}")
         item.set_analysis(u, nb, "\n".join(tip))
@@ -417,11 +562,13 @@ class DiagramScene(QGraphicsScene):
                 item.setSelected(cid in want)
         finally:
             self._syncing = False
-        self._overview_changed()
+        self._overview_changed(self._overview_selected | want, [])
+        self._overview_selected = want
 
-    def _overview_changed(self) -> None:
+    def _overview_changed(self, boxes: Iterable[str] | None = None, links: Iterable[LinkItem] | None = None) -> None:
+        """Tell the overview what to gather again: ``boxes`` and ``links`` (None: everything)."""
         if self.overview is not None:
-            self.overview.invalidate()
+            self.overview.invalidate(boxes, links)
 
     def selected_ids(self) -> list[str]:
         return [i.cid for i in self.selectedItems() if isinstance(i, BoxItem)]
@@ -501,10 +648,11 @@ class DiagramScene(QGraphicsScene):
         return rect
 
 
-def _busiest(result: Analysis, topo: Topology, members, binds: dict) -> tuple[float | None, int, list[str]]:
-    """Of the components a box shows: the highest utilization, the paths they bind, tooltip lines."""
+def _busiest(result: Analysis, topo: Topology, members, binds: dict) -> tuple[float | None, int, list[str], int]:
+    """Of the components a box shows: the highest utilization, the paths they bind, the first
+    :data:`TIP_LINES` tooltip lines and how many more there are (only the lines shown are labelled)."""
     top: float | None = None
-    nb = 0
+    nb = more = 0
     lines: list[str] = []
     comps = result.components
     for cid in members:
@@ -513,11 +661,16 @@ def _busiest(result: Analysis, topo: Topology, members, binds: dict) -> tuple[fl
             continue
         u = load.utilization
         if load.capacity:
-            lines.append(f"{label(topo, cid)}: {load.load:,.0f} of {load.capacity:,.0f} MB/s ({(u or 0) * 100:.0f}%)")
+            if len(lines) < TIP_LINES:
+                lines.append(
+                    f"{label(topo, cid)}: {load.load:,.0f} of {load.capacity:,.0f} MB/s ({(u or 0) * 100:.0f}%)"
+                )
+            else:
+                more += 1
         nb += binds.get(cid, 0)
         if u is not None:
             top = u if top is None else max(top, u)
-    return top, nb, lines
+    return top, nb, lines, more
 
 
 def _depth(d: Diagram, box) -> int:
