@@ -44,13 +44,13 @@ class OverviewItem(QGraphicsItem):
         # of a few boxes regathers only them
         self._all = True  # everything is gathered again at the next paint
         self._stale_boxes: set[str] = set()
-        self._stale_links: set[Any] = set()
+        self._stale_links: set[int] = set()
         self._rects: dict[str, tuple[int, int]] = {}  # box id -> its batch key (depth, colour)
         self._fill_batches: dict[tuple[int, int], dict[str, QRectF]] = {}
         self._colours: dict[tuple[int, int], QColor] = {}
         self._box_names: dict[str, tuple[QRectF, str]] = {}
-        self._segments: dict[Any, int] = {}  # link item -> its batch key (colour, width)
-        self._line_batches: dict[int, dict[Any, QLineF]] = {}
+        self._segments: dict[int, int] = {}  # link index -> its batch key (colour, width)
+        self._line_batches: dict[int, dict[int, QLineF]] = {}
         self._pens: dict[int, QPen] = {}
 
     def boundingRect(self) -> QRectF:
@@ -62,9 +62,9 @@ class OverviewItem(QGraphicsItem):
             self._bounds = QRectF(rect)
         self.invalidate()
 
-    def invalidate(self, boxes: Iterable[str] | None = None, links: Iterable[Any] | None = None) -> None:
+    def invalidate(self, boxes: Iterable[str] | None = None, links: Iterable[int] | None = None) -> None:
         """Gather again at the next paint: the rectangles of ``boxes`` (ids) and the lines of
-        ``links`` (LinkItems) that changed, or everything (both None). An edit repaints a few
+        ``links`` (indices in the scene's links) that changed, or everything (both None). An edit repaints a few
         boxes, so the overview of a site is not walked again for them."""
         if boxes is None and links is None:
             self._all = True
@@ -89,15 +89,15 @@ class OverviewItem(QGraphicsItem):
             self._segments, self._line_batches = {}, {}
             for cid in scene.items_by_id:
                 self._gather_box(scene, cid)
-            for li in scene.links:
-                self._gather_link(li)
+            for i in range(len(scene.links)):
+                self._gather_link(scene, i)
         else:
             boxes, self._stale_boxes = self._stale_boxes, set()
             links, self._stale_links = self._stale_links, set()
             for cid in boxes:
                 self._gather_box(scene, cid)
-            for li in links:
-                self._gather_link(li)
+            for i in links:
+                self._gather_link(scene, i)
         self._fills = [(self._colours[k], list(self._fill_batches[k].values())) for k in sorted(self._fill_batches)]
         self._lines = [(self._pens[k], list(batch.values())) for k, batch in self._line_batches.items()]
         self._names = list(self._box_names.values())
@@ -124,7 +124,8 @@ class OverviewItem(QGraphicsItem):
         if item.isSelected() or item.highlighted:
             colour = QColor(255, 140, 0)
         key = (depth, colour.rgba())
-        self._colours.setdefault(key, colour)
+        if key not in self._colours:
+            self._colours[key] = QColor(colour)  # a copy: the overview keeps nothing of an item
         self._fill_batches.setdefault(key, {})[cid] = rect
         self._rects[cid] = key
         if depth == 0 and item.collapsible:
@@ -132,15 +133,18 @@ class OverviewItem(QGraphicsItem):
         else:
             self._box_names.pop(cid, None)
 
-    def _gather_link(self, li: Any) -> None:
-        old = self._segments.pop(li, None)
+    def _gather_link(self, scene: Any, i: int) -> None:
+        """The line of the scene's link ``i`` (kept by index: the overview holds no items, which
+        die with their scene)."""
+        old = self._segments.pop(i, None)
         if old is not None:
             batch = self._line_batches[old]
-            del batch[li]
+            del batch[i]
             if not batch:
                 del self._line_batches[old]
-        if li.scene() is None:  # gone with a rebuild
+        if i >= len(scene.links):
             return
+        li = scene.links[i]
         path = li.path()
         if path.elementCount() < 2:
             return
@@ -149,8 +153,8 @@ class OverviewItem(QGraphicsItem):
         pen.setCosmetic(True)
         key = pen.color().rgba() ^ int(pen.widthF())
         self._pens.setdefault(key, pen)
-        self._line_batches.setdefault(key, {})[li] = QLineF(a.x, a.y, b.x, b.y)
-        self._segments[li] = key
+        self._line_batches.setdefault(key, {})[i] = QLineF(a.x, a.y, b.x, b.y)
+        self._segments[i] = key
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: Any = None) -> None:
         if self._fills is None:

@@ -68,13 +68,13 @@ class _PaintJob:
 
     bundle: Any
     boxes: list[str]
-    links: list[LinkItem]
+    links: list[int]  # indices in the scene's links
     group_load: dict[str, float]
     binds: dict[str, int]
     next_box: int = 0
     next_link: int = 0
 
-    def rest(self) -> tuple[list[str], list[LinkItem]]:
+    def rest(self) -> tuple[list[str], list[int]]:
         return self.boxes[self.next_box :], self.links[self.next_link :]
 
 
@@ -119,7 +119,7 @@ class DiagramScene(QGraphicsScene):
         self._slice_timer.setSingleShot(True)
         self._slice_timer.setInterval(0)
         self._slice_timer.timeout.connect(self._paint_slice)
-        self._links_at: dict[str, list[LinkItem]] | None = None  # box id -> the links at it
+        self._links_at: dict[str, list[int]] | None = None  # box id -> the indices of the links at it
         self._subtexts: dict[str, tuple[str, ...]] = {}  # box id -> the load texts it was given
         self._regrouped: set[str] = set()  # boxes whose members changed in a relabel (sorted again)
         self._overview_selected: set[str] = set()  # boxes the overview drew as selected
@@ -367,10 +367,10 @@ class DiagramScene(QGraphicsScene):
         else:
             group_load = {cid: v for g in COLLAPSIBLE for cid, v in result.by_group.get(g, {}).items()}
             binds = result.binding_hops()
-            links: list[LinkItem] = []
+            links: list[int] = []
             if prev is None or self._members is None:
                 self._collect_members(result)
-                boxes, links = list(self.items_by_id), list(self.links)
+                boxes, links = list(self.items_by_id), list(range(len(self.links)))
             else:
                 boxes = list(self._changed_boxes(prev, result, group_load, binds))
             if job is not None:  # what the older result had left
@@ -439,7 +439,7 @@ class DiagramScene(QGraphicsScene):
         members = self._members or {}
         budget = None if self.doc.synchronous else time.perf_counter() + PAINT_SLICE_S
         painted: list[str] = []
-        restyled: list[LinkItem] = []
+        restyled: list[int] = []  # indices in self.links
         links_at = self._links_by_box()
         while job.next_box < len(job.boxes) and (budget is None or time.perf_counter() < budget):
             cid = job.boxes[job.next_box]
@@ -449,18 +449,20 @@ class DiagramScene(QGraphicsScene):
                 continue
             self._paint_box(item, result, topo, members.get(cid, ()), job.group_load, job.binds)
             painted.append(cid)
-            for li in links_at.get(cid, ()):
+            for i in links_at.get(cid, ()):
+                li = self.links[i]
                 util = self._link_util(li, result)
                 if util != li.util:
                     li.util = util
                     li.restyle()
-                    restyled.append(li)
+                    restyled.append(i)
         while job.next_link < len(job.links) and (budget is None or time.perf_counter() < budget):
-            li = job.links[job.next_link]
+            i = job.links[job.next_link]
+            li = self.links[i]
             job.next_link += 1
             li.util = self._link_util(li, result)
             li.restyle()
-            restyled.append(li)
+            restyled.append(i)
         self._overview_changed(painted, restyled)
         if job.next_box < len(job.boxes) or job.next_link < len(job.links):
             self._slice_timer.start()
@@ -468,13 +470,14 @@ class DiagramScene(QGraphicsScene):
         self._job = None
         self.painted_revision = job.bundle.revision
 
-    def _links_by_box(self) -> dict[str, list[LinkItem]]:
+    def _links_by_box(self) -> dict[str, list[int]]:
+        """Box id -> the indices of the links at it."""
         if self._links_at is None:
             self._links_at = {}
-            for li in self.links:
-                self._links_at.setdefault(li.a.cid, []).append(li)
+            for i, li in enumerate(self.links):
+                self._links_at.setdefault(li.a.cid, []).append(i)
                 if li.b.cid != li.a.cid:
-                    self._links_at.setdefault(li.b.cid, []).append(li)
+                    self._links_at.setdefault(li.b.cid, []).append(i)
         return self._links_at
 
     def _paint_box(self, item: BoxItem, result: Analysis, topo: Topology, members, group_load, binds) -> None:
@@ -565,8 +568,9 @@ class DiagramScene(QGraphicsScene):
         self._overview_changed(self._overview_selected | want, [])
         self._overview_selected = want
 
-    def _overview_changed(self, boxes: Iterable[str] | None = None, links: Iterable[LinkItem] | None = None) -> None:
-        """Tell the overview what to gather again: ``boxes`` and ``links`` (None: everything)."""
+    def _overview_changed(self, boxes: Iterable[str] | None = None, links: Iterable[int] | None = None) -> None:
+        """Tell the overview what to gather again: ``boxes`` (ids) and ``links`` (indices in
+        :attr:`links`); None: everything."""
         if self.overview is not None:
             self.overview.invalidate(boxes, links)
 
