@@ -82,6 +82,16 @@ class Diagram:
         return self.alias.get(cid)
 
 
+def alias_changes(old: Diagram, new: Diagram) -> list[str]:
+    """Components shown by another box in ``new`` than in ``old``: hidden in another group,
+    hidden now or no longer hidden (added and removed components included)."""
+    if old.alias == new.alias:
+        return []
+    moved = [c for c, v in new.alias.items() if old.alias.get(c) != v]
+    moved += [c for c in old.alias.keys() - new.alias.keys()]
+    return moved
+
+
 def default_collapsed(topo: Topology) -> set[str]:
     """Collapse groups when a design is large (more than two drawers): readable at a glance."""
     if len(topo.of_kind("drawer")) <= 2:

@@ -28,9 +28,10 @@ from PySide6.QtCore import QPointF, QRectF, QTimer, Signal
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QApplication, QGraphicsScene
 
-from planner.layout import COLLAPSIBLE, Diagram, box_text, default_collapsed, layout
+from planner.layout import COLLAPSIBLE, Diagram, alias_changes, box_text, default_collapsed, layout
 from planner.naming import label
 from planner.schema import KINDS, PORT_KINDS
+from widgets.canvas.figures import CanvasFigures, canvas_figures, changed_components
 from widgets.canvas.items import BoxItem, LinkItem
 from widgets.canvas.overview import FAR_SCALE, OverviewItem, overview_scene
 
@@ -112,8 +113,7 @@ class DiagramScene(QGraphicsScene):
         self._members: dict[str, list[str]] | None = None  # box id -> the components it shows
         self._member_set: set[str] = set()
         self._dirty_boxes: set[str] = set()  # relabelled since the last paint: repaint their figures
-        self._group_load: dict[str, float] = {}
-        self._binds: dict[str, int] = {}
+        self._figures: CanvasFigures | None = None  # the figures of the analysis painted
         self._job: _PaintJob | None = None  # the analysis being painted, slice by slice
         self._slice_timer = QTimer(self)
         self._slice_timer.setSingleShot(True)
@@ -123,6 +123,7 @@ class DiagramScene(QGraphicsScene):
         self._subtexts: dict[str, tuple[str, ...]] = {}  # box id -> the load texts it was given
         self._regrouped: set[str] = set()  # boxes whose members changed in a relabel (sorted again)
         self._overview_selected: set[str] = set()  # boxes the overview drew as selected
+        self._layout_asked: int | None = None  # the revision a background layout was asked for
         self._flush_timer = QTimer(self)
         self._flush_timer.setSingleShot(True)
         self._flush_timer.setInterval(0)
@@ -136,6 +137,8 @@ class DiagramScene(QGraphicsScene):
         doc.modelEvent.connect(self._on_model_event)
         if hasattr(doc, "edited"):
             doc.edited.connect(self.flush)
+        if hasattr(doc, "layoutReady"):
+            doc.layoutReady.connect(self._show_layout)
 
     # -- model events ---------------------------------------------------------------------------
     def _on_model_event(self, event: Event) -> None:
@@ -155,6 +158,8 @@ class DiagramScene(QGraphicsScene):
         self._flush_timer.stop()
         pending, self._pending = self._pending, ""
         touched, self._touched = self._touched, set()
+        if pending in ("relayout", "relabel") and self._request_layout():
+            return  # laid out in the background: shown by _show_layout
         if pending == "relayout":
             self.rebuild()
         elif pending == "relabel":
@@ -200,18 +205,52 @@ class DiagramScene(QGraphicsScene):
         self._pending = ""
         self.rebuild(force=True)
 
-    def _layout(self) -> Diagram:
+    def _collapsed_now(self) -> set[str]:
         topo = self.doc.topology
         if self.collapsed is None:
             self.collapsed = default_collapsed(topo)
         self.collapsed = {c for c in self.collapsed if c in topo}
-        return layout(topo, self.collapsed, editor=True)
+        return self.collapsed
 
-    def rebuild(self, force: bool = False) -> None:
-        """Lay the design out again; recreate the items when anything moved (or ``force``)."""
-        d = self._layout()
+    def _layout(self) -> Diagram:
+        return layout(self.doc.topology, self._collapsed_now(), editor=True)
+
+    def _request_layout(self) -> bool:
+        """Ask the document to lay the design out off the GUI thread (False: it cannot; lay it
+        out here). Until the layout comes the canvas shows the diagram before the edit, and the
+        analyses wait for it."""
+        request = getattr(self.doc, "request_layout", None)
+        if self.diagram is None or request is None or not request(self._collapsed_now()):
+            return False
+        self._layout_asked = self.doc.topology.revision
+        return True
+
+    def _show_layout(self, laid: Any) -> None:
+        """A layout made in the background: show it if it is of the design and collapse state
+        shown now, else ask again (an edit that moved nothing came after it)."""
+        if self._layout_asked is None:
+            return  # laid out here since (a collapse, a reset)
+        topo = self.doc.topology
+        if isinstance(laid, Exception):
+            self.rebuild()
+            return
+        if laid.origin is not topo or laid.revision < self._layout_asked:
+            return  # a newer one is on its way
+        if laid.revision != topo.revision or laid.collapsed != frozenset(self._collapsed_now()):
+            self._request_layout()
+            return
+        self.rebuild(diagram=laid.diagram, moved=laid.moved if laid.since is self.diagram else None)
+
+    def rebuild(self, force: bool = False, diagram: Diagram | None = None, moved: list[str] | None = None) -> None:
+        """Lay the design out again (or show ``diagram``, laid out in the background, with the
+        components ``moved`` to another box since the diagram shown, when known); recreate the
+        items when anything moved (or ``force``)."""
+        self._layout_asked = None
+        d = diagram if diagram is not None else self._layout()
         if not force and self._same_geometry(d):
-            self._relabel(d)  # nothing moved: keep the items, refresh the labels
+            self._relabel(d, moved)  # nothing moved: keep the items, refresh the labels
+            if self.doc.analysis is not None:
+                self.apply_analysis(self.doc.analysis)  # held back while the layout was made
             return
         self._syncing = True
         self._selected_cells = set()
@@ -294,7 +333,7 @@ class DiagramScene(QGraphicsScene):
                 return False
         return all((a.a, a.b, a.kind, a.via) == (b.a, b.b, b.kind, b.via) for a, b in zip(old.links, d.links))
 
-    def _relabel(self, d: Diagram) -> None:
+    def _relabel(self, d: Diagram, moved: list[str] | None = None) -> None:
         """Show a layout with the same geometry: relabel the boxes whose text changed and move
         the components whose box changed (hidden in another group) to their new box; those
         boxes are repainted with the next analysis, the others keep their figures."""
@@ -307,17 +346,15 @@ class DiagramScene(QGraphicsScene):
                 self._subtexts.pop(cid, None)
                 changed.append(cid)
         self._dirty_boxes.update(changed)
-        if old is not None and old.alias != d.alias:
-            self._regroup(old, d)
+        if old is not None:
+            self._regroup(old, d, alias_changes(old, d) if moved is None else moved)
         self._overview_changed(changed, [])
 
-    def _regroup(self, old: Diagram, d: Diagram) -> None:
+    def _regroup(self, old: Diagram, d: Diagram, moved: list[str]) -> None:
         """Components now shown by another box (added, removed, moved between hidden groups):
         both boxes are repainted with the next analysis, the new one lists them."""
         if self._members is None:
             return
-        moved = [c for c, v in d.alias.items() if old.alias.get(c) != v]
-        moved += [c for c in old.alias.keys() - d.alias.keys()]
         for cid in moved:
             was, now = old.visible(cid), d.visible(cid)
             if was == now:
@@ -356,6 +393,8 @@ class DiagramScene(QGraphicsScene):
         result takes over what an older one had left to paint."""
         if self.diagram is None or bundle.origin is not self.shown_topology or not self.doc.is_current(bundle):
             return
+        if self._layout_asked is not None:
+            return  # painted once the layout of this revision is shown (_show_layout)
         result: Analysis = bundle.result
         prev, self._shown = self._shown, result
         job = self._job
@@ -365,19 +404,26 @@ class DiagramScene(QGraphicsScene):
                 return
             job.bundle = bundle
         else:
-            group_load = {cid: v for g in COLLAPSIBLE for cid, v in result.by_group.get(g, {}).items()}
-            binds = result.binding_hops()
+            fig = getattr(bundle, "canvas", None)  # worked out by the background worker
+            if fig is None or fig.result is not result:
+                fig = canvas_figures(result)
+            group_load, binds = fig.group_load, fig.binds
             links: list[int] = []
             if prev is None or self._members is None:
                 self._collect_members(result)
                 boxes, links = list(self.items_by_id), list(range(len(self.links)))
             else:
-                boxes = list(self._changed_boxes(prev, result, group_load, binds))
+                self._figures, old = fig, self._figures
+                if fig.since is prev and fig.changed is not None:
+                    changed = fig.changed
+                else:  # the worker compared with another result than the one shown
+                    changed = changed_components(prev, result, old or canvas_figures(prev), fig)
+                boxes = list(self._changed_boxes(changed, result))
             if job is not None:  # what the older result had left
                 rest, rest_links = job.rest()
                 boxes = list(dict.fromkeys(boxes + rest))
                 links = list(dict.fromkeys(links + rest_links))
-            self._group_load, self._binds = group_load, binds
+            self._figures = fig
             self._job = _PaintJob(bundle, boxes, links, group_load, binds)
         self._paint_slice()
 
@@ -390,17 +436,12 @@ class DiagramScene(QGraphicsScene):
                 self._members.setdefault(v, []).append(cid)
                 self._member_set.add(cid)
 
-    def _changed_boxes(self, prev: Analysis, result: Analysis, group_load: dict, binds: dict) -> set[str]:
-        """The boxes whose figures differ between two results (loads compared by identity)."""
+    def _changed_boxes(self, changed: list[str], result: Analysis) -> set[str]:
+        """The boxes that show the components in ``changed`` (their figures changed), and those
+        relabelled since the last paint; new components join their box's members."""
         d = self.diagram
         assert d is not None and self._members is not None
-        old, new = prev.components, result.components
-        changed = [cid for cid, ld in new.items() if old.get(cid) is not ld]
-        changed += [cid for cid in old.keys() - new.keys()]
-        changed += [
-            c for c in group_load.keys() | self._group_load.keys() if group_load.get(c) != self._group_load.get(c)
-        ]
-        changed += [c for c in binds.keys() | self._binds.keys() if binds.get(c) != self._binds.get(c)]
+        new = result.components
         boxes = {v for cid in changed if (v := d.visible(cid))}
         grown: set[str] = set()
         for cid in changed:
@@ -409,18 +450,18 @@ class DiagramScene(QGraphicsScene):
                 self._members.setdefault(v, []).append(cid)
                 self._member_set.add(cid)
                 grown.add(v)
-        self._sort_members(grown | self._regrouped, result)
+        self._sort_members(grown | self._regrouped)
         self._regrouped = set()
         boxes |= self._dirty_boxes
         self._dirty_boxes = set()
         return boxes
 
-    def _sort_members(self, boxes: set[str], result: Analysis) -> None:
-        """Put the members of ``boxes`` back in the order of the result (as a full paint lists
-        them), after members were added or moved to another box."""
-        if not boxes or self._members is None:
+    def _sort_members(self, boxes: set[str]) -> None:
+        """Put the members of ``boxes`` back in the order of the result being painted (as a full
+        paint lists them), after members were added or moved to another box."""
+        if not boxes or self._members is None or self._figures is None:
             return
-        order = {cid: i for i, cid in enumerate(result.components)}
+        order = self._figures.place()  # made by the worker after an edit that added or removed
         for v in boxes:
             if v in self._members:
                 self._members[v].sort(key=lambda c: order.get(c, len(order)))
@@ -441,7 +482,11 @@ class DiagramScene(QGraphicsScene):
         painted: list[str] = []
         restyled: list[int] = []  # indices in self.links
         links_at = self._links_by_box()
-        while job.next_box < len(job.boxes) and (budget is None or time.perf_counter() < budget):
+
+        def spent() -> bool:  # one box or link at least per slice
+            return budget is not None and time.perf_counter() >= budget
+
+        while job.next_box < len(job.boxes) and not (painted and spent()):
             cid = job.boxes[job.next_box]
             job.next_box += 1
             item = self.items_by_id.get(cid)
@@ -456,7 +501,7 @@ class DiagramScene(QGraphicsScene):
                     li.util = util
                     li.restyle()
                     restyled.append(i)
-        while job.next_link < len(job.links) and (budget is None or time.perf_counter() < budget):
+        while job.next_link < len(job.links) and not ((painted or restyled) and spent()):
             i = job.links[job.next_link]
             li = self.links[i]
             job.next_link += 1
