@@ -142,10 +142,19 @@ def _add(
 
 
 def _hide(topo: Topology, d: Diagram, group: Component) -> int:
-    inside = topo.descendants(group.id)
-    for c in inside:
-        d.alias[c.id] = group.id
-    return len(inside)
+    """Alias everything below ``group`` to it; the number of components hidden. A site hides
+    tens of thousands, so this walks the ids below each component (``topo.descendants`` with
+    no Component fetched: the same set, visited in another order)."""
+    below = topo._children  # read only
+    alias, gid = d.alias, group.id
+    stack = list(below.get(gid, ()))
+    n = 0
+    while stack:
+        cid = stack.pop()
+        alias[cid] = gid
+        n += 1
+        stack.extend(below.get(cid, ()))
+    return n
 
 
 def _host_ranks(topo: Topology) -> dict[str, int]:
