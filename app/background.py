@@ -34,8 +34,10 @@ from PySide6.QtCore import QObject, Signal
 
 from planner.analysis import Analysis, gc_paused
 from planner.incremental import Delta, IncrementalAnalysis, Replica
+from planner.layout import alias_changes, layout
 from planner.model import Topology
 from planner.rules import check
+from widgets.canvas.figures import canvas_figures
 
 IDLE_S = 1.0  # quiet time before the cross-check runs
 #: The lanes are Python threads sharing the GIL with the GUI thread. With CPython's default 5 ms
@@ -45,6 +47,9 @@ IDLE_S = 1.0  # quiet time before the cross-check runs
 #: 0.11 s (cProfile of the GUI thread during an edit). A GUI thread waiting for events costs
 #: the lanes nothing.
 GIL_SWITCH_S = 0.0002
+#: the rules wait until the analyses have been quiet this long (at most SETTLE_MAX_S), so a
+#: quick series of edits recolours the canvas without the rules competing for the interpreter
+SETTLE_S, SETTLE_MAX_S = 0.15, 1.0
 
 
 @dataclass
@@ -69,8 +74,11 @@ class _Lane:
     """One daemon thread working through a queue; ``work(items)`` gets everything queued so far;
     ``idle()`` runs after ``idle_s`` of quiet when ``want_idle`` is set."""
 
-    def __init__(self, name: str, work: Callable[[list], None], idle: Callable[[], None] | None = None) -> None:
+    def __init__(
+        self, name: str, work: Callable[[list], None], idle: Callable[[], None] | None = None, settle_s: float = 0.0
+    ) -> None:
         self._cond = threading.Condition()
+        self.settle_s = settle_s  # wait until nothing new came for this long before working
         self._queue: deque = deque()
         self._work, self._idle = work, idle
         self.want_idle = False
@@ -107,6 +115,12 @@ class _Lane:
                     if self.want_idle and left <= 0:
                         break
                     self._cond.wait(left if self.want_idle else None)
+                start = time.monotonic()
+                while self._queue and self.settle_s and not self.stopped:
+                    n = len(self._queue)
+                    self._cond.wait(self.settle_s)
+                    if len(self._queue) == n or time.monotonic() - start > SETTLE_MAX_S:
+                        break
                 if self.stopped:
                     return
                 items = list(self._queue)
@@ -142,6 +156,20 @@ class _Job:
     direction: str
     origin: Topology
     snapshot: Topology | None = None  # set: start again from this copy of the design
+    layout: tuple | None = None  # (collapsed ids, box positions): lay the design out too (see LaidOut)
+
+
+@dataclass
+class LaidOut:
+    """The canvas layout (:func:`planner.layout.layout`, ``editor=True``) of one revision, made
+    by the analysis lane on its replica: a structural edit is laid out off the GUI thread."""
+
+    revision: int
+    origin: Topology
+    collapsed: frozenset
+    diagram: Any
+    since: Any = None  # the diagram laid out before (``moved`` is against it)
+    moved: list[str] | None = None  # components shown by another box than in ``since``
 
 
 @dataclass
@@ -181,6 +209,7 @@ class BackgroundAnalysis(QObject):
     checked = Signal(object)
     crossChecked = Signal(object)
     computed = Signal(object)
+    laidOut = Signal(object)  # LaidOut or Exception; sent before the same job's analysis
 
     def __init__(self, make_bundle: Callable[..., Any], parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -194,8 +223,10 @@ class BackgroundAnalysis(QObject):
         self._crossed: int | None = None
         self._extras: dict[str, _Extra] = {}  # panels' computations waiting for their revision
         self._check_origin: Any = None  # the live design the check lane's copy stands for
+        self._canvas: Any = None  # the canvas figures sent last (the next ones say what changed since)
+        self._laid: Any = None  # the diagram laid out last
         self._lane = _Lane("sanplan-analysis", self._analyse)
-        self._check_lane = _Lane("sanplan-check", self._check, self._cross_check)
+        self._check_lane = _Lane("sanplan-check", self._check, self._cross_check, settle_s=SETTLE_S)
         self.destroyed.connect(self._lane.stop)
         self.destroyed.connect(self._check_lane.stop)
 
@@ -206,9 +237,10 @@ class BackgroundAnalysis(QObject):
         check lane's copy is made in the analysis lane once the first analysis is sent."""
         self._lane.post(_Job(None, figures, direction, topo, snapshot=topo.snapshot()))
 
-    def submit(self, delta: Delta, figures: str, direction: str, origin: Topology) -> None:
-        """Analyse the design after ``delta`` (built with ``Delta.from_events``)."""
-        self._lane.post(_Job(delta, figures, direction, origin))
+    def submit(self, delta: Delta, figures: str, direction: str, origin: Topology, layout: tuple | None = None) -> None:
+        """Analyse the design after ``delta`` (built with ``Delta.from_events``); ``layout``
+        (collapsed ids, box positions): lay it out first (``laidOut``)."""
+        self._lane.post(_Job(delta, figures, direction, origin, layout=layout))
 
     def compute(
         self, key: str, work: Callable[[Topology, Callable[[float], None]], Any], revision: int, origin: Any
@@ -238,6 +270,7 @@ class BackgroundAnalysis(QObject):
             assert snapshot is not None
             self._replica = _Adopted(snapshot)
             self._incs, self._incs_key = {}, None
+            self._canvas = self._laid = None
         if self._replica is None:
             return  # nothing to analyse before the first reset
         deltas = [j.delta for j in jobs if j.delta is not None]
@@ -248,9 +281,12 @@ class BackgroundAnalysis(QObject):
             ids |= d.ids
             full = full or bool(d.parts)
         job = jobs[-1]
+        wanted = next((j.layout for j in reversed(jobs) if j.layout is not None), None)
+        if wanted is not None:
+            self._lay_out(wanted, job.origin)
         try:
             with gc_paused():
-                bundle, ruled = self._results(job, ids, full)
+                bundle, ruled = self._results(job, ids, full, _regrouping(deltas))
         except Exception as err:  # never lose the window over an analysis bug
             self._incs_key = None  # start the analyses afresh next time
             self.analysed.emit(err)
@@ -262,7 +298,22 @@ class BackgroundAnalysis(QObject):
         else:
             self._check_lane.post((None, deltas, bundle, ruled))
 
-    def _results(self, job: _Job, ids: set[str], full: bool) -> tuple[Any, Analysis]:
+    def _lay_out(self, wanted: tuple, origin: Topology) -> None:
+        topo = self._replica.topo  # type: ignore[union-attr]
+        collapsed, positions = wanted
+        topo.positions = dict(positions)  # the boxes the user placed (not part of a delta)
+        try:
+            with gc_paused():
+                diagram = layout(topo, set(collapsed), editor=True)
+                since = self._laid
+                moved = alias_changes(since, diagram) if since is not None else None  # reads only .alias
+        except Exception as err:  # the GUI thread lays it out itself then
+            self.laidOut.emit(err)
+            return
+        self._laid = diagram
+        self.laidOut.emit(LaidOut(topo.revision, origin, frozenset(collapsed), diagram, since, moved))
+
+    def _results(self, job: _Job, ids: set[str], full: bool, regrouping: bool = False) -> tuple[Any, Analysis]:
         topo = self._replica.topo  # type: ignore[union-attr]
         if self._incs_key != job.figures:
             self._incs, self._incs_key = {}, job.figures
@@ -286,6 +337,7 @@ class BackgroundAnalysis(QObject):
             topo.revision, job.figures, job.direction, chosen, out["read"].aggregate, out["write"].aggregate
         )
         bundle.origin, bundle.checked = job.origin, False
+        bundle.canvas = self._canvas = canvas_figures(chosen, self._canvas, regrouping)  # what the canvas repaints
         return bundle, ruled
 
     # -- the check lane ------------------------------------------------------------------------
@@ -367,3 +419,9 @@ def cross_check(bundle: Any, result: Analysis) -> CrossCheck | None:
 
     flow, cut = max_flow(result.paths, result.components) if result.paths else (0.0, [])
     return CrossCheck(bundle.revision, bundle.figures, bundle.direction, result.aggregate, flow, cut, bundle.origin)
+
+
+def _regrouping(deltas: list[Delta]) -> bool:
+    """Whether the edits added, removed or moved components (the canvas then lists some boxes'
+    members again, in the order of the result)."""
+    return any(d.removed or any(index >= 0 for _, _, index in d.components.values()) for d in deltas)

@@ -78,6 +78,7 @@ class AnalysisBundle:
     seconds: float = 0.0
     origin: Topology | None = field(default=None, repr=False, compare=False)
     checked: bool = True  # False: the rules have not run yet (``findings`` is empty until then)
+    canvas: Any = field(default=None, repr=False, compare=False)  # widgets.canvas.figures.CanvasFigures
 
 
 def compute_bundle(topo: Topology, revision: int, figures: str, direction: str) -> AnalysisBundle:
@@ -116,6 +117,7 @@ class Document(QObject):
     message = Signal(str)
     crossChecked = Signal(object)
     computed = Signal(object)
+    layoutReady = Signal(object)  # app.background.LaidOut: a layout asked for with request_layout
 
     def __init__(self, parts: dict[str, dict[str, Any]], parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -140,6 +142,7 @@ class Document(QObject):
         self._background: Any = None  # app.background.BackgroundAnalysis, made on first use
         self._reset = True  # the background's replicas must start again from the design
         self.cross_check: Any = None  # the last CrossCheck of the design shown
+        self._layout_request: tuple | None = None  # (collapsed, positions) for the next job
         self._attach()
 
     def _on_clean_changed(self, _clean: bool) -> None:
@@ -286,13 +289,31 @@ class Document(QObject):
             bg.checked.connect(self._done)
             bg.crossChecked.connect(self.accept_cross_check)
             bg.computed.connect(self.computed)
+            bg.laidOut.connect(self._on_laid_out)
         if self._reset:
             self._reset = False
             self._events.clear()
             bg.reset(topo, self.figures, self.direction)  # one copy of the design, made here
         delta = Delta.from_events(topo, self._events)  # only what changed: O(edit)
         self._events.clear()
-        bg.submit(delta, self.figures, self.direction, topo)
+        request, self._layout_request = self._layout_request, None
+        bg.submit(delta, self.figures, self.direction, topo, request)
+
+    def request_layout(self, collapsed: set[str]) -> bool:
+        """Lay the design out in the background with the next analysis (``layoutReady``, before
+        the analysis); False when analysing synchronously (the caller lays it out itself)."""
+        if self.synchronous:
+            return False
+        self._layout_request = (frozenset(collapsed), dict(self.topology.positions))
+        self._schedule()
+        return True
+
+    def _on_laid_out(self, result: Any) -> None:
+        if isinstance(result, Exception):
+            self.message.emit(f"layout failed in the background: {result}; laid out here instead")
+        elif result.origin is not self.topology:
+            return
+        self.layoutReady.emit(result)
 
     def _done(self, bundle: Any) -> None:
         if isinstance(bundle, Exception):

@@ -9,6 +9,8 @@ Measures, on the 7-drawer p690 benchmark and on the 16x site (``planner.examples
 - ``edit_to_recolour_ms``: from an edit (an array's segment size) until the canvas is painted with
   the analysis of the new revision (target 100 ms), and ``max_event_loop_block_ms``: the longest
   gap between ticks of a 2 ms heartbeat QTimer meanwhile (target 16 ms: one frame);
+- ``struct_edit_ms`` and ``struct_max_block_ms``: the same for a structural edit, an HBA added
+  into a free slot and undone, alternately (the diagram is laid out again);
 - ``frames_per_s``: full repaints while panning and zooming with everything expanded, at a
   working zoom (``zoomed_in``) and with the whole design in view (``zoomed_out``) (target 60);
 - ``buildsheet_s``: the PDF build sheet (``planner.exports.buildsheet.build_sheet``; target 30 s
@@ -125,6 +127,37 @@ def measure_edit(w, array: str, repeat: int) -> tuple[float, float]:
     return statistics.median(latencies) * 1000, statistics.median(blocked)
 
 
+def _wait_painted(w, t0: float) -> None:
+    want = w.doc.topology.revision
+    while w.scene.painted_revision != want and time.perf_counter() - t0 < 60:
+        QCoreApplication.processEvents()
+    w.view.viewport().repaint()
+
+
+def measure_struct_edit(w, repeat: int) -> tuple[float, float]:
+    """Median ms from a structural edit (an HBA into a free slot, then its undo) to the canvas
+    painted with its analysis; median longest event-loop block."""
+    doc = w.doc
+    topo = doc.topology
+    slot = next(s for s in topo.of_kind("slot") if not topo.children(s.id, "hba"))
+    part = next(p for _, p in sorted(builtin_parts().items()) if p.get("kind") == "hba")
+    beat = Heartbeat()
+    latencies, blocked = [], []
+    for i in range(repeat * 2):
+        beat.start()
+        t0 = time.perf_counter()
+        if i % 2 == 0:
+            doc.run(edit.add_hba, slot.id, part)
+        else:
+            doc.undo_stack.undo()
+        _wait_painted(w, t0)
+        latencies.append(time.perf_counter() - t0)
+        blocked.append(beat.stop())
+        for _ in range(5):
+            QCoreApplication.processEvents()
+    return statistics.median(latencies) * 1000, statistics.median(blocked)
+
+
 def measure_frames(w, frames: int = 120) -> tuple[float, float, int]:
     """Frames per second panning and zooming, everything expanded: at a working zoom, and with
     the whole design in view."""
@@ -177,13 +210,14 @@ def measure(name: str, topo, array: str, args: argparse.Namespace) -> dict:
     w.open_path(path)
     w.doc.wait_for_analysis(120000)
     out["edit_to_recolour_ms"], out["max_event_loop_block_ms"] = measure_edit(w, array, repeat)
+    out["struct_edit_ms"], out["struct_max_block_ms"] = measure_struct_edit(w, repeat)
     fps_in, fps_out, items = measure_frames(w)
     out["items"] = items
     out["frames_per_s"] = {"zoomed_in": round(fps_in, 1), "zoomed_out": round(fps_out, 1)}
     _close(w)
     if not args.no_buildsheet:
         out["buildsheet_s"] = round(measure_buildsheet(topo, 1 if site else min(3, args.repeat)), 2)
-    for key in ("open_ms", "edit_to_recolour_ms", "max_event_loop_block_ms"):
+    for key in ("open_ms", "edit_to_recolour_ms", "max_event_loop_block_ms", "struct_edit_ms", "struct_max_block_ms"):
         out[key] = round(out[key], 1)
     return out
 
@@ -195,6 +229,8 @@ def human(r: dict) -> str:
         f"  open + show: median {r['open_ms']:.0f} ms (target {'3000' if r['design'] != 'benchmark' else '2000'} ms)",
         f"  edit -> recoloured canvas: median {r['edit_to_recolour_ms']:.0f} ms (target 100 ms); "
         f"longest event-loop block: median {r['max_event_loop_block_ms']:.0f} ms (target 16 ms)",
+        f"  structural edit (an HBA added, undone) -> recoloured canvas: median {r['struct_edit_ms']:.0f} ms; "
+        f"longest block: median {r['struct_max_block_ms']:.0f} ms",
         f"  pan and zoom, everything expanded: {fps['zoomed_in']:.0f} frames/s zoomed in, "
         f"{fps['zoomed_out']:.0f} frames/s with the whole design in view (target 60)",
     ]

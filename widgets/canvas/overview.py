@@ -12,6 +12,7 @@ read. It is drawn in a few dozen batched C++ calls (one ``drawRects`` per depth 
 from __future__ import annotations
 
 import weakref
+from collections.abc import Iterable
 from typing import Any
 
 from PySide6.QtCore import QLineF, QRectF, Qt
@@ -39,6 +40,18 @@ class OverviewItem(QGraphicsItem):
         self._fills: list[tuple[QColor, list[QRectF]]] | None = None
         self._lines: list[tuple[QPen, list[QLineF]]] = []
         self._names: list[tuple[QRectF, str]] = []
+        # what _gather keeps between gatherings: each box's and link's batch, so an invalidation
+        # of a few boxes regathers only them
+        self._all = True  # everything is gathered again at the next paint
+        self._stale_boxes: set[str] = set()
+        self._stale_links: set[int] = set()
+        self._rects: dict[str, tuple[int, int]] = {}  # box id -> its batch key (depth, colour)
+        self._fill_batches: dict[tuple[int, int], dict[str, QRectF]] = {}
+        self._colours: dict[tuple[int, int], QColor] = {}
+        self._box_names: dict[str, tuple[QRectF, str]] = {}
+        self._segments: dict[int, int] = {}  # link index -> its batch key (colour, width)
+        self._line_batches: dict[int, dict[int, QLineF]] = {}
+        self._pens: dict[int, QPen] = {}
 
     def boundingRect(self) -> QRectF:
         return self._bounds
@@ -49,43 +62,99 @@ class OverviewItem(QGraphicsItem):
             self._bounds = QRectF(rect)
         self.invalidate()
 
-    def invalidate(self) -> None:
+    def invalidate(self, boxes: Iterable[str] | None = None, links: Iterable[int] | None = None) -> None:
+        """Gather again at the next paint: the rectangles of ``boxes`` (ids) and the lines of
+        ``links`` (indices in the scene's links) that changed, or everything (both None). An edit repaints a few
+        boxes, so the overview of a site is not walked again for them."""
+        if boxes is None and links is None:
+            self._all = True
+        else:
+            self._stale_boxes.update(boxes or ())
+            self._stale_links.update(links or ())
+            if not self._stale_boxes and not self._stale_links and self._fills is not None:
+                return
         self._fills = None
         self.update()
 
     def _gather(self) -> None:
-        """The rectangles per (depth, colour), the lines per colour, the groups' names."""
-        fills: dict[tuple[int, int], tuple[QColor, list[QRectF]]] = {}
-        names: list[tuple[QRectF, str]] = []
+        """The rectangles per (depth, colour), the lines per colour, the groups' names: each box
+        and link is kept in its batch, and only those invalidated are looked at again."""
         scene = self._scene()
         if scene is None:
             return
-        for item in scene.items_by_id.values():
-            box = item.box
-            rect = QRectF(box.x, box.y, box.w, box.h)
-            depth = 0
-            up = item.parentItem()
-            while up is not None:
-                depth += 1
-                up = up.parentItem()
-            colour = util_color(item.util) if item.util is not None else item._fill
-            if item.isSelected() or item.highlighted:
-                colour = QColor(255, 140, 0)
-            fills.setdefault((depth, colour.rgba()), (colour, []))[1].append(rect)
-            if depth == 0 and item.collapsible:
-                names.append((rect, box.label.split("\n")[0]))
-        self._fills = [fills[k] for k in sorted(fills)]
-        lines: dict[int, tuple[QPen, list[QLineF]]] = {}
-        for li in scene.links:
-            path = li.path()
-            if path.elementCount() < 2:
-                continue
-            a, b = path.elementAt(0), path.elementAt(path.elementCount() - 1)
-            pen = QPen(li.pen().color(), 1.0 if not li.highlighted else 2.0)
-            pen.setCosmetic(True)
-            lines.setdefault(pen.color().rgba() ^ int(pen.widthF()), (pen, []))[1].append(QLineF(a.x, a.y, b.x, b.y))
-        self._lines = list(lines.values())
-        self._names = names
+        if self._all:
+            self._all = False
+            self._stale_boxes, self._stale_links = set(), set()
+            self._rects, self._fill_batches, self._box_names = {}, {}, {}
+            self._segments, self._line_batches = {}, {}
+            for cid in scene.items_by_id:
+                self._gather_box(scene, cid)
+            for i in range(len(scene.links)):
+                self._gather_link(scene, i)
+        else:
+            boxes, self._stale_boxes = self._stale_boxes, set()
+            links, self._stale_links = self._stale_links, set()
+            for cid in boxes:
+                self._gather_box(scene, cid)
+            for i in links:
+                self._gather_link(scene, i)
+        self._fills = [(self._colours[k], list(self._fill_batches[k].values())) for k in sorted(self._fill_batches)]
+        self._lines = [(self._pens[k], list(batch.values())) for k, batch in self._line_batches.items()]
+        self._names = list(self._box_names.values())
+
+    def _gather_box(self, scene: Any, cid: str) -> None:
+        old = self._rects.pop(cid, None)
+        if old is not None:
+            batch = self._fill_batches[old]
+            del batch[cid]
+            if not batch:
+                del self._fill_batches[old]
+        item = scene.items_by_id.get(cid)
+        if item is None:
+            self._box_names.pop(cid, None)
+            return
+        box = item.box
+        rect = QRectF(box.x, box.y, box.w, box.h)
+        depth = 0
+        up = item.parentItem()
+        while up is not None:
+            depth += 1
+            up = up.parentItem()
+        colour = util_color(item.util) if item.util is not None else item._fill
+        if item.isSelected() or item.highlighted:
+            colour = QColor(255, 140, 0)
+        key = (depth, colour.rgba())
+        if key not in self._colours:
+            self._colours[key] = QColor(colour)  # a copy: the overview keeps nothing of an item
+        self._fill_batches.setdefault(key, {})[cid] = rect
+        self._rects[cid] = key
+        if depth == 0 and item.collapsible:
+            self._box_names[cid] = (rect, box.label.split("\n")[0])
+        else:
+            self._box_names.pop(cid, None)
+
+    def _gather_link(self, scene: Any, i: int) -> None:
+        """The line of the scene's link ``i`` (kept by index: the overview holds no items, which
+        die with their scene)."""
+        old = self._segments.pop(i, None)
+        if old is not None:
+            batch = self._line_batches[old]
+            del batch[i]
+            if not batch:
+                del self._line_batches[old]
+        if i >= len(scene.links):
+            return
+        li = scene.links[i]
+        path = li.path()
+        if path.elementCount() < 2:
+            return
+        a, b = path.elementAt(0), path.elementAt(path.elementCount() - 1)
+        pen = QPen(li.pen().color(), 1.0 if not li.highlighted else 2.0)
+        pen.setCosmetic(True)
+        key = pen.color().rgba() ^ int(pen.widthF())
+        self._pens.setdefault(key, pen)
+        self._line_batches.setdefault(key, {})[i] = QLineF(a.x, a.y, b.x, b.y)
+        self._segments[i] = key
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: Any = None) -> None:
         if self._fills is None:

@@ -19,17 +19,19 @@ and the controller (:mod:`app.controller`) turns it into commands.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QPointF, QRectF, QTimer, Signal
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QApplication, QGraphicsScene
 
-from planner.layout import COLLAPSIBLE, Diagram, box_text, default_collapsed, layout
+from planner.layout import COLLAPSIBLE, Diagram, alias_changes, box_text, default_collapsed, layout
 from planner.naming import label
 from planner.schema import KINDS, PORT_KINDS
+from widgets.canvas.figures import CanvasFigures, canvas_figures, changed_components
 from widgets.canvas.items import BoxItem, LinkItem
 from widgets.canvas.overview import FAR_SCALE, OverviewItem, overview_scene
 
@@ -53,6 +55,28 @@ def is_structural(topo: Topology, event: Event) -> bool:
 
 #: attributes whose change can move boxes although they draw no link (a drive's bay, a part's bays)
 _GEOMETRY_KEYS = frozenset({"name", "part", "bay"})
+#: tooltip lines of a box's components' figures (then "... n more")
+TIP_LINES = 6
+#: an analysis is painted in slices of about this long, the event loop running between them
+PAINT_SLICE_S = 0.006
+
+
+@dataclass
+class _PaintJob:
+    """An analysis being painted: the boxes and links still to do (in order; ``next_box`` and
+    ``next_link`` mark how far it got). Links in ``links`` are restyled whatever their figure
+    (a full paint); the links at a painted box only when their figure changed."""
+
+    bundle: Any
+    boxes: list[str]
+    links: list[int]  # indices in the scene's links
+    group_load: dict[str, float]
+    binds: dict[str, int]
+    next_box: int = 0
+    next_link: int = 0
+
+    def rest(self) -> tuple[list[str], list[int]]:
+        return self.boxes[self.next_box :], self.links[self.next_link :]
 
 
 class DiagramScene(QGraphicsScene):
@@ -89,8 +113,17 @@ class DiagramScene(QGraphicsScene):
         self._members: dict[str, list[str]] | None = None  # box id -> the components it shows
         self._member_set: set[str] = set()
         self._dirty_boxes: set[str] = set()  # relabelled since the last paint: repaint their figures
-        self._group_load: dict[str, float] = {}
-        self._binds: dict[str, int] = {}
+        self._figures: CanvasFigures | None = None  # the figures of the analysis painted
+        self._job: _PaintJob | None = None  # the analysis being painted, slice by slice
+        self._slice_timer = QTimer(self)
+        self._slice_timer.setSingleShot(True)
+        self._slice_timer.setInterval(0)
+        self._slice_timer.timeout.connect(self._paint_slice)
+        self._links_at: dict[str, list[int]] | None = None  # box id -> the indices of the links at it
+        self._subtexts: dict[str, tuple[str, ...]] = {}  # box id -> the load texts it was given
+        self._regrouped: set[str] = set()  # boxes whose members changed in a relabel (sorted again)
+        self._overview_selected: set[str] = set()  # boxes the overview drew as selected
+        self._layout_asked: int | None = None  # the revision a background layout was asked for
         self._flush_timer = QTimer(self)
         self._flush_timer.setSingleShot(True)
         self._flush_timer.setInterval(0)
@@ -104,6 +137,8 @@ class DiagramScene(QGraphicsScene):
         doc.modelEvent.connect(self._on_model_event)
         if hasattr(doc, "edited"):
             doc.edited.connect(self.flush)
+        if hasattr(doc, "layoutReady"):
+            doc.layoutReady.connect(self._show_layout)
 
     # -- model events ---------------------------------------------------------------------------
     def _on_model_event(self, event: Event) -> None:
@@ -123,6 +158,8 @@ class DiagramScene(QGraphicsScene):
         self._flush_timer.stop()
         pending, self._pending = self._pending, ""
         touched, self._touched = self._touched, set()
+        if pending in ("relayout", "relabel") and self._request_layout():
+            return  # laid out in the background: shown by _show_layout
         if pending == "relayout":
             self.rebuild()
         elif pending == "relabel":
@@ -159,6 +196,7 @@ class DiagramScene(QGraphicsScene):
                 new = replace(box, label=label, tip=tip)
                 d.boxes[cid] = new
                 self.items_by_id[cid].set_label(new)
+                self._subtexts.pop(cid, None)
                 self._dirty_boxes.add(cid)
 
     # -- building ---------------------------------------------------------------------------
@@ -167,18 +205,52 @@ class DiagramScene(QGraphicsScene):
         self._pending = ""
         self.rebuild(force=True)
 
-    def _layout(self) -> Diagram:
+    def _collapsed_now(self) -> set[str]:
         topo = self.doc.topology
         if self.collapsed is None:
             self.collapsed = default_collapsed(topo)
         self.collapsed = {c for c in self.collapsed if c in topo}
-        return layout(topo, self.collapsed, editor=True)
+        return self.collapsed
 
-    def rebuild(self, force: bool = False) -> None:
-        """Lay the design out again; recreate the items when anything moved (or ``force``)."""
-        d = self._layout()
+    def _layout(self) -> Diagram:
+        return layout(self.doc.topology, self._collapsed_now(), editor=True)
+
+    def _request_layout(self) -> bool:
+        """Ask the document to lay the design out off the GUI thread (False: it cannot; lay it
+        out here). Until the layout comes the canvas shows the diagram before the edit, and the
+        analyses wait for it."""
+        request = getattr(self.doc, "request_layout", None)
+        if self.diagram is None or request is None or not request(self._collapsed_now()):
+            return False
+        self._layout_asked = self.doc.topology.revision
+        return True
+
+    def _show_layout(self, laid: Any) -> None:
+        """A layout made in the background: show it if it is of the design and collapse state
+        shown now, else ask again (an edit that moved nothing came after it)."""
+        if self._layout_asked is None:
+            return  # laid out here since (a collapse, a reset)
+        topo = self.doc.topology
+        if isinstance(laid, Exception):
+            self.rebuild()
+            return
+        if laid.origin is not topo or laid.revision < self._layout_asked:
+            return  # a newer one is on its way
+        if laid.revision != topo.revision or laid.collapsed != frozenset(self._collapsed_now()):
+            self._request_layout()
+            return
+        self.rebuild(diagram=laid.diagram, moved=laid.moved if laid.since is self.diagram else None)
+
+    def rebuild(self, force: bool = False, diagram: Diagram | None = None, moved: list[str] | None = None) -> None:
+        """Lay the design out again (or show ``diagram``, laid out in the background, with the
+        components ``moved`` to another box since the diagram shown, when known); recreate the
+        items when anything moved (or ``force``)."""
+        self._layout_asked = None
+        d = diagram if diagram is not None else self._layout()
         if not force and self._same_geometry(d):
-            self._relabel(d)  # nothing moved: keep the items, refresh the labels
+            self._relabel(d, moved)  # nothing moved: keep the items, refresh the labels
+            if self.doc.analysis is not None:
+                self.apply_analysis(self.doc.analysis)  # held back while the layout was made
             return
         self._syncing = True
         self._selected_cells = set()
@@ -188,6 +260,7 @@ class DiagramScene(QGraphicsScene):
         self.painted_revision = None
         self._ports = None
         self._shown, self._members = None, None
+        self._job, self._links_at, self._subtexts, self._regrouped = None, None, {}, set()
         self.diagram = d
         self.shown_topology = self.doc.topology
         head: dict[str, float] = {}  # container -> room above its first inner box
@@ -247,15 +320,55 @@ class DiagramScene(QGraphicsScene):
             return False
         for cid, b in d.boxes.items():
             o = old.boxes[cid]
-            if (o.x, o.y, o.w, o.h, o.container, o.collapsed) != (b.x, b.y, b.w, b.h, b.container, b.collapsed):
+            if (o.x, o.y, o.w, o.h, o.container, o.collapsed, o.state, o.cells) != (
+                b.x,
+                b.y,
+                b.w,
+                b.h,
+                b.container,
+                b.collapsed,
+                b.state,
+                b.cells,
+            ):
                 return False
         return all((a.a, a.b, a.kind, a.via) == (b.a, b.b, b.kind, b.via) for a, b in zip(old.links, d.links))
 
-    def _relabel(self, d: Diagram) -> None:
-        self.diagram = d
-        self._shown = None  # every label may have changed: the next analysis paints every box
+    def _relabel(self, d: Diagram, moved: list[str] | None = None) -> None:
+        """Show a layout with the same geometry: relabel the boxes whose text changed and move
+        the components whose box changed (hidden in another group) to their new box; those
+        boxes are repainted with the next analysis, the others keep their figures."""
+        old, self.diagram = self.diagram, d
+        changed = []
         for cid, box in d.boxes.items():
-            self.items_by_id[cid].set_label(box)
+            item = self.items_by_id[cid]
+            if box != item.box:
+                item.set_label(box)
+                self._subtexts.pop(cid, None)
+                changed.append(cid)
+        self._dirty_boxes.update(changed)
+        if old is not None:
+            self._regroup(old, d, alias_changes(old, d) if moved is None else moved)
+        self._overview_changed(changed, [])
+
+    def _regroup(self, old: Diagram, d: Diagram, moved: list[str]) -> None:
+        """Components now shown by another box (added, removed, moved between hidden groups):
+        both boxes are repainted with the next analysis, the new one lists them."""
+        if self._members is None:
+            return
+        for cid in moved:
+            was, now = old.visible(cid), d.visible(cid)
+            if was == now:
+                continue
+            if was is not None and cid in self._member_set:
+                self._members[was] = [m for m in self._members.get(was, ()) if m != cid]
+                self._member_set.discard(cid)
+                self._dirty_boxes.add(was)
+            if now is not None:
+                self._dirty_boxes.add(now)
+                if self._shown is not None and cid in self._shown.components and cid not in self._member_set:
+                    self._members.setdefault(now, []).append(cid)
+                    self._member_set.add(cid)
+                    self._regrouped.add(now)  # sorted with the next analysis
 
     def toggle_collapsed(self, cid: str) -> None:
         if self.collapsed is None:
@@ -274,64 +387,143 @@ class DiagramScene(QGraphicsScene):
     def apply_analysis(self, bundle: Any) -> None:
         """Paint an analysis result; ignored unless computed on the revision shown now. Only the
         boxes whose figures changed since the result painted before are touched (the background
-        analysis shares the loads of the parts of the design an edit did not affect)."""
+        analysis shares the loads of the parts of the design an edit did not affect). The boxes
+        are painted in slices of about :data:`PAINT_SLICE_S` (all at once when the document
+        analyses synchronously); ``painted_revision`` is set when the last one is done. A newer
+        result takes over what an older one had left to paint."""
         if self.diagram is None or bundle.origin is not self.shown_topology or not self.doc.is_current(bundle):
             return
+        if self._layout_asked is not None:
+            return  # painted once the layout of this revision is shown (_show_layout)
         result: Analysis = bundle.result
         prev, self._shown = self._shown, result
-        if prev is not result:
-            group_load = {cid: v for g in COLLAPSIBLE for cid, v in result.by_group.get(g, {}).items()}
-            binds = result.binding_hops()
+        job = self._job
+        if prev is result:  # the same analysis again (with the rules' findings)
+            if job is None:
+                self.painted_revision = bundle.revision
+                return
+            job.bundle = bundle
+        else:
+            fig = getattr(bundle, "canvas", None)  # worked out by the background worker
+            if fig is None or fig.result is not result:
+                fig = canvas_figures(result)
+            group_load, binds = fig.group_load, fig.binds
+            links: list[int] = []
             if prev is None or self._members is None:
-                self._paint(result, None, group_load, binds)
+                self._collect_members(result)
+                boxes, links = list(self.items_by_id), list(range(len(self.links)))
             else:
-                self._paint(result, self._changed_boxes(prev, result, group_load, binds), group_load, binds)
-            self._group_load, self._binds = group_load, binds
-        self.painted_revision = bundle.revision
-        self._overview_changed()
+                self._figures, old = fig, self._figures
+                if fig.since is prev and fig.changed is not None:
+                    changed = fig.changed
+                else:  # the worker compared with another result than the one shown
+                    changed = changed_components(prev, result, old or canvas_figures(prev), fig)
+                boxes = list(self._changed_boxes(changed, result))
+            if job is not None:  # what the older result had left
+                rest, rest_links = job.rest()
+                boxes = list(dict.fromkeys(boxes + rest))
+                links = list(dict.fromkeys(links + rest_links))
+            self._figures = fig
+            self._job = _PaintJob(bundle, boxes, links, group_load, binds)
+        self._paint_slice()
 
-    def _changed_boxes(self, prev: Analysis, result: Analysis, group_load: dict, binds: dict) -> set[str]:
-        """The boxes whose figures differ between two results (loads compared by identity)."""
+    def _collect_members(self, result: Analysis) -> None:
+        d = self.diagram
+        assert d is not None
+        self._members, self._member_set, self._dirty_boxes = {}, set(), set()
+        for cid in result.components:
+            if (v := d.visible(cid)) is not None:
+                self._members.setdefault(v, []).append(cid)
+                self._member_set.add(cid)
+
+    def _changed_boxes(self, changed: list[str], result: Analysis) -> set[str]:
+        """The boxes that show the components in ``changed`` (their figures changed), and those
+        relabelled since the last paint; new components join their box's members."""
         d = self.diagram
         assert d is not None and self._members is not None
-        old, new = prev.components, result.components
-        changed = [cid for cid, ld in new.items() if old.get(cid) is not ld]
-        changed += [cid for cid in old.keys() - new.keys()]
-        changed += [
-            c for c in group_load.keys() | self._group_load.keys() if group_load.get(c) != self._group_load.get(c)
-        ]
-        changed += [c for c in binds.keys() | self._binds.keys() if binds.get(c) != self._binds.get(c)]
+        new = result.components
         boxes = {v for cid in changed if (v := d.visible(cid))}
+        grown: set[str] = set()
         for cid in changed:
             v = d.visible(cid)
             if v and cid in new and cid not in self._member_set:
                 self._members.setdefault(v, []).append(cid)
                 self._member_set.add(cid)
+                grown.add(v)
+        self._sort_members(grown | self._regrouped)
+        self._regrouped = set()
         boxes |= self._dirty_boxes
         self._dirty_boxes = set()
         return boxes
 
-    def _paint(self, result: Analysis, boxes: set[str] | None, group_load: dict, binds: dict) -> None:
-        """Paint the figures of ``boxes`` (None: every box) and the links at them."""
-        d, topo = self.diagram, self.doc.topology
+    def _sort_members(self, boxes: set[str]) -> None:
+        """Put the members of ``boxes`` back in the order of the result being painted (as a full
+        paint lists them), after members were added or moved to another box."""
+        if not boxes or self._members is None or self._figures is None:
+            return
+        order = self._figures.place()  # made by the worker after an edit that added or removed
+        for v in boxes:
+            if v in self._members:
+                self._members[v].sort(key=lambda c: order.get(c, len(order)))
+
+    def _paint_slice(self) -> None:
+        """Paint the next boxes (and the links at them) of the analysis being painted, for about
+        :data:`PAINT_SLICE_S`; go on at the next turn of the event loop. A result that is no
+        longer current stops (the newer one takes over the rest)."""
+        job = self._job
+        if job is None:
+            return
+        if job.bundle.origin is not self.shown_topology or not self.doc.is_current(job.bundle):
+            return
+        d, topo, result = self.diagram, self.doc.topology, job.bundle.result
         assert d is not None
-        if boxes is None:
-            self._members, self._member_set, self._dirty_boxes = {}, set(), set()
-            for cid in result.components:
-                if (v := d.visible(cid)) is not None:
-                    self._members.setdefault(v, []).append(cid)
-                    self._member_set.add(cid)
         members = self._members or {}
-        for cid in self.items_by_id if boxes is None else boxes:
+        budget = None if self.doc.synchronous else time.perf_counter() + PAINT_SLICE_S
+        painted: list[str] = []
+        restyled: list[int] = []  # indices in self.links
+        links_at = self._links_by_box()
+
+        def spent() -> bool:  # one box or link at least per slice
+            return budget is not None and time.perf_counter() >= budget
+
+        while job.next_box < len(job.boxes) and not (painted and spent()):
+            cid = job.boxes[job.next_box]
+            job.next_box += 1
             item = self.items_by_id.get(cid)
-            if item is not None:
-                self._paint_box(item, result, topo, members.get(cid, ()), group_load, binds)
-        for li in self.links:
-            if boxes is None or li.a.cid in boxes or li.b.cid in boxes:
+            if item is None:
+                continue
+            self._paint_box(item, result, topo, members.get(cid, ()), job.group_load, job.binds)
+            painted.append(cid)
+            for i in links_at.get(cid, ()):
+                li = self.links[i]
                 util = self._link_util(li, result)
-                if boxes is None or util != li.util:
+                if util != li.util:
                     li.util = util
                     li.restyle()
+                    restyled.append(i)
+        while job.next_link < len(job.links) and not ((painted or restyled) and spent()):
+            i = job.links[job.next_link]
+            li = self.links[i]
+            job.next_link += 1
+            li.util = self._link_util(li, result)
+            li.restyle()
+            restyled.append(i)
+        self._overview_changed(painted, restyled)
+        if job.next_box < len(job.boxes) or job.next_link < len(job.links):
+            self._slice_timer.start()
+            return
+        self._job = None
+        self.painted_revision = job.bundle.revision
+
+    def _links_by_box(self) -> dict[str, list[int]]:
+        """Box id -> the indices of the links at it."""
+        if self._links_at is None:
+            self._links_at = {}
+            for i, li in enumerate(self.links):
+                self._links_at.setdefault(li.a.cid, []).append(i)
+                if li.b.cid != li.a.cid:
+                    self._links_at.setdefault(li.b.cid, []).append(i)
+        return self._links_at
 
     def _paint_box(self, item: BoxItem, result: Analysis, topo: Topology, members, group_load, binds) -> None:
         cid = item.cid
@@ -342,17 +534,18 @@ class DiagramScene(QGraphicsScene):
             load = f"{group_load[cid]:,.0f} MB/s"
             if pct:
                 full = f"{first}{own.load:,.0f} / {own.capacity:,.0f} MB/s, {pct}"
-                item.set_subtext(full, f"{first}{load}, {pct}", f"{load}, {pct}", f"{first}{load}")
+                texts: tuple[str, ...] = (full, f"{first}{load}, {pct}", f"{load}, {pct}", f"{first}{load}")
             else:
-                item.set_subtext(f"{first}{load}")
+                texts = (f"{first}{load}",)
+            if self._subtexts.get(cid) != texts:  # wrapping and eliding cost: only for a new text
+                self._subtexts[cid] = texts
+                item.set_subtext(*texts)
         if pct and not item.box.collapsed:
             item.set_figure(f"{own.load:,.0f} / {own.capacity:,.0f} MB/s, {pct}", pct)
         else:
             item.set_figure("", "")
-        u, nb, lines = _busiest(result, topo, members, binds)
-        tip = [item.base_tip()]
-        if lines:
-            tip += lines[:6] + ([f"... {len(lines) - 6} more"] if len(lines) > 6 else [])
+        u, nb, lines, more = _busiest(result, topo, members, binds)
+        tip = [item.base_tip(), *lines] + ([f"... {more} more"] if more else [])
         if nb:
             tip.append(f"binds {nb} path{'s' if nb != 1 else ''}")
         item.set_analysis(u, nb, "\n".join(tip))
@@ -417,11 +610,14 @@ class DiagramScene(QGraphicsScene):
                 item.setSelected(cid in want)
         finally:
             self._syncing = False
-        self._overview_changed()
+        self._overview_changed(self._overview_selected | want, [])
+        self._overview_selected = want
 
-    def _overview_changed(self) -> None:
+    def _overview_changed(self, boxes: Iterable[str] | None = None, links: Iterable[int] | None = None) -> None:
+        """Tell the overview what to gather again: ``boxes`` (ids) and ``links`` (indices in
+        :attr:`links`); None: everything."""
         if self.overview is not None:
-            self.overview.invalidate()
+            self.overview.invalidate(boxes, links)
 
     def selected_ids(self) -> list[str]:
         return [i.cid for i in self.selectedItems() if isinstance(i, BoxItem)]
@@ -501,10 +697,11 @@ class DiagramScene(QGraphicsScene):
         return rect
 
 
-def _busiest(result: Analysis, topo: Topology, members, binds: dict) -> tuple[float | None, int, list[str]]:
-    """Of the components a box shows: the highest utilization, the paths they bind, tooltip lines."""
+def _busiest(result: Analysis, topo: Topology, members, binds: dict) -> tuple[float | None, int, list[str], int]:
+    """Of the components a box shows: the highest utilization, the paths they bind, the first
+    :data:`TIP_LINES` tooltip lines and how many more there are (only the lines shown are labelled)."""
     top: float | None = None
-    nb = 0
+    nb = more = 0
     lines: list[str] = []
     comps = result.components
     for cid in members:
@@ -513,11 +710,16 @@ def _busiest(result: Analysis, topo: Topology, members, binds: dict) -> tuple[fl
             continue
         u = load.utilization
         if load.capacity:
-            lines.append(f"{label(topo, cid)}: {load.load:,.0f} of {load.capacity:,.0f} MB/s ({(u or 0) * 100:.0f}%)")
+            if len(lines) < TIP_LINES:
+                lines.append(
+                    f"{label(topo, cid)}: {load.load:,.0f} of {load.capacity:,.0f} MB/s ({(u or 0) * 100:.0f}%)"
+                )
+            else:
+                more += 1
         nb += binds.get(cid, 0)
         if u is not None:
             top = u if top is None else max(top, u)
-    return top, nb, lines
+    return top, nb, lines, more
 
 
 def _depth(d: Diagram, box) -> int:

@@ -1,0 +1,197 @@
+"""The canvas after edits in the background: what it shows equals a full rebuild and a full
+paint, a stale result is never painted, and an edit touches only the boxes it affects."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from PySide6.QtWidgets import QApplication, QGraphicsSimpleTextItem
+
+import app.background
+import widgets.canvas.scene as scene_module
+from app.document import Document
+from planner import edit
+from planner.incremental import Replica
+from planner.io import Project
+from widgets.canvas import DiagramScene
+from widgets.canvas.overview import overview_scene
+
+
+def background_canvas(qtbot, parts, topo):
+    """A document analysed (and laid out) in the background, its scene and the scene's overview."""
+    doc = Document(parts)
+    scene = DiagramScene(doc)
+    doc.replace_project(Project(topo), None)
+    overview_scene(scene)
+    settle(qtbot, doc, scene)
+    return doc, scene
+
+
+def settle(qtbot, doc, scene) -> None:
+    """Wait until the canvas shows the current revision, laid out and painted."""
+
+    def done() -> bool:
+        return (
+            doc.is_current(doc.analysis)
+            and scene._layout_asked is None
+            and scene._job is None
+            and scene.painted_revision == doc.topology.revision
+        )
+
+    qtbot.waitUntil(done, timeout=30000)
+    gathered(scene)
+
+
+def gathered(scene) -> None:
+    """What a paint of the overview does first."""
+    if scene.overview._fills is None:
+        scene.overview._gather()
+
+
+def shown(scene) -> tuple:
+    """Everything the canvas shows: each box's geometry, texts, tooltip and colour; each link's
+    ends and colour; the overview's rectangles, lines and names."""
+    boxes = {}
+    for cid, it in scene.items_by_id.items():
+        b = it.box
+        texts = tuple(sorted(c.text() for c in it.childItems() if isinstance(c, QGraphicsSimpleTextItem)))
+        util = None if it.util is None else round(it.util, 9)
+        boxes[cid] = (b.label, b.tip, (b.x, b.y, b.w, b.h), b.collapsed, texts, it.toolTip(), util, it.binds)
+    links = sorted(
+        (
+            li.link.a,
+            li.link.b,
+            li.link.kind,
+            li.link.via,
+            -1 if li.util is None else round(li.util, 9),
+            li.pen().color().rgba(),
+        )
+        for li in scene.links
+    )
+    gathered(scene)
+    ov = scene.overview
+    fills = [(c.rgba(), sorted((r.x(), r.y(), r.width(), r.height()) for r in rects)) for c, rects in ov._fills]
+    lines = sorted(
+        (p.color().rgba(), p.widthF(), sorted((s.x1(), s.y1(), s.x2(), s.y2()) for s in ls)) for p, ls in ov._lines
+    )
+    names = sorted((n, r.x(), r.y()) for r, n in ov._names)
+    return boxes, links, fills, lines, names
+
+
+def full_paint(qtbot, parts, doc, scene) -> tuple:
+    """What a fresh scene shows of the same design: laid out and painted in full, from a full
+    (not incremental) analysis of a copy of the design."""
+    ref_doc = Document(parts)
+    ref_doc.synchronous = True
+    ref = DiagramScene(ref_doc)
+    ref_doc.replace_project(Project(Replica(doc.topology).topo), None)  # the copy keeps the order of children
+    ref.collapsed = set(scene.collapsed)
+    ref.rebuild(force=True)
+    overview_scene(ref)
+    assert ref.painted_revision == ref_doc.topology.revision
+    return shown(ref)
+
+
+def free_slot(topo, drawer: str | None = None) -> str:
+    slots = [s for s in topo.of_kind("slot") if not topo.children(s.id, "hba")]
+    return next(s.id for s in slots if drawer is None or topo.ancestor(s.id, "drawer").id == drawer)
+
+
+def hba_part(parts) -> dict:
+    return next(p for _, p in sorted(parts.items()) if p.get("kind") == "hba")
+
+
+def test_edits_and_undos_show_what_a_full_rebuild_shows(qtbot, parts, benchmark_design):
+    doc, scene = background_canvas(qtbot, parts, benchmark_design)
+    topo = doc.topology
+    assert scene.collapsed  # the benchmark starts folded: an HBA lands in a hidden group
+    hidden = free_slot(topo)
+    drawer = topo.ancestor(hidden, "drawer").id
+    opened = next(d.id for d in topo.of_kind("drawer") if d.id != drawer)
+    steps = [
+        lambda: doc.run(edit.set_attr, "fastt1.arr1", "segment_kb", 256),  # an attribute: relabel
+        lambda: doc.run(edit.add_hba, hidden, hba_part(parts)),  # hidden in its folded drawer
+        lambda: scene.toggle_collapsed(opened),  # laid out here, at once
+        lambda: doc.run(edit.add_hba, free_slot(doc.topology, opened), hba_part(parts)),  # a new box
+        lambda: doc.run(edit.set_attr, drawer, "name", "drawer A"),  # a name: laid out again
+        doc.undo_stack.undo,
+        doc.undo_stack.undo,
+        doc.undo_stack.undo,
+        doc.undo_stack.redo,
+        lambda: doc.run(edit.set_attr, "fastt1.arr1", "segment_kb", 128),
+    ]
+    for step in steps:
+        step()
+        settle(qtbot, doc, scene)
+        assert shown(scene) == full_paint(qtbot, parts, doc, scene)
+
+
+def test_a_structural_edit_is_laid_out_off_the_gui_thread(qtbot, parts, benchmark_design, monkeypatch):
+    doc, scene = background_canvas(qtbot, parts, benchmark_design)
+    here, there = [], []
+    gui_layout, worker_layout = scene_module.layout, app.background.layout
+    monkeypatch.setattr(scene_module, "layout", lambda *a, **k: here.append(1) or gui_layout(*a, **k))
+    monkeypatch.setattr(
+        app.background, "layout", lambda *a, **k: there.append(threading.current_thread()) or worker_layout(*a, **k)
+    )
+    doc.run(edit.add_hba, free_slot(doc.topology), hba_part(parts))
+    settle(qtbot, doc, scene)
+    assert not here and there and all(t is not threading.main_thread() for t in there)
+    new = doc.topology.of_kind("hba")[-1]
+    assert scene.diagram.visible(new.id) == doc.topology.ancestor(new.id, "drawer").id  # shown by its folded drawer
+
+
+def test_a_stale_result_is_never_painted_over_a_newer_one(qtbot, parts, benchmark_design, monkeypatch):
+    doc, scene = background_canvas(qtbot, parts, benchmark_design)
+    topo = doc.topology
+    opened = topo.of_kind("drawer")[0].id
+    scene.toggle_collapsed(opened)
+    settle(qtbot, doc, scene)
+    monkeypatch.setattr(scene_module, "PAINT_SLICE_S", 0.0)  # one box per turn of the event loop
+    painted = []
+    paint_box = scene._paint_box
+
+    def recorded(item, result, *args):
+        painted.append((item.cid, result is doc.analysis.result and doc.is_current(scene._job.bundle)))
+        paint_box(item, result, *args)
+
+    monkeypatch.setattr(scene, "_paint_box", recorded)
+    doc.run(edit.add_hba, free_slot(topo, opened), hba_part(parts))  # a new box: every box is painted again
+    first = doc.topology.revision
+    for _ in range(100000):
+        QApplication.processEvents()
+        job = scene._job
+        if job is not None and job.bundle.revision == first and 2 <= job.next_box:
+            break
+    assert job is not None and job.next_box < len(job.boxes)  # caught halfway
+    doc.run(edit.set_attr, "fastt1.arr1", "segment_kb", 256)  # a newer revision
+    settle(qtbot, doc, scene)
+    assert painted and all(ok for _, ok in painted)
+    assert scene.painted_revision == doc.topology.revision != first
+    assert shown(scene) == full_paint(qtbot, parts, doc, scene)  # the rest of the older job was painted too
+
+
+@pytest.mark.parametrize("structural", [False, True])
+def test_an_edit_touches_only_the_boxes_it_affects(qtbot, parts, benchmark_design, monkeypatch, structural):
+    doc, scene = background_canvas(qtbot, parts, benchmark_design)
+    painted, regathered = [], []
+    paint_box, gather_box = scene._paint_box, scene.overview._gather_box
+    monkeypatch.setattr(scene, "_paint_box", lambda item, *a: painted.append(item.cid) or paint_box(item, *a))
+    monkeypatch.setattr(scene.overview, "_gather_box", lambda s, cid: regathered.append(cid) or gather_box(s, cid))
+    if structural:
+        slot = free_slot(doc.topology)
+        doc.run(edit.add_hba, slot, hba_part(parts))
+    else:
+        doc.run(edit.set_attr, "fastt1.arr1", "segment_kb", 256)
+    settle(qtbot, doc, scene)
+    fig = doc.analysis.canvas
+    assert fig is not None and fig.changed is not None  # the worker said what changed
+    d = scene.diagram
+    affected = {v for c in fig.changed if (v := d.visible(c))}
+    if structural:
+        affected.add(d.visible(slot))  # its drawer counts one more HBA
+    assert painted and set(painted) <= affected
+    assert len(painted) < len(scene.items_by_id) / 4
+    assert sorted(regathered) == sorted(set(painted))  # the overview looked again at those boxes only
+    assert shown(scene) == full_paint(qtbot, parts, doc, scene)

@@ -1,0 +1,64 @@
+"""What the canvas paints of one analysis, worked out where the analysis is made (no Qt).
+
+The editor's background worker (:mod:`app.background`) computes a :class:`CanvasFigures` with
+each result, so the GUI thread does not walk the whole design to find what an edit changed:
+the collapsed groups' loads, the paths each component binds, and the components whose figures
+differ from the result before (the incremental analysis shares the loads of the parts of the
+design an edit did not affect, so most are the same objects and cost no comparison).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from planner.layout import COLLAPSIBLE
+
+if TYPE_CHECKING:
+    from planner.analysis import Analysis
+
+
+@dataclass
+class CanvasFigures:
+    """The figures of ``result`` the canvas paints; ``changed``: the components whose figures
+    (own load, group load, binding count) differ from those of ``since`` (None: not known)."""
+
+    result: Analysis
+    group_load: dict[str, float]
+    binds: dict[str, int]
+    since: Analysis | None = None
+    changed: list[str] | None = None
+    order: dict[str, int] | None = None  # component id -> its place in ``result.components``
+
+    def place(self) -> dict[str, int]:
+        """Each component's place in the result (a box lists its members in this order)."""
+        if self.order is None:
+            self.order = {cid: i for i, cid in enumerate(self.result.components)}
+        return self.order
+
+
+def canvas_figures(result: Analysis, before: CanvasFigures | None = None, order: bool = False) -> CanvasFigures:
+    """The canvas figures of ``result``, with what changed since ``before`` (when given) and,
+    with ``order`` (an edit that added or removed components), each component's place."""
+    group_load = {cid: v for g in COLLAPSIBLE for cid, v in result.by_group.get(g, {}).items()}
+    binds = result.binding_hops()
+    figures = CanvasFigures(result, group_load, binds)
+    if before is not None:
+        figures.since = before.result
+        figures.changed = changed_components(before.result, result, before, figures)
+    if order:
+        figures.place()
+    return figures
+
+
+def changed_components(prev: Analysis, result: Analysis, old: CanvasFigures, new: CanvasFigures) -> list[str]:
+    """Components whose figures differ between two results: a new or removed load, a load
+    with other figures (one the edit's part recomputed to the same figures is not), a group
+    load or a binding count that changed."""
+    before, after = prev.components, result.components
+    changed = [cid for cid, ld in after.items() if (old_ld := before.get(cid)) is not ld and old_ld != ld]
+    changed += [cid for cid in before.keys() - after.keys()]
+    gl, ogl = new.group_load, old.group_load
+    changed += [c for c in gl.keys() | ogl.keys() if gl.get(c) != ogl.get(c)]
+    changed += [c for c in new.binds.keys() | old.binds.keys() if new.binds.get(c) != old.binds.get(c)]
+    return changed
