@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
+import shiboken6
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QCursor, QKeySequence, QPainter, QPalette, QPen
 from PySide6.QtWidgets import QApplication, QGraphicsView, QMenu
@@ -14,6 +15,7 @@ from PySide6.QtWidgets import QApplication, QGraphicsView, QMenu
 from widgets.canvas.items import BIND, BoxItem, font, legend_rows
 from widgets.canvas.overview import overview_scene
 from widgets.canvas.scene import DiagramScene
+from widgets.canvas.summary import SummaryLayer
 from widgets.canvas.tools import CableTool, CollapseTool, DropTool, MoveTool, PanTool, RubberBandTool, Tool
 
 #: below this zoom the boxes switch to summaries (inner text hidden, group names large)
@@ -53,6 +55,9 @@ class DiagramView(QGraphicsView):
         self.show_legend = True
         self.legend_rect = QRectF()  # where the legend was drawn last (viewport coordinates)
         self._far_shown = False  # the view shows the scene's overview (zoomed far out)
+        self._selected: set[BoxItem] = set()  # the boxes selected at the last selection change
+        scene.selectionChanged.connect(self._restyle_selection)
+        self.summary = SummaryLayer(scene)  # draws the boxes and links while zoomed out
 
     # -- zoom -----------------------------------------------------------------------------------
     def zoom(self, factor: float) -> None:
@@ -76,6 +81,17 @@ class DiagramView(QGraphicsView):
             self.setScene(overview_scene(self.dscene) if self.dscene.far else self.dscene)
             self.centerOn(centre)
         self.zoomChanged.emit(scale)
+
+    def _restyle_selection(self) -> None:
+        """A box selected or deselected is drawn with another outline (also in its group's
+        summary picture when zoomed out)."""
+        if not shiboken6.isValid(self.dscene):
+            return
+        now = {i for i in self.dscene.selectedItems() if isinstance(i, BoxItem)}
+        for item in now ^ self._selected:
+            if shiboken6.isValid(item) and item.scene() is self.dscene:  # not of a scene rebuilt since
+                item.restyled()
+        self._selected = now
 
     def center_on_ids(self, ids: Iterable[str]) -> None:
         rect = self.dscene.focus_items(ids)
@@ -226,6 +242,11 @@ class DiagramView(QGraphicsView):
                 return rect
         x, y = corners[0]
         return QRectF(x, y, w, h)
+
+    def drawBackground(self, painter: QPainter, rect: QRectF) -> None:
+        super().drawBackground(painter, rect)
+        if self.dscene.low_detail[0] and self.scene() is self.dscene:
+            self.summary.paint(painter, rect)
 
     def drawForeground(self, painter: QPainter, rect: QRectF) -> None:
         if not self.dscene.items_by_id:
