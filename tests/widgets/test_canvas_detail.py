@@ -146,3 +146,21 @@ def test_a_rebuilt_scene_is_cut_into_tiles_again(qtbot, parts, benchmark_design)
     view.zoom(1.0 / view.transform().m11())  # back to a working zoom: the items draw themselves
     assert not scene.low_detail[0] and all(li.isVisible() for li in scene.links)
     assert all(not i.flags() & NO_CONTENTS for i in scene.items_by_id.values() if not i.box.state)
+
+
+def test_far_out_the_overview_is_one_picture_redrawn_on_a_change(qtbot, parts, benchmark_design):
+    doc, scene, view = zoomed(qtbot, parts, benchmark_design, FAR_SCALE * 0.5)
+    assert scene.far and view.scene() is not scene
+    view.viewport().grab()
+    overview = scene.overview
+    first = overview._cached
+    assert first is not None and first[0] is overview._fills  # the batches drawn into one pixmap
+    view.zoom(1.01)  # the same zoom step: the same picture
+    view.viewport().grab()
+    assert overview._cached is first
+    group = max((i for i in scene.items_by_id.values() if i.parentItem() is None), key=lambda i: i.box.w * i.box.h)
+    doc.select([group.cid])  # selected boxes are drawn orange: a new picture at once
+    image = view.viewport().grab().toImage()
+    assert overview._cached is not first and overview._cached[0] is overview._fills
+    rect = view.mapFromScene(group.sceneBoundingRect()).boundingRect()
+    assert count(image, rect, QColor(255, 140, 0), 30) > 10

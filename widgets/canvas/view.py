@@ -20,6 +20,7 @@ from widgets.canvas.tools import CableTool, CollapseTool, DropTool, MoveTool, Pa
 
 #: below this zoom the boxes switch to summaries (inner text hidden, group names large)
 LOW_DETAIL_SCALE = 0.6
+BOUNDS = Qt.ItemSelectionMode.IntersectsItemBoundingRect
 EMPTY_HINT = "Drag a server from Parts onto the canvas, or open an example (File > Open example)"
 
 
@@ -238,7 +239,8 @@ class DiagramView(QGraphicsView):
             if rect.contains(QPointF(mouse)):
                 continue
             area = self.mapToScene(rect.toRect()).boundingRect()
-            if not any(isinstance(i, BoxItem) for i in self.dscene.items(area)):
+            # boxes are rectangles: their bounding rectangles will do (a link's shape is costly)
+            if not any(isinstance(i, BoxItem) for i in self.dscene.items(area, BOUNDS, Qt.SortOrder.AscendingOrder)):
                 return rect
         x, y = corners[0]
         return QRectF(x, y, w, h)
