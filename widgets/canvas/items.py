@@ -129,7 +129,6 @@ class BoxItem(QGraphicsRectItem):
         self.bays = False  # an enclosure whose drive bays it draws
         self.low = False  # summary mode (zoomed far out): see set_low_detail
         self.tile: Any = None  # a top-level box's tile of the view's summary layer (zoomed out)
-        self.links: list[LinkItem] = []  # the links that start at this box (hidden zoomed out)
         if box.state:  # a drive bay: its enclosure draws it (one cached picture for 14 cells)
             if isinstance(parent, BoxItem):
                 parent.bays = True
@@ -282,8 +281,6 @@ class BoxItem(QGraphicsRectItem):
                     t.setVisible(not low)
             if not self.box.state:  # a drive bay never draws itself
                 self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents, low)
-            for li in self.links:
-                li.setVisible(not low)
         if self.parentItem() is not None or self.text is None:
             return
         if low and self.summary is None:
@@ -446,7 +443,11 @@ LINK_WIDTH = {"cable": 1.4, "tree": 1.0, "owner": 0.8, "pv": 0.6}
 
 
 class LinkItem(QGraphicsPathItem):
-    """A cable, a tree edge (drawer -> planar -> link -> PHB -> slot), ownership or PV link."""
+    """A cable, a tree edge (drawer -> planar -> link -> PHB -> slot), ownership or PV link.
+
+    It holds its path and pen but draws nothing itself: the view's summary layer
+    (:mod:`widgets.canvas.summary`) draws the links in view under the boxes, in one loop (about
+    half the cost of Qt drawing them as items)."""
 
     def __init__(self, link, a: BoxItem, b: BoxItem) -> None:
         super().__init__()
@@ -456,9 +457,7 @@ class LinkItem(QGraphicsPathItem):
         self.highlighted = False
         self.layer: Any = None  # the view's summary layer that draws it zoomed out
         self.segments: dict | None = None  # its path as short straight lines by tile (for the layer)
-        a.links.append(self)
-        if a.low:
-            self.setVisible(False)
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents)
         self.setZValue(-1)
         self.setAcceptHoverEvents(True)
         self.update_path()

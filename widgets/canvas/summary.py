@@ -1,30 +1,34 @@
-"""The canvas zoomed out (between the overview's ``FAR_SCALE`` and the view's
-``LOW_DETAIL_SCALE``): every box and link drawn by the view in batches (:class:`SummaryLayer`).
+"""What the view draws under the items (:class:`SummaryLayer`): the links at every zoom, and
+zoomed out (between the overview's ``FAR_SCALE`` and the view's ``LOW_DETAIL_SCALE``) every box.
 
-In that band a site shows thousands of boxes at once, and a Python ``paint`` per box (or Qt's
-stroke of every curved link) costs far more than a frame. The items then draw nothing
-(``ItemHasNoContents``; they still take clicks, hover, selection and moves) and the view draws,
-under them, a summary of each box (its outline and fill, its load bar, its empty bays, a "+" on a
-collapsed group: :func:`widgets.canvas.items.summary_batch`) and each link as short straight
-lines in its own pen. The scene is cut into square tiles; a tile gathers its batches the first
-time it is drawn and keeps them until one of its boxes or links is restyled (colour, selection,
-highlight, a moved end), so a frame costs a few dozen batched C++ calls per tile in view.
+Links never draw themselves (``ItemHasNoContents``): the layer strokes the links in view in one
+loop, their own curves in their own pens, into the view's cached background (``CacheBackground``),
+so a pan strokes only the strips it uncovers and a restyle only its tiles; a zoom draws it anew.
+Zoomed out a site shows thousands of boxes at once, and a Python ``paint`` per box costs far
+more than a frame; the boxes then draw nothing either (they still take clicks, hover, selection
+and moves) and the layer draws a summary of each box (its outline and fill, its load bar, its
+empty bays, a "+" on a collapsed group: :func:`widgets.canvas.items.summary_batch`) and each link
+as short straight lines. The scene is cut into square tiles; a tile gathers its batches the first
+time it is drawn zoomed out and keeps them until one of its boxes or links is restyled (colour,
+selection, highlight, a moved end), so a frame costs a few dozen batched C++ calls per tile.
 """
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
-from PySide6.QtCore import QLineF, QRectF
+from PySide6.QtCore import QLineF, QRectF, Qt
 from PySide6.QtGui import QPainter
+from PySide6.QtWidgets import QGraphicsScene
 
 from widgets.canvas.items import BoxItem, LinkItem, summary_batch
 
 #: the side of a tile in scene units
 TILE = 1200.0
-#: links are cut into straight lines at most this long (each drawn by the tile its middle lies in)
-SEGMENT = 150.0
+#: zoomed out a link is drawn as this many straight lines
+PIECES = 24
+#: the margin of a tile for the pens that stroke its outermost lines
+MARGIN = 8.0
 
 
 def _key(x: float, y: float) -> tuple[int, int]:
@@ -40,17 +44,17 @@ class Tile:
         self.links: set[LinkItem] = set()
         x, y = key[0] * TILE, key[1] * TILE
         self.cell = QRectF(x, y, TILE, TILE)
-        self.bounds = self.cell.adjusted(-SEGMENT, -SEGMENT, SEGMENT, SEGMENT)  # grows with its boxes
+        self.bounds = self.cell.adjusted(-MARGIN, -MARGIN, MARGIN, MARGIN)  # grows with its boxes
         self.boxes: list[tuple] | None = None  # (pen, brush, rectangles or lines) in painting order
         self.lines: list[tuple] | None = None  # (pen, lines)
+        self.dirty = True  # changed since it was drawn last (a repaint of it is due)
 
     def invalidate(self) -> None:
-        """Gather the batches again at the next paint (and repaint the tile)."""
-        if self.boxes is not None or self.lines is not None:
-            self.boxes = self.lines = None
-            scene = self.layer.scene
-            if scene is not None:
-                scene.update(self.bounds)
+        """Gather the batches again at the next paint, and have the views draw the tile again."""
+        self.boxes = self.lines = None
+        if not self.dirty:
+            self.dirty = True
+            self.layer.scene.invalidate(self.bounds, QGraphicsScene.SceneLayer.BackgroundLayer)
 
     def gather(self) -> None:
         ops: dict[tuple, tuple[Any, Any, list]] = {}
@@ -69,22 +73,26 @@ class Tile:
 
 
 def segments(li: LinkItem) -> dict[tuple[int, int], list[QLineF]]:
-    """The link's path (one cubic curve) as straight lines no longer than :data:`SEGMENT`, at
-    least eight, by the tile their middle lies in (kept until the link moves)."""
+    """The link's path (one cubic curve) as :data:`PIECES` straight lines, even steps of the
+    curve's parameter (short in its bends, long where it runs straight), each under every tile
+    it passes over (kept until the link moves)."""
     if li.segments is None:
         out: dict[tuple[int, int], list[QLineF]] = {}
         path = li.path()
         if path.elementCount() == 4:
             (x0, y0), (x1, y1), (x2, y2), (x3, y3) = ((e.x, e.y) for e in map(path.elementAt, range(4)))
-            n = max(8, math.ceil(math.hypot(x3 - x0, y3 - y0) / SEGMENT))
             pts = []
-            for i in range(n + 1):
-                t = i / n
+            for i in range(PIECES + 1):
+                t = i / PIECES
                 u = 1 - t
                 a, b, c, d = u * u * u, 3 * u * u * t, 3 * u * t * t, t * t * t
                 pts.append((a * x0 + b * x1 + c * x2 + d * x3, a * y0 + b * y1 + c * y2 + d * y3))
             for (ax, ay), (bx, by) in zip(pts, pts[1:]):
-                out.setdefault(_key((ax + bx) / 2, (ay + by) / 2), []).append(QLineF(ax, ay, bx, by))
+                line = QLineF(ax, ay, bx, by)
+                (kx0, ky0), (kx1, ky1) = _key(min(ax, bx), min(ay, by)), _key(max(ax, bx), max(ay, by))
+                for kx in range(kx0, kx1 + 1):
+                    for ky in range(ky0, ky1 + 1):
+                        out.setdefault((kx, ky), []).append(line)
         li.segments = out
     return li.segments
 
@@ -99,7 +107,8 @@ class SummaryLayer:
         self._sample: BoxItem | None = None  # one item of the scene cut into tiles
         self._count = -1
 
-    def _current(self) -> bool:
+    def current(self) -> bool:
+        """Whether the tiles hold the scene's items (no rebuild since they were cut)."""
         items = self.scene.items_by_id
         s = self._sample
         return len(items) == self._count and (s is None or items.get(s.cid) is s)
@@ -155,17 +164,50 @@ class SummaryLayer:
                 if tile is not None:
                     tile.invalidate()
 
-    def paint(self, painter: QPainter, exposed: QRectF) -> int:
-        """Draw the tiles that meet ``exposed`` (scene coordinates): every link first, then every
-        box. Returns how many tiles were drawn."""
-        if not self._current():
+    def paint(self, painter: QPainter, exposed: QRectF, low: bool) -> int:
+        """Draw the tiles that meet ``exposed`` (scene coordinates): every link first, then, zoomed
+        out (``low``), every box. Returns how many tiles were drawn."""
+        if not self.current():
             self.build()
         shown = [t for t in self.tiles.values() if t.bounds.intersects(exposed)]
-        for t in shown:
-            if t.boxes is None or t.lines is None:
-                t.gather()
-        shown = [t for t in shown if t.bounds.intersects(exposed)]
+        if low:
+            for t in shown:
+                if t.boxes is None or t.lines is None:
+                    t.gather()
+            shown = [t for t in shown if t.bounds.intersects(exposed)]
         painter.save()
+        if low:
+            self._paint_summary(painter, shown)
+        else:
+            self._paint_links(painter, shown, exposed)
+        painter.restore()
+        for t in shown:
+            t.dirty = False
+        return len(shown)
+
+    @staticmethod
+    def _paint_links(painter: QPainter, shown: list[Tile], exposed: QRectF) -> None:
+        """The links through ``shown`` that meet ``exposed``, as the curves they are, in their own
+        pens. A pan uncovers two strips (the view clips to their union): each strip is drawn with
+        a plain rectangular clip, far cheaper to stroke through than the union."""
+        links: set[LinkItem] = set()
+        for t in shown:
+            links.update(li for li in t.links if li.boundingRect().intersects(exposed))
+        order = sorted(links, key=lambda li: li.highlighted)  # a chosen path's links on top
+        parts = [QRectF(r) for r in painter.clipRegion()] if painter.hasClipping() else []
+        if not parts or len(parts) > 4:
+            parts = [exposed]
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        for part in parts:
+            if len(parts) > 1:
+                painter.setClipRect(part, Qt.ClipOperation.ReplaceClip)
+            for li in order:
+                if li.boundingRect().intersects(part):
+                    painter.setPen(li.pen())
+                    painter.drawPath(li.path())
+
+    @staticmethod
+    def _paint_summary(painter: QPainter, shown: list[Tile]) -> None:
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
         for t in shown:
             for pen, lines in t.lines or ():
@@ -179,5 +221,3 @@ class SummaryLayer:
                     painter.drawLines(shapes)
                 else:
                     painter.drawRects(shapes)
-        painter.restore()
-        return len(shown)

@@ -228,6 +228,7 @@ class MoveTool(Tool):
             if self.scene.low_detail[0]:  # zoomed out the view's summary layer draws the boxes
                 for item in self.start:
                     item.restyled()
+                self.view.resetCachedContent()  # in the view's background
                 self.view.viewport().update()
 
     def after_release(self, event) -> None:

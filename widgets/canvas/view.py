@@ -58,7 +58,9 @@ class DiagramView(QGraphicsView):
         self._far_shown = False  # the view shows the scene's overview (zoomed far out)
         self._selected: set[BoxItem] = set()  # the boxes selected at the last selection change
         scene.selectionChanged.connect(self._restyle_selection)
-        self.summary = SummaryLayer(scene)  # draws the boxes and links while zoomed out
+        self.summary = SummaryLayer(scene)  # draws the links, and the boxes while zoomed out
+        # what the layer draws is in the background, cached: a pan draws only the strips it uncovers
+        self.setCacheMode(QGraphicsView.CacheModeFlag.CacheBackground)
 
     # -- zoom -----------------------------------------------------------------------------------
     def zoom(self, factor: float) -> None:
@@ -75,6 +77,7 @@ class DiagramView(QGraphicsView):
 
     def _zoomed(self) -> None:
         scale = self.transform().m11()
+        self.resetCachedContent()  # the background was drawn at the former zoom
         self.dscene.set_low_detail(scale < LOW_DETAIL_SCALE, scale)
         if self.dscene.far != self._far_shown:  # far out: one overview item, not every box
             self._far_shown = self.dscene.far
@@ -245,10 +248,16 @@ class DiagramView(QGraphicsView):
         x, y = corners[0]
         return QRectF(x, y, w, h)
 
+    def paintEvent(self, event) -> None:
+        if self.scene() is self.dscene and not self.summary.current():  # a rebuilt scene
+            self.resetCachedContent()
+            self.viewport().update()
+        super().paintEvent(event)
+
     def drawBackground(self, painter: QPainter, rect: QRectF) -> None:
         super().drawBackground(painter, rect)
-        if self.dscene.low_detail[0] and self.scene() is self.dscene:
-            self.summary.paint(painter, rect)
+        if self.scene() is self.dscene:
+            self.summary.paint(painter, rect, self.dscene.low_detail[0])
 
     def drawForeground(self, painter: QPainter, rect: QRectF) -> None:
         if not self.dscene.items_by_id:
