@@ -47,14 +47,24 @@ class Tile:
         self.bounds = self.cell.adjusted(-MARGIN, -MARGIN, MARGIN, MARGIN)  # grows with its boxes
         self.boxes: list[tuple] | None = None  # (pen, brush, rectangles or lines) in painting order
         self.lines: list[tuple] | None = None  # (pen, lines)
+        self._links: list[tuple] | None = None  # (link, pen, path, left, top, right, bottom)
         self.dirty = True  # changed since it was drawn last (a repaint of it is due)
 
     def invalidate(self) -> None:
         """Gather the batches again at the next paint, and have the views draw the tile again."""
-        self.boxes = self.lines = None
+        self.boxes = self.lines = self._links = None
         if not self.dirty:
             self.dirty = True
             self.layer.scene.invalidate(self.bounds, QGraphicsScene.SceneLayer.BackgroundLayer)
+
+    def link_bounds(self) -> list[tuple]:
+        """(link, pen, path, left, top, right, bottom) of the links through the tile."""
+        if self._links is None:
+            self._links = []
+            for li in self.links:
+                r = li.boundingRect()  # the link's item sits at the scene's origin
+                self._links.append((li, li.pen(), li.path(), r.left(), r.top(), r.right(), r.bottom()))
+        return self._links
 
     def gather(self) -> None:
         ops: dict[tuple, tuple[Any, Any, list]] = {}
@@ -190,10 +200,16 @@ class SummaryLayer:
         """The links through ``shown`` that meet ``exposed``, as the curves they are, in their own
         pens. A pan uncovers two strips (the view clips to their union): each strip is drawn with
         a plain rectangular clip, far cheaper to stroke through than the union."""
-        links: set[LinkItem] = set()
+        seen: set[LinkItem] = set()
+        picked = []
+        left, top, right, bottom = exposed.left(), exposed.top(), exposed.right(), exposed.bottom()
         for t in shown:
-            links.update(li for li in t.links if li.boundingRect().intersects(exposed))
-        order = sorted(links, key=lambda li: li.highlighted)  # a chosen path's links on top
+            for entry in t.link_bounds():
+                li, _, _, x0, y0, x1, y1 = entry
+                if x1 >= left and x0 <= right and y1 >= top and y0 <= bottom and li not in seen:
+                    seen.add(li)
+                    picked.append(entry)
+        picked.sort(key=lambda e: e[0].highlighted)  # a chosen path's links on top
         parts = [QRectF(r) for r in painter.clipRegion()] if painter.hasClipping() else []
         if not parts or len(parts) > 4:
             parts = [exposed]
@@ -201,10 +217,11 @@ class SummaryLayer:
         for part in parts:
             if len(parts) > 1:
                 painter.setClipRect(part, Qt.ClipOperation.ReplaceClip)
-            for li in order:
-                if li.boundingRect().intersects(part):
-                    painter.setPen(li.pen())
-                    painter.drawPath(li.path())
+            left, top, right, bottom = part.left(), part.top(), part.right(), part.bottom()
+            for _, pen, path, x0, y0, x1, y1 in picked:
+                if x1 >= left and x0 <= right and y1 >= top and y0 <= bottom:
+                    painter.setPen(pen)
+                    painter.drawPath(path)
 
     @staticmethod
     def _paint_summary(painter: QPainter, shown: list[Tile]) -> None:
