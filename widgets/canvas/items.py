@@ -455,7 +455,8 @@ class LinkItem(QGraphicsPathItem):
         self.cid = link.via or ""
         self.util: float | None = None
         self.highlighted = False
-        self.layer: Any = None  # the view's summary layer that draws it zoomed out
+        self.layer: Any = None  # the view's summary layer that draws it
+        self.order = 0  # its place in the scene's links (the layer draws them in that order)
         self.segments: dict | None = None  # its path as short straight lines by tile (for the layer)
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents)
         self.setZValue(-1)

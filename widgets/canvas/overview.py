@@ -24,7 +24,7 @@ from widgets.canvas.items import font, metrics, util_color
 #: below this zoom the scene shows the overview instead of its items
 FAR_SCALE = 0.12
 #: the largest pixmap (in pixels) the overview's batches are drawn into once (see OverviewItem._picture)
-PICTURE_PIXELS = 12_000_000
+PICTURE_PIXELS = 8_000_000
 _EDGE = QColor(110, 120, 140, 110)
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import QLineF, QRectF, Qt
-from PySide6.QtGui import QPainter
+from PySide6.QtGui import QPainter, QTransform
 from PySide6.QtWidgets import QGraphicsScene
 
 from widgets.canvas.items import BoxItem, LinkItem, summary_batch
@@ -107,6 +107,29 @@ def segments(li: LinkItem) -> dict[tuple[int, int], list[QLineF]]:
     return li.segments
 
 
+def _strips(painter: QPainter) -> list[QRectF]:
+    """The rectangles, in device pixels, of a clip made of two to four (the strips a pan
+    uncovers); none for a clip of one rectangle."""
+    if not painter.hasClipping():
+        return []
+    rects = painter.clipPath().toSubpathPolygons()
+    if not 2 <= len(rects) <= 4:
+        return []
+    world = painter.worldTransform()
+    return [world.mapRect(poly.boundingRect()) for poly in rects]
+
+
+def _clip_to(painter: QPainter, device: QRectF) -> QRectF:
+    """Make ``device`` (exactly, in device pixels: an antialiased line drawn a pixel beyond the
+    part to draw would darken what the view keeps) the painter's plain clip; returns it in
+    scene coordinates."""
+    world = painter.worldTransform()
+    painter.setWorldTransform(QTransform())
+    painter.setClipRect(device, Qt.ClipOperation.ReplaceClip)
+    painter.setWorldTransform(world)
+    return world.inverted()[0].mapRect(device)
+
+
 class SummaryLayer:
     """The tiles of one scene; the view paints them (:meth:`paint`) under the items while zoomed
     out. It follows the scene's items: a rebuilt scene (new items) is cut into tiles again."""
@@ -144,8 +167,8 @@ class SummaryLayer:
                 tile.tops.append(item)
                 tile.bounds = tile.bounds.united(item.sceneBoundingRect().adjusted(-2, -2, 2, 2))
                 item.tile = tile
-        for li in self.scene.links:
-            li.layer = self
+        for i, li in enumerate(self.scene.links):
+            li.layer, li.order = self, i
             self._register(li)
 
     def _register(self, li: LinkItem) -> None:
@@ -209,14 +232,13 @@ class SummaryLayer:
                 if x1 >= left and x0 <= right and y1 >= top and y0 <= bottom and li not in seen:
                     seen.add(li)
                     picked.append(entry)
-        picked.sort(key=lambda e: e[0].highlighted)  # a chosen path's links on top
-        parts = [QRectF(r) for r in painter.clipRegion()] if painter.hasClipping() else []
-        if not parts or len(parts) > 4:
-            parts = [exposed]
+        picked.sort(key=lambda e: e[0].order)  # in the scene's order, as Qt drew them as items
         painter.setBrush(Qt.BrushStyle.NoBrush)
-        for part in parts:
-            if len(parts) > 1:
-                painter.setClipRect(part, Qt.ClipOperation.ReplaceClip)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)  # the view's cache painter has none
+        strips = _strips(painter)
+        for part in strips or [exposed]:
+            if strips:
+                part = _clip_to(painter, part)
             left, top, right, bottom = part.left(), part.top(), part.right(), part.bottom()
             for _, pen, path, x0, y0, x1, y1 in picked:
                 if x1 >= left and x0 <= right and y1 >= top and y0 <= bottom:
