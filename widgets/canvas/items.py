@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPalette, QPen
 from PySide6.QtWidgets import (
     QApplication,
@@ -128,6 +128,7 @@ class BoxItem(QGraphicsRectItem):
         self.setToolTip(self.base_tip())
         self.bays = False  # an enclosure whose drive bays it draws
         self.low = False  # summary mode (zoomed far out): see set_low_detail
+        self.tile: Any = None  # a top-level box's tile of the view's summary layer (zoomed out)
         if box.state:  # a drive bay: its enclosure draws it (one cached picture for 14 cells)
             if isinstance(parent, BoxItem):
                 parent.bays = True
@@ -241,31 +242,45 @@ class BoxItem(QGraphicsRectItem):
         self.figure.setPos(self.box.w - 4 - fm.horizontalAdvance(shown), max(1.0, (line_h - fm.height()) / 2))
 
     def set_analysis(self, util: float | None, binds: int, tip: str) -> None:
-        self.util, self.binds = util, binds
+        if (util, binds) != (self.util, self.binds):
+            self.util, self.binds = util, binds
+            self.restyled()
         self.setToolTip(tip)
-        self.update()
 
     def set_highlight(self, on: bool) -> None:
         if on != self.highlighted:
             self.highlighted = on
-            self.update()
+            self.restyled()
 
     def set_bind_shown(self, on: bool) -> None:
         if on != self.bind_shown:
             self.bind_shown = on
-            self.update()
+            self.restyled()
 
     def set_port_state(self, state: str) -> None:
         if state != self.port_state:
             self.port_state = state
-            self.update()
+            self.restyled()
+
+    def restyled(self) -> None:
+        """The box is drawn differently (colour, outline, selection): repaint it, and, zoomed
+        out, the summary layer's tile that draws it."""
+        self.update()
+        top = self.topLevelItem()
+        if isinstance(top, BoxItem) and top.tile is not None:
+            top.tile.invalidate()
 
     def set_low_detail(self, low: bool, scale: float) -> None:
-        """Summary mode when zoomed far out: inner text hidden; a group shows its name large."""
-        self.low = low
-        for t in (self.text, self.subtext, self.figure):
-            if t is not None:
-                t.setVisible(not low)
+        """Summary mode when zoomed far out: inner text hidden, a group shows its name large; the
+        view's summary layer (:mod:`widgets.canvas.summary`) draws the boxes and links in batches,
+        so the items themselves draw nothing (they still take clicks, hover and selection)."""
+        if low != self.low:
+            self.low = low
+            for t in (self.text, self.subtext, self.figure):
+                if t is not None:
+                    t.setVisible(not low)
+            if not self.box.state:  # a drive bay never draws itself
+                self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents, low)
         if self.parentItem() is not None or self.text is None:
             return
         if low and self.summary is None:
@@ -335,6 +350,39 @@ class BoxItem(QGraphicsRectItem):
                 painter.drawRect(QRectF(x - self.box.x, y - self.box.y, w, h))
 
 
+def summary_batch(top: BoxItem, ops: dict[tuple, tuple[Any, Any, list]]) -> None:
+    """Add ``top`` and the boxes inside it to ``ops``: (depth, what, pen, fill) -> (pen, brush,
+    rectangles or lines) in scene coordinates; painted in the order of their keys, outer boxes
+    first. The summary of each box: its outline and fill, its load bar, its empty bays, a "+"
+    on a collapsed group."""
+    pos = top.pos()
+    ox, oy = top.box.x - pos.x(), top.box.y - pos.y()
+    stack: list[tuple[BoxItem, int]] = [(top, 0)]
+    while stack:
+        item, depth = stack.pop()
+        b = item.box
+        r = QRectF(b.x - ox, b.y - oy, b.w, b.h)
+        if b.state:  # a drive bay
+            pen = PENS["selected cell"] if item.isSelected() else PENS["cell"]
+        else:
+            pen = item._pen()
+        ops.setdefault((depth, 0, id(pen), item._fill.rgba()), (pen, QBrush(item._fill), []))[2].append(r)
+        if item.util is not None:
+            bar = QRectF(r.left() + 2, r.bottom() - 3.5, (r.width() - 4) * min(item.util, 1.0), 2.5)
+            colour = util_color(item.util)
+            ops.setdefault((depth, 1, colour.rgba(), 0), (Qt.PenStyle.NoPen, QBrush(colour), []))[2].append(bar)
+        for x, y, w, h in b.cells:
+            empty = (depth + 1, 2, 0, 0)
+            ops.setdefault(empty, (PENS["empty bay"], Qt.BrushStyle.NoBrush, []))[2].append(
+                QRectF(x - ox, y - oy, w, h)
+            )
+        if b.collapsed:
+            cx, cy = r.right() - 8, r.top() + 7
+            plus = [QLineF(cx - 3, cy, cx + 3, cy), QLineF(cx, cy - 3, cx, cy + 3)]
+            ops.setdefault((depth, 3, 0, 0), (PENS["plus"], Qt.BrushStyle.NoBrush, []))[2].extend(plus)
+        stack.extend((c, depth + 1) for c in item.childItems() if isinstance(c, BoxItem))
+
+
 def _pen(color: QColor, width: float, style: Qt.PenStyle = Qt.PenStyle.SolidLine) -> QPen:
     return QPen(color, width, style)
 
@@ -395,7 +443,11 @@ LINK_WIDTH = {"cable": 1.4, "tree": 1.0, "owner": 0.8, "pv": 0.6}
 
 
 class LinkItem(QGraphicsPathItem):
-    """A cable, a tree edge (drawer -> planar -> link -> PHB -> slot), ownership or PV link."""
+    """A cable, a tree edge (drawer -> planar -> link -> PHB -> slot), ownership or PV link.
+
+    It holds its path and pen but draws nothing itself: the view's summary layer
+    (:mod:`widgets.canvas.summary`) draws the links in view under the boxes, in one loop (about
+    half the cost of Qt drawing them as items)."""
 
     def __init__(self, link, a: BoxItem, b: BoxItem) -> None:
         super().__init__()
@@ -403,6 +455,10 @@ class LinkItem(QGraphicsPathItem):
         self.cid = link.via or ""
         self.util: float | None = None
         self.highlighted = False
+        self.layer: Any = None  # the view's summary layer that draws it
+        self.order = 0  # its place in the scene's links (the layer draws them in that order)
+        self.segments: dict | None = None  # its path as short straight lines by tile (for the layer)
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents)
         self.setZValue(-1)
         self.setAcceptHoverEvents(True)
         self.update_path()
@@ -419,6 +475,9 @@ class LinkItem(QGraphicsPathItem):
         dx = max((p2.x() - p1.x()) * 0.5, 20)
         path.cubicTo(QPointF(p1.x() + dx, p1.y()), QPointF(p2.x() - dx, p2.y()), p2)
         self.setPath(path)
+        self.segments = None
+        if self.layer is not None:
+            self.layer.relink(self)
 
     def restyle(self) -> None:
         kind = self.link.kind
@@ -431,6 +490,8 @@ class LinkItem(QGraphicsPathItem):
         if kind in ("owner", "pv"):
             pen.setStyle(Qt.PenStyle.DotLine)
         self.setPen(pen)
+        if self.layer is not None:
+            self.layer.restyled(self)
 
 
 class RubberCableItem(QGraphicsPathItem):

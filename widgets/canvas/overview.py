@@ -11,18 +11,21 @@ read. It is drawn in a few dozen batched C++ calls (one ``drawRects`` per depth 
 
 from __future__ import annotations
 
+import math
 import weakref
 from collections.abc import Iterable
 from typing import Any
 
 from PySide6.QtCore import QLineF, QRectF, Qt
-from PySide6.QtGui import QColor, QPainter, QPen
+from PySide6.QtGui import QColor, QPainter, QPen, QPixmap
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene, QStyleOptionGraphicsItem
 
 from widgets.canvas.items import font, metrics, util_color
 
 #: below this zoom the scene shows the overview instead of its items
 FAR_SCALE = 0.12
+#: the largest pixmap (in pixels) the overview's batches are drawn into once (see OverviewItem._picture)
+PICTURE_PIXELS = 8_000_000
 _EDGE = QColor(110, 120, 140, 110)
 
 
@@ -156,21 +159,53 @@ class OverviewItem(QGraphicsItem):
         self._line_batches.setdefault(key, {})[i] = QLineF(a.x, a.y, b.x, b.y)
         self._segments[i] = key
 
+    #: the batches drawn once into a pixmap: (fills drawn, bounds, scale, pixmap); see _picture
+    _cached: tuple | None = None
+
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: Any = None) -> None:
         if self._fills is None:
             self._gather()
         if self._fills is None:
             return
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
         scale = option.levelOfDetailFromTransform(painter.worldTransform())
+        picture = self._picture(scale)
+        if picture is not None:  # a zoom or pan step redraws one pixmap, not every box
+            painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, True)
+            painter.drawPixmap(self._bounds, picture, QRectF(picture.rect()))
+        else:
+            self._paint_batches(painter, scale)
+        self._paint_names(painter, scale)
+
+    def _picture(self, scale: float) -> QPixmap | None:
+        """The batches drawn at the zoom step just above ``scale`` (steps of a fifth of an octave,
+        so a zoom redraws them every few steps), kept until they are gathered again; None when
+        the pixmap would be too large (then they are drawn directly)."""
+        step = 2 ** (math.ceil(math.log2(max(scale, 1e-4)) * 5) / 5)
+        w, h = math.ceil(self._bounds.width() * step), math.ceil(self._bounds.height() * step)
+        if w * h > PICTURE_PIXELS or w < 1 or h < 1:
+            return None
+        cached = self._cached
+        if cached is not None and cached[0] is self._fills and cached[1] == self._bounds and cached[2] == step:
+            return cached[3]
+        picture = QPixmap(w, h)
+        picture.fill(Qt.GlobalColor.transparent)
+        p = QPainter(picture)
+        p.scale(step, step)
+        p.translate(-self._bounds.x(), -self._bounds.y())
+        self._paint_batches(p, step)
+        p.end()
+        self._cached = (self._fills, QRectF(self._bounds), step, picture)
+        return picture
+
+    def _paint_batches(self, painter: QPainter, scale: float) -> None:
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
         for pen, lines in self._lines:
             painter.setPen(pen)
             painter.drawLines(lines)
         painter.setPen(QPen(_EDGE, 0) if scale >= 0.03 else Qt.PenStyle.NoPen)  # edges once they are apart
-        for colour, rects in self._fills:
+        for colour, rects in self._fills or ():
             painter.setBrush(colour)
             painter.drawRects(rects)
-        self._paint_names(painter, scale)
 
     def _paint_names(self, painter: QPainter, scale: float) -> None:
         """The groups' names, about 9 pixels high, where the box is wide enough on screen."""

@@ -225,6 +225,11 @@ class MoveTool(Tool):
     def after_move(self, event) -> None:
         if self.start:
             self.scene.refresh_links(list(self.start))
+            if self.scene.low_detail[0]:  # zoomed out the view's summary layer draws the boxes
+                for item in self.start:
+                    item.restyled()
+                self.view.resetCachedContent()  # in the view's background
+                self.view.viewport().update()
 
     def after_release(self, event) -> None:
         pressed, self.start = self.start, {}

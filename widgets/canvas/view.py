@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
+import shiboken6
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QCursor, QKeySequence, QPainter, QPalette, QPen
 from PySide6.QtWidgets import QApplication, QGraphicsView, QMenu
@@ -14,10 +15,12 @@ from PySide6.QtWidgets import QApplication, QGraphicsView, QMenu
 from widgets.canvas.items import BIND, BoxItem, font, legend_rows
 from widgets.canvas.overview import overview_scene
 from widgets.canvas.scene import DiagramScene
+from widgets.canvas.summary import SummaryLayer
 from widgets.canvas.tools import CableTool, CollapseTool, DropTool, MoveTool, PanTool, RubberBandTool, Tool
 
 #: below this zoom the boxes switch to summaries (inner text hidden, group names large)
 LOW_DETAIL_SCALE = 0.6
+BOUNDS = Qt.ItemSelectionMode.IntersectsItemBoundingRect
 EMPTY_HINT = "Drag a server from Parts onto the canvas, or open an example (File > Open example)"
 
 
@@ -53,6 +56,11 @@ class DiagramView(QGraphicsView):
         self.show_legend = True
         self.legend_rect = QRectF()  # where the legend was drawn last (viewport coordinates)
         self._far_shown = False  # the view shows the scene's overview (zoomed far out)
+        self._selected: set[BoxItem] = set()  # the boxes selected at the last selection change
+        scene.selectionChanged.connect(self._restyle_selection)
+        self.summary = SummaryLayer(scene)  # draws the links, and the boxes while zoomed out
+        # what the layer draws is in the background, cached: a pan draws only the strips it uncovers
+        self.setCacheMode(QGraphicsView.CacheModeFlag.CacheBackground)
 
     # -- zoom -----------------------------------------------------------------------------------
     def zoom(self, factor: float) -> None:
@@ -69,6 +77,7 @@ class DiagramView(QGraphicsView):
 
     def _zoomed(self) -> None:
         scale = self.transform().m11()
+        self.resetCachedContent()  # the background was drawn at the former zoom
         self.dscene.set_low_detail(scale < LOW_DETAIL_SCALE, scale)
         if self.dscene.far != self._far_shown:  # far out: one overview item, not every box
             self._far_shown = self.dscene.far
@@ -76,6 +85,17 @@ class DiagramView(QGraphicsView):
             self.setScene(overview_scene(self.dscene) if self.dscene.far else self.dscene)
             self.centerOn(centre)
         self.zoomChanged.emit(scale)
+
+    def _restyle_selection(self) -> None:
+        """A box selected or deselected is drawn with another outline (also in its group's
+        summary picture when zoomed out)."""
+        if not shiboken6.isValid(self.dscene):
+            return
+        now = {i for i in self.dscene.selectedItems() if isinstance(i, BoxItem)}
+        for item in now ^ self._selected:
+            if shiboken6.isValid(item) and item.scene() is self.dscene:  # not of a scene rebuilt since
+                item.restyled()
+        self._selected = now
 
     def center_on_ids(self, ids: Iterable[str]) -> None:
         rect = self.dscene.focus_items(ids)
@@ -222,10 +242,22 @@ class DiagramView(QGraphicsView):
             if rect.contains(QPointF(mouse)):
                 continue
             area = self.mapToScene(rect.toRect()).boundingRect()
-            if not any(isinstance(i, BoxItem) for i in self.dscene.items(area)):
+            # boxes are rectangles: their bounding rectangles will do (a link's shape is costly)
+            if not any(isinstance(i, BoxItem) for i in self.dscene.items(area, BOUNDS, Qt.SortOrder.AscendingOrder)):
                 return rect
         x, y = corners[0]
         return QRectF(x, y, w, h)
+
+    def paintEvent(self, event) -> None:
+        if self.scene() is self.dscene and not self.summary.current():  # a rebuilt scene
+            self.resetCachedContent()
+            self.viewport().update()
+        super().paintEvent(event)
+
+    def drawBackground(self, painter: QPainter, rect: QRectF) -> None:
+        super().drawBackground(painter, rect)
+        if self.scene() is self.dscene:
+            self.summary.paint(painter, rect, self.dscene.low_detail[0])
 
     def drawForeground(self, painter: QPainter, rect: QRectF) -> None:
         if not self.dscene.items_by_id:

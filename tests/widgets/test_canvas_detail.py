@@ -1,0 +1,209 @@
+"""What the canvas paints at each zoom band: the boxes themselves (with their texts) at a working
+zoom; zoomed out, the view's summary layer (batched boxes and links, no per-box Python paint) that
+follows every restyle at once (selection, highlight, a rebuilt scene)."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QImage
+from PySide6.QtWidgets import QGraphicsItem
+
+from tests.widgets.test_canvas import make_canvas
+from widgets.canvas import items as canvas_items
+from widgets.canvas.items import HIGHLIGHT, BoxItem
+from widgets.canvas.overview import FAR_SCALE
+from widgets.canvas.view import LOW_DETAIL_SCALE
+
+NO_CONTENTS = QGraphicsItem.GraphicsItemFlag.ItemHasNoContents
+ORANGE = QColor(250, 155, 40)  # the selected outline (255, 140, 0), a thin line over a pale fill
+
+
+def zoomed(qtbot, parts, topo, scale: float):
+    doc, scene, view = make_canvas(qtbot, parts, topo)
+    scene.set_all_collapsed(False)
+    view.show_legend = False
+    view.zoom(scale / view.transform().m11())
+    return doc, scene, view
+
+
+def near(c: QColor, want: QColor, tol: int = 40) -> bool:
+    return abs(c.red() - want.red()) + abs(c.green() - want.green()) + abs(c.blue() - want.blue()) <= tol
+
+
+def count(image: QImage, rect, want: QColor, tol: int = 40) -> int:
+    """Pixels of ``image`` within ``rect`` (viewport coordinates) close to ``want``."""
+    r = rect.intersected(image.rect())
+    return sum(
+        near(image.pixelColor(x, y), want, tol)
+        for x in range(r.left(), r.right() + 1)
+        for y in range(r.top(), r.bottom() + 1)
+    )
+
+
+def on_screen(view, item: BoxItem):
+    return view.mapFromScene(item.sceneBoundingRect()).boundingRect().adjusted(-3, -3, 3, 3)
+
+
+def a_group(view, scene) -> BoxItem:
+    """The largest top-level box fully in view."""
+    vis = view.mapToScene(view.viewport().rect()).boundingRect()
+    tops = [i for i in scene.items_by_id.values() if i.parentItem() is None]
+    return max((i for i in tops if vis.contains(i.sceneBoundingRect())), key=lambda i: i.box.w * i.box.h)
+
+
+def painted_boxes(view, monkeypatch) -> int:
+    """How many times BoxItem.paint runs in one paint of the viewport."""
+    calls = []
+    original = BoxItem.paint
+
+    def paint(self, *args):
+        calls.append(self)
+        original(self, *args)
+
+    monkeypatch.setattr(canvas_items.BoxItem, "paint", paint)
+    view.zoom(1.01)  # a new zoom: no item's cached picture is reused
+    view.viewport().grab()
+    monkeypatch.setattr(canvas_items.BoxItem, "paint", original)
+    return len(calls)
+
+
+def test_working_zoom_draws_the_boxes_and_their_texts(qtbot, parts, benchmark_design, monkeypatch):
+    doc, scene, view = zoomed(qtbot, parts, benchmark_design, 1.0)
+    assert not scene.low_detail[0]
+    boxes = [i for i in scene.items_by_id.values() if not i.box.state]
+    assert all(not i.flags() & NO_CONTENTS and i.text.isVisible() for i in boxes)
+    assert all(li.flags() & NO_CONTENTS for li in scene.links)  # the view's layer strokes the links
+    assert painted_boxes(view, monkeypatch) > 10  # the boxes in view draw themselves
+    item = a_group(view, scene)
+    image = view.viewport().grab().toImage()
+    assert count(image, on_screen(view, item), QColor(0, 0, 0), 250) > 20  # its texts are written
+
+
+def test_zoomed_out_the_summary_layer_draws_boxes_and_links(qtbot, parts, benchmark_design, monkeypatch):
+    doc, scene, view = zoomed(qtbot, parts, benchmark_design, 0.3)
+    assert FAR_SCALE < view.transform().m11() < LOW_DETAIL_SCALE and scene.low_detail[0] and not scene.far
+    boxes = list(scene.items_by_id.values())
+    assert all(i.flags() & NO_CONTENTS for i in boxes)
+    assert all(not i.text.isVisible() for i in boxes if i.text is not None)
+    assert painted_boxes(view, monkeypatch) == 0  # no Python paint per box
+    item = a_group(view, scene)
+    assert item.tile is not None and item.tile.boxes is not None  # gathered by that repaint
+    image = view.viewport().grab().toImage()
+    assert count(image, on_screen(view, item), item._fill) > 30  # the layer filled the box
+    lines = sum(len(seg) for t in view.summary.tiles.values() for _, seg in t.lines or ())
+    assert lines > len(scene.links)  # each link drawn as short straight lines
+
+
+def test_a_restyle_is_visible_at_once_when_zoomed_out(qtbot, parts, benchmark_design):
+    doc, scene, view = zoomed(qtbot, parts, benchmark_design, 0.3)
+    item = a_group(view, scene)
+    view.viewport().grab()
+    before = view.viewport().grab().toImage()
+    assert count(before, on_screen(view, item), ORANGE, 60) == 0
+    item.setSelected(True)
+    assert item.tile.boxes is None  # the tile's batches are gathered again
+    view.viewport().grab()
+    after = view.viewport().grab().toImage()
+    assert count(after, on_screen(view, item), ORANGE, 60) > 20  # the selected outline
+    item.setSelected(False)
+    item.set_highlight(True)
+    view.viewport().grab()
+    lit = view.viewport().grab().toImage()
+    assert count(lit, on_screen(view, item), ORANGE, 60) == 0
+    r = on_screen(view, item).intersected(lit.rect())
+    changed = [
+        lit.pixelColor(x, y)
+        for x in range(r.left(), r.right() + 1)
+        for y in range(r.top(), r.bottom() + 1)
+        if lit.pixelColor(x, y) != before.pixelColor(x, y)
+    ]
+    assert len(changed) > 20 and all(c.blue() > c.red() for c in changed)  # the highlight's blue outline
+
+
+@pytest.mark.parametrize("scale", [1.0, 0.3])
+def test_a_highlighted_link_is_redrawn_at_once(qtbot, parts, benchmark_design, scale):
+    doc, scene, view = zoomed(qtbot, parts, benchmark_design, scale)
+    vis = view.mapToScene(view.viewport().rect()).boundingRect()
+    li = next(li for li in scene.links if li.link.kind == "cable" and vis.intersects(li.sceneBoundingRect()))
+    view.viewport().grab()
+    rect = view.mapFromScene(li.sceneBoundingRect()).boundingRect()
+    before = count(view.viewport().grab().toImage(), rect, HIGHLIGHT, 20)
+    li.highlighted = True
+    li.restyle()
+    view.viewport().grab()
+    assert count(view.viewport().grab().toImage(), rect, HIGHLIGHT, 20) > before + 10
+
+
+def test_a_rebuilt_scene_is_cut_into_tiles_again(qtbot, parts, benchmark_design):
+    doc, scene, view = zoomed(qtbot, parts, benchmark_design, 0.3)
+    view.viewport().grab()
+    group = next(i for i in scene.items_by_id.values() if i.collapsible)
+    scene.toggle_collapsed(group.cid)  # new items
+    assert all(i.flags() & NO_CONTENTS for i in scene.items_by_id.values())
+    view.viewport().grab()
+    tops = [i for i in scene.items_by_id.values() if i.parentItem() is None]
+    assert all(i.tile is not None for i in tops)
+    view.zoom(1.0 / view.transform().m11())  # back to a working zoom: the items draw themselves
+    assert not scene.low_detail[0]
+    assert all(not i.flags() & NO_CONTENTS for i in scene.items_by_id.values() if not i.box.state)
+
+
+def test_far_out_the_overview_is_one_picture_redrawn_on_a_change(qtbot, parts, benchmark_design):
+    doc, scene, view = zoomed(qtbot, parts, benchmark_design, FAR_SCALE * 0.5)
+    assert scene.far and view.scene() is not scene
+    view.viewport().grab()
+    overview = scene.overview
+    first = overview._cached
+    assert first is not None and first[0] is overview._fills  # the batches drawn into one pixmap
+    view.zoom(1.01)  # the same zoom step: the same picture
+    view.viewport().grab()
+    assert overview._cached is first
+    group = max((i for i in scene.items_by_id.values() if i.parentItem() is None), key=lambda i: i.box.w * i.box.h)
+    doc.select([group.cid])  # selected boxes are drawn orange: a new picture at once
+    image = view.viewport().grab().toImage()
+    assert overview._cached is not first and overview._cached[0] is overview._fills
+    rect = view.mapFromScene(group.sceneBoundingRect()).boundingRect()
+    assert count(image, rect, QColor(255, 140, 0), 30) > 10
+
+
+def test_the_cached_background_matches_a_fresh_view_after_pans_and_edits(qtbot, parts, benchmark_design):
+    """Links (and, zoomed out, boxes) are drawn in the view's cached background: after pans, a
+    restyle and a rebuilt scene, what it shows equals what a new view draws from scratch."""
+    from widgets.canvas.view import DiagramView
+
+    doc, scene, view = zoomed(qtbot, parts, benchmark_design, 1.0)
+    on = Qt.ScrollBarPolicy.ScrollBarAlwaysOn
+    view.setHorizontalScrollBarPolicy(on)
+    view.setVerticalScrollBarPolicy(on)
+    bars = view.horizontalScrollBar(), view.verticalScrollBar()
+    for scale in (1.0, 0.3):
+        view.zoom(scale / view.transform().m11())
+        view.viewport().grab()
+        for i in range(1, 4):  # pans: the cached background is shifted, strips drawn
+            bars[0].setValue(bars[0].value() + 37 * i)
+            bars[1].setValue(bars[1].value() + 53 * i)
+            view.viewport().grab()
+        li = next(li for li in scene.links if li.link.kind == "cable")
+        li.highlighted = not li.highlighted
+        li.restyle()
+        view.viewport().grab()
+        group = next(i for i in scene.items_by_id.values() if i.collapsible)
+        scene.toggle_collapsed(group.cid)  # a rebuilt scene
+        shown = view.viewport().grab().toImage()
+        fresh = DiagramView(scene)
+        qtbot.addWidget(fresh)
+        fresh.show_legend = False
+        fresh.setHorizontalScrollBarPolicy(on)
+        fresh.setVerticalScrollBarPolicy(on)
+        fresh.resize(view.size())
+        fresh.show()
+        qtbot.waitExposed(fresh)
+        assert fresh.viewport().size() == view.viewport().size()
+        fresh.setTransform(view.transform())
+        fresh._zoomed()
+        fresh.horizontalScrollBar().setValue(bars[0].value())
+        fresh.verticalScrollBar().setValue(bars[1].value())
+        assert fresh.viewport().grab().toImage() == shown
+        fresh.summary = view.summary  # the links go back to the view under test
+        view.summary.build()

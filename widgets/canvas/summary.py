@@ -1,0 +1,262 @@
+"""What the view draws under the items (:class:`SummaryLayer`): the links at every zoom, and
+zoomed out (between the overview's ``FAR_SCALE`` and the view's ``LOW_DETAIL_SCALE``) every box.
+
+Links never draw themselves (``ItemHasNoContents``): the layer strokes the links in view in one
+loop, their own curves in their own pens, into the view's cached background (``CacheBackground``),
+so a pan strokes only the strips it uncovers and a restyle only its tiles; a zoom draws it anew.
+Zoomed out a site shows thousands of boxes at once, and a Python ``paint`` per box costs far
+more than a frame; the boxes then draw nothing either (they still take clicks, hover, selection
+and moves) and the layer draws a summary of each box (its outline and fill, its load bar, its
+empty bays, a "+" on a collapsed group: :func:`widgets.canvas.items.summary_batch`) and each link
+as short straight lines. The scene is cut into square tiles; a tile gathers its batches the first
+time it is drawn zoomed out and keeps them until one of its boxes or links is restyled (colour,
+selection, highlight, a moved end), so a frame costs a few dozen batched C++ calls per tile.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QLineF, QRectF, Qt
+from PySide6.QtGui import QPainter, QTransform
+from PySide6.QtWidgets import QGraphicsScene
+
+from widgets.canvas.items import BoxItem, LinkItem, summary_batch
+
+#: the side of a tile in scene units
+TILE = 1200.0
+#: zoomed out a link is drawn as this many straight lines
+PIECES = 24
+#: the margin of a tile for the pens that stroke its outermost lines
+MARGIN = 8.0
+
+
+def _key(x: float, y: float) -> tuple[int, int]:
+    return int(x // TILE), int(y // TILE)
+
+
+class Tile:
+    """The top-level boxes and the links that pass through one square of the scene."""
+
+    def __init__(self, layer: SummaryLayer, key: tuple[int, int]) -> None:
+        self.layer, self.key = layer, key
+        self.tops: list[BoxItem] = []
+        self.links: set[LinkItem] = set()
+        x, y = key[0] * TILE, key[1] * TILE
+        self.cell = QRectF(x, y, TILE, TILE)
+        self.bounds = self.cell.adjusted(-MARGIN, -MARGIN, MARGIN, MARGIN)  # grows with its boxes
+        self.boxes: list[tuple] | None = None  # (pen, brush, rectangles or lines) in painting order
+        self.lines: list[tuple] | None = None  # (pen, lines)
+        self._links: list[tuple] | None = None  # (link, pen, path, left, top, right, bottom)
+        self.dirty = True  # changed since it was drawn last (a repaint of it is due)
+
+    def invalidate(self) -> None:
+        """Gather the batches again at the next paint, and have the views draw the tile again."""
+        self.boxes = self.lines = self._links = None
+        if not self.dirty:
+            self.dirty = True
+            self.layer.scene.invalidate(self.bounds, QGraphicsScene.SceneLayer.BackgroundLayer)
+
+    def link_bounds(self) -> list[tuple]:
+        """(link, pen, path, left, top, right, bottom) of the links through the tile."""
+        if self._links is None:
+            self._links = []
+            for li in self.links:
+                r = li.boundingRect()  # the link's item sits at the scene's origin
+                self._links.append((li, li.pen(), li.path(), r.left(), r.top(), r.right(), r.bottom()))
+        return self._links
+
+    def gather(self) -> None:
+        ops: dict[tuple, tuple[Any, Any, list]] = {}
+        for top in self.tops:
+            summary_batch(top, ops)
+            self.bounds = self.bounds.united(top.sceneBoundingRect().adjusted(-2, -2, 2, 2))
+        self.boxes = [ops[k] for k in sorted(ops)]
+        pens: dict[tuple, tuple[Any, list[QLineF]]] = {}
+        for li in self.links:
+            pen = li.pen()
+            key = (pen.color().rgba(), pen.widthF(), pen.isCosmetic(), int(pen.style().value))
+            mine = segments(li).get(self.key)
+            if mine:
+                pens.setdefault(key, (pen, []))[1].extend(mine)
+        self.lines = list(pens.values())
+
+
+def segments(li: LinkItem) -> dict[tuple[int, int], list[QLineF]]:
+    """The link's path (one cubic curve) as :data:`PIECES` straight lines, even steps of the
+    curve's parameter (short in its bends, long where it runs straight), each under every tile
+    it passes over (kept until the link moves)."""
+    if li.segments is None:
+        out: dict[tuple[int, int], list[QLineF]] = {}
+        path = li.path()
+        if path.elementCount() == 4:
+            (x0, y0), (x1, y1), (x2, y2), (x3, y3) = ((e.x, e.y) for e in map(path.elementAt, range(4)))
+            pts = []
+            for i in range(PIECES + 1):
+                t = i / PIECES
+                u = 1 - t
+                a, b, c, d = u * u * u, 3 * u * u * t, 3 * u * t * t, t * t * t
+                pts.append((a * x0 + b * x1 + c * x2 + d * x3, a * y0 + b * y1 + c * y2 + d * y3))
+            for (ax, ay), (bx, by) in zip(pts, pts[1:]):
+                line = QLineF(ax, ay, bx, by)
+                (kx0, ky0), (kx1, ky1) = _key(min(ax, bx), min(ay, by)), _key(max(ax, bx), max(ay, by))
+                for kx in range(kx0, kx1 + 1):
+                    for ky in range(ky0, ky1 + 1):
+                        out.setdefault((kx, ky), []).append(line)
+        li.segments = out
+    return li.segments
+
+
+def _strips(painter: QPainter) -> list[QRectF]:
+    """The rectangles, in device pixels, of a clip made of two to four (the strips a pan
+    uncovers); none for a clip of one rectangle."""
+    if not painter.hasClipping():
+        return []
+    rects = painter.clipPath().toSubpathPolygons()
+    if not 2 <= len(rects) <= 4:
+        return []
+    world = painter.worldTransform()
+    return [world.mapRect(poly.boundingRect()) for poly in rects]
+
+
+def _clip_to(painter: QPainter, device: QRectF) -> QRectF:
+    """Make ``device`` (exactly, in device pixels: an antialiased line drawn a pixel beyond the
+    part to draw would darken what the view keeps) the painter's plain clip; returns it in
+    scene coordinates."""
+    world = painter.worldTransform()
+    painter.setWorldTransform(QTransform())
+    painter.setClipRect(device, Qt.ClipOperation.ReplaceClip)
+    painter.setWorldTransform(world)
+    return world.inverted()[0].mapRect(device)
+
+
+class SummaryLayer:
+    """The tiles of one scene; the view paints them (:meth:`paint`) under the items while zoomed
+    out. It follows the scene's items: a rebuilt scene (new items) is cut into tiles again."""
+
+    def __init__(self, scene: Any) -> None:
+        self.scene = scene
+        self.tiles: dict[tuple[int, int], Tile] = {}
+        self._sample: BoxItem | None = None  # one item of the scene cut into tiles
+        self._count = -1
+
+    def current(self) -> bool:
+        """Whether the tiles hold the scene's items (no rebuild since they were cut)."""
+        items = self.scene.items_by_id
+        s = self._sample
+        return len(items) == self._count and (s is None or items.get(s.cid) is s)
+
+    def _tile(self, key: tuple[int, int]) -> Tile:
+        tile = self.tiles.get(key)
+        if tile is None:
+            tile = self.tiles[key] = Tile(self, key)
+        return tile
+
+    def build(self) -> None:
+        """Cut the scene into tiles: each top-level box goes to the tile of its top-left corner,
+        each link to every tile its bounding rectangle touches."""
+        for tile in self.tiles.values():
+            for top in tile.tops:
+                top.tile = None
+        self.tiles = {}
+        items = self.scene.items_by_id
+        self._count, self._sample = len(items), next(iter(items.values()), None)
+        for item in items.values():
+            if item.parentItem() is None:
+                tile = self._tile(_key(item.x(), item.y()))
+                tile.tops.append(item)
+                tile.bounds = tile.bounds.united(item.sceneBoundingRect().adjusted(-2, -2, 2, 2))
+                item.tile = tile
+        for i, li in enumerate(self.scene.links):
+            li.layer, li.order = self, i
+            self._register(li)
+
+    def _register(self, li: LinkItem) -> None:
+        r = li.sceneBoundingRect()
+        (x0, y0), (x1, y1) = _key(r.left(), r.top()), _key(r.right(), r.bottom())
+        for kx in range(x0, x1 + 1):
+            for ky in range(y0, y1 + 1):
+                self._tile((kx, ky)).links.add(li)
+
+    def relink(self, li: LinkItem) -> None:
+        """A link's path changed (an end moved): it goes to the tiles its new path touches."""
+        for tile in self.tiles.values():
+            if li in tile.links:
+                tile.links.discard(li)
+                tile.invalidate()
+        self._register(li)
+        self.restyled(li)
+
+    def restyled(self, li: LinkItem) -> None:
+        """A link's colour or width changed: the tiles it passes through gather again."""
+        r = li.sceneBoundingRect()
+        (x0, y0), (x1, y1) = _key(r.left(), r.top()), _key(r.right(), r.bottom())
+        for kx in range(x0, x1 + 1):
+            for ky in range(y0, y1 + 1):
+                tile = self.tiles.get((kx, ky))
+                if tile is not None:
+                    tile.invalidate()
+
+    def paint(self, painter: QPainter, exposed: QRectF, low: bool) -> int:
+        """Draw the tiles that meet ``exposed`` (scene coordinates): every link first, then, zoomed
+        out (``low``), every box. Returns how many tiles were drawn."""
+        if not self.current():
+            self.build()
+        shown = [t for t in self.tiles.values() if t.bounds.intersects(exposed)]
+        if low:
+            for t in shown:
+                if t.boxes is None or t.lines is None:
+                    t.gather()
+            shown = [t for t in shown if t.bounds.intersects(exposed)]
+        painter.save()
+        if low:
+            self._paint_summary(painter, shown)
+        else:
+            self._paint_links(painter, shown, exposed)
+        painter.restore()
+        for t in shown:
+            t.dirty = False
+        return len(shown)
+
+    @staticmethod
+    def _paint_links(painter: QPainter, shown: list[Tile], exposed: QRectF) -> None:
+        """The links through ``shown`` that meet ``exposed``, as the curves they are, in their own
+        pens. A pan uncovers two strips (the view clips to their union): each strip is drawn with
+        a plain rectangular clip, far cheaper to stroke through than the union."""
+        seen: set[LinkItem] = set()
+        picked = []
+        left, top, right, bottom = exposed.left(), exposed.top(), exposed.right(), exposed.bottom()
+        for t in shown:
+            for entry in t.link_bounds():
+                li, _, _, x0, y0, x1, y1 = entry
+                if x1 >= left and x0 <= right and y1 >= top and y0 <= bottom and li not in seen:
+                    seen.add(li)
+                    picked.append(entry)
+        picked.sort(key=lambda e: e[0].order)  # in the scene's order, as Qt drew them as items
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)  # the view's cache painter has none
+        strips = _strips(painter)
+        for part in strips or [exposed]:
+            if strips:
+                part = _clip_to(painter, part)
+            left, top, right, bottom = part.left(), part.top(), part.right(), part.bottom()
+            for _, pen, path, x0, y0, x1, y1 in picked:
+                if x1 >= left and x0 <= right and y1 >= top and y0 <= bottom:
+                    painter.setPen(pen)
+                    painter.drawPath(path)
+
+    @staticmethod
+    def _paint_summary(painter: QPainter, shown: list[Tile]) -> None:
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
+        for t in shown:
+            for pen, lines in t.lines or ():
+                painter.setPen(pen)
+                painter.drawLines(lines)
+        for t in shown:
+            for pen, brush, shapes in t.boxes or ():
+                painter.setPen(pen)
+                painter.setBrush(brush)
+                if isinstance(shapes[0], QLineF):
+                    painter.drawLines(shapes)
+                else:
+                    painter.drawRects(shapes)
