@@ -175,7 +175,10 @@ def _min_cut(seqs: list[list[int]], best: list[tuple[float, str]]) -> tuple[floa
     edges: dict[tuple[Any, Any], dict[str, float]] = {}
     for seq in seqs:
         prev: Any = "SOURCE"
-        for gid in seq:
+        # the chain as a simple path, as the certificate takes it: a merged group met again
+        # later in a chain would otherwise add an edge that skips the hops between (a flow
+        # from a shared link straight to a subsystem, past the adapter that limits the path)
+        for gid in _loop_erased(seq):
             edges[(prev, ("in", gid))] = {}
             edges[(("in", gid), ("out", gid))] = {"capacity": best[gid][0]}
             prev = ("out", gid)

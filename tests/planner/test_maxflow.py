@@ -8,7 +8,7 @@ from __future__ import annotations
 from unittest.mock import patch
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from planner import edit
@@ -71,6 +71,9 @@ def drawer(parts):
     st.sampled_from(["disk", "cache"]),
     st.lists(st.floats(20.0, 400.0), max_size=4),
 )
+# found by hypothesis: a merged series group met twice in a chain gave networkx an edge past the
+# adapter (2,390 MB/s against the true 2,250)
+@example([6], "planning", "read", "cache", [])
 def test_same_value_and_cut_as_networkx_after_random_damage(drawer, cut_at, figures, direction, source, targets):
     """Cables removed here and there, workload targets: the cross-check gives what networkx alone
     gives on the same graph (the certificate where it holds, networkx where it does not)."""
