@@ -106,12 +106,7 @@ class OverviewItem(QGraphicsItem):
         self._names = list(self._box_names.values())
 
     def _gather_box(self, scene: Any, cid: str) -> None:
-        old = self._rects.pop(cid, None)
-        if old is not None:
-            batch = self._fill_batches[old]
-            del batch[cid]
-            if not batch:
-                del self._fill_batches[old]
+        _drop(self._fill_batches, self._rects.pop(cid, None), cid)
         item = scene.items_by_id.get(cid)
         if item is None:
             self._box_names.pop(cid, None)
@@ -139,12 +134,7 @@ class OverviewItem(QGraphicsItem):
     def _gather_link(self, scene: Any, i: int) -> None:
         """The line of the scene's link ``i`` (kept by index: the overview holds no items, which
         die with their scene)."""
-        old = self._segments.pop(i, None)
-        if old is not None:
-            batch = self._line_batches[old]
-            del batch[i]
-            if not batch:
-                del self._line_batches[old]
+        _drop(self._line_batches, self._segments.pop(i, None), i)
         if i >= len(scene.links):
             return
         li = scene.links[i]
@@ -221,6 +211,16 @@ class OverviewItem(QGraphicsItem):
             text = fm.elidedText(name, Qt.TextElideMode.ElideRight, rect.width() - 4 / scale)
             if len(text) >= 4:
                 painter.drawText(rect.adjusted(2 / scale, 1 / scale, 0, 0), Qt.AlignmentFlag.AlignLeft, text)
+
+
+def _drop(batches: dict, key: Any, member: Any) -> None:
+    """Take ``member`` out of the batch ``key`` (None: it is in none); an empty batch goes."""
+    if key is None:
+        return
+    batch = batches[key]
+    del batch[member]
+    if not batch:
+        del batches[key]
 
 
 def overview_scene(scene: Any) -> QGraphicsScene:

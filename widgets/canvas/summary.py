@@ -35,6 +35,12 @@ def _key(x: float, y: float) -> tuple[int, int]:
     return int(x // TILE), int(y // TILE)
 
 
+def _keys_over(r: QRectF) -> list[tuple[int, int]]:
+    """The keys of the tiles a scene rectangle touches."""
+    (x0, y0), (x1, y1) = _key(r.left(), r.top()), _key(r.right(), r.bottom())
+    return [(kx, ky) for kx in range(x0, x1 + 1) for ky in range(y0, y1 + 1)]
+
+
 class Tile:
     """The top-level boxes and the links that pass through one square of the scene."""
 
@@ -172,11 +178,8 @@ class SummaryLayer:
             self._register(li)
 
     def _register(self, li: LinkItem) -> None:
-        r = li.sceneBoundingRect()
-        (x0, y0), (x1, y1) = _key(r.left(), r.top()), _key(r.right(), r.bottom())
-        for kx in range(x0, x1 + 1):
-            for ky in range(y0, y1 + 1):
-                self._tile((kx, ky)).links.add(li)
+        for key in _keys_over(li.sceneBoundingRect()):
+            self._tile(key).links.add(li)
 
     def relink(self, li: LinkItem) -> None:
         """A link's path changed (an end moved): it goes to the tiles its new path touches."""
@@ -189,13 +192,10 @@ class SummaryLayer:
 
     def restyled(self, li: LinkItem) -> None:
         """A link's colour or width changed: the tiles it passes through gather again."""
-        r = li.sceneBoundingRect()
-        (x0, y0), (x1, y1) = _key(r.left(), r.top()), _key(r.right(), r.bottom())
-        for kx in range(x0, x1 + 1):
-            for ky in range(y0, y1 + 1):
-                tile = self.tiles.get((kx, ky))
-                if tile is not None:
-                    tile.invalidate()
+        for key in _keys_over(li.sceneBoundingRect()):
+            tile = self.tiles.get(key)
+            if tile is not None:
+                tile.invalidate()
 
     def paint(self, painter: QPainter, exposed: QRectF, low: bool) -> int:
         """Draw the tiles that meet ``exposed`` (scene coordinates): every link first, then, zoomed
