@@ -32,7 +32,9 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
-from planner.analysis import Analysis, gc_paused
+from app import gui_gc
+from planner.analysis import Analysis
+from planner.gcpause import gc_paused, hold_gc, release_gc
 from planner.incremental import Delta, IncrementalAnalysis, Replica
 from planner.layout import alias_changes, layout
 from planner.model import Topology
@@ -84,6 +86,7 @@ class _Lane:
         self.want_idle = False
         self.busy = False
         self.stopped = False
+        gui_gc.install()  # a busy lane holds the collector off; the GUI thread collects (see there)
         self._thread = threading.Thread(target=self._loop, name=name, daemon=True)
         self._thread.start()
 
@@ -123,6 +126,7 @@ class _Lane:
                         break
                 if self.stopped:
                     return
+                hold_gc()  # before this thread's first allocation: it must never collect
                 items = list(self._queue)
                 self._queue.clear()
                 self.busy = True
@@ -136,6 +140,7 @@ class _Lane:
                 return
             finally:
                 self.busy = False
+                release_gc(leave_off=True)  # the GUI thread switches it back on (app.gui_gc)
 
 
 class _Adopted(Replica):

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
+from app import gui_gc
 from planner.io import Project, ProjectError, list_revisions, restore_revision
 
 
@@ -177,8 +178,7 @@ def run_with_progress(parent, title: str, job: Callable[[Callable[[float, str], 
         finally:
             bridge.finished.emit()
 
-    worker = threading.Thread(target=work, name="export", daemon=True)
-    worker.start()
+    worker = gui_gc.start_thread(work, "export")  # never collects (see app.gui_gc)
     try:
         loop.exec()
         worker.join()

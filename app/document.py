@@ -13,6 +13,7 @@ with max flow. Every result carries its revision; results for an older revision 
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -41,8 +42,19 @@ class PlannerUndoCommand(QUndoCommand):
 
     def __init__(self, doc: Document, cmd: Any, applied: bool = True, on_project: bool = False) -> None:
         super().__init__(cmd.text)
-        self.doc, self.cmd, self.on_project = doc, cmd, on_project
+        # weakly: the stack (the document's child) owns its commands, and a command holding
+        # the document would close a reference cycle; when the cyclic collector freed such a
+        # cycle, Python and ~QUndoStack both deleted the commands (a crash seen in the tests)
+        self._doc = weakref.ref(doc)
+        self.cmd, self.on_project = cmd, on_project
         self._skip_first_redo = applied
+
+    @property
+    def doc(self) -> Document:
+        doc = self._doc()
+        if doc is None:
+            raise RuntimeError(f"{self.text()!r}: its document is gone")
+        return doc
 
     def _run(self, step: Callable[[Any], None]) -> None:
         if self.on_project:

@@ -60,9 +60,10 @@ import networkx as nx  # noqa: E402
 
 from catalogs.catalog import builtin_parts  # noqa: E402
 from planner import edit  # noqa: E402
-from planner.analysis import analyze, gc_paused  # noqa: E402
+from planner.analysis import analyze  # noqa: E402
 from planner.commands import UndoStack  # noqa: E402
 from planner.examples import build_example, build_site  # noqa: E402
+from planner.gcpause import gc_paused  # noqa: E402
 from planner.incremental import Delta, IncrementalAnalysis, Replica  # noqa: E402
 from planner.maxflow import max_flow  # noqa: E402
 from planner.model import KINDS  # noqa: E402

@@ -24,16 +24,15 @@ path uses at s/read + (1-s)/write of its figures [P690 Figure 13, 'JFS2 with DIO
 from __future__ import annotations
 
 import functools
-import gc
 import math
-from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from planner.capacity import Capacities as _Capacities
 from planner.demand import WorkloadResult, demand_model, workload_results
 from planner.fairshare import max_min_fair
 from planner.figures import DIRECTIONS, FIGURE_SETS, Figure
+from planner.gcpause import gc_paused
 from planner.maxflow import max_flow as _max_flow
 from planner.model import Component, Topology
 from planner.schema import KINDS, hop_kinds, part_kinds
@@ -606,21 +605,6 @@ def _ids_of(topo: Topology, kind: str) -> Iterable[str]:
     lists, without reading the components: on a site each read is a cache miss)."""
     topo._fix_order()
     return topo._by_kind[kind]
-
-
-@contextmanager
-def gc_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector: the analysis and the rules make many small objects
-    and no reference cycles, and on a site's large heap the collector's passes would cost as
-    much as the work itself. Safe to nest and to use from several threads (it is re-enabled
-    by whoever found it enabled)."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
 
 
 @dataclass

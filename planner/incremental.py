@@ -47,13 +47,13 @@ from planner.analysis import (
     Path,
     _check_options,
     allocate,
-    gc_paused,
     path_indexes,
     path_sums,
     path_totals,
     paths_from,
 )
 from planner.demand import demand_model, workload_results
+from planner.gcpause import gc_paused
 from planner.model import Component, Event, Topology
 from planner.schema import KINDS
 

@@ -8,7 +8,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from planner.analysis import Analysis, gc_paused
+from planner.analysis import Analysis
+from planner.gcpause import gc_paused
 from planner.model import Topology
 from planner.rules.context import Context
 

@@ -20,6 +20,10 @@ def make_canvas(qtbot, parts, topo, width=1400, height=900):
     scene = DiagramScene(doc)
     view = DiagramView(scene)
     qtbot.addWidget(view)
+    # the document and the scene go with the view at the test's end, on the GUI thread, rather
+    # than whenever the cyclic collector finds them (in a later test's event loop)
+    doc.setParent(view)
+    scene.setParent(view)
     view.resize(width, height)
     doc.replace_project(Project(topo), None)
     view.show()

@@ -6,7 +6,7 @@ from __future__ import annotations
 import threading
 
 import pytest
-from PySide6.QtWidgets import QApplication, QGraphicsSimpleTextItem
+from PySide6.QtWidgets import QApplication, QGraphicsSimpleTextItem, QWidget
 
 import app.background
 import widgets.canvas.scene as scene_module
@@ -20,8 +20,11 @@ from widgets.canvas.overview import overview_scene
 
 def background_canvas(qtbot, parts, topo):
     """A document analysed (and laid out) in the background, its scene and the scene's overview."""
-    doc = Document(parts)
-    scene = DiagramScene(doc)
+    owner = QWidget()  # closed and deleted at the test's end, with the document and the scene
+    qtbot.addWidget(owner)
+    doc = Document(parts, owner)
+    scene = DiagramScene(doc, owner)
+    scene.test_owner = owner  # kept alive as long as the scene is used
     doc.replace_project(Project(topo), None)
     overview_scene(scene)
     settle(qtbot, doc, scene)

@@ -1,0 +1,104 @@
+"""Cyclic garbage collection on the GUI thread only, while worker threads run.
+
+CPython's cyclic collector runs in whichever thread happens to allocate when a generation's
+threshold is passed. If that is a worker thread and the garbage holds a Qt object (a window, a
+timer, a graphics item caught in a reference cycle), Qt destroys the object from the wrong
+thread and aborts the process (seen on CI: ``Fatal Python error: Aborted`` with the analysis
+lane "Garbage-collecting" inside ``Topology.snapshot``). pyqtgraph documents the same hazard
+and the same cure: switch the automatic collector off and collect from a timer on the GUI thread.
+
+A worker holds the automatic collector off (:func:`planner.gcpause.hold_gc`, counted, which
+the workers' own short pauses respect) while it works: the export thread from before it starts
+until its last line (:func:`start_thread`), each analysis lane from waking until its work is
+done (``app.background._Lane``). Meanwhile a timer on the GUI thread collects whatever
+generation has passed its threshold, as the automatic collector would; once no worker works,
+the timer (never a worker, whose next allocation could collect) switches it back on. Idle
+lanes hold nothing, so between edits collection is CPython's own, on the GUI thread.
+"""
+
+from __future__ import annotations
+
+import gc
+import threading
+from collections.abc import Callable
+
+from PySide6.QtCore import QObject, QTimer
+
+from planner.gcpause import hold_gc, release_gc, settle_gc
+
+#: how often the GUI thread looks at the collector's counts; a generation is collected only
+#: when its threshold has been passed, as the automatic collector would
+INTERVAL_MS = 100
+
+
+class _Collector(QObject):
+    """Collects as CPython's automatic collector would, including its rule for the oldest
+    generation: a full collection only once the objects promoted into it since the last one
+    reach a quarter of those that survived it (on the 16x site a full collection takes about
+    140 ms, so doing one every tenth middle collection would stall the editor every few
+    seconds). CPython does not publish its generations' sizes, so they are estimated from the
+    young counts and what each collection freed."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.timer = QTimer(self)
+        self.timer.setInterval(INTERVAL_MS)
+        self.timer.timeout.connect(self.collect)
+        self.middle = 0  # estimated objects in generation 1
+        self.pending = 0  # estimated objects promoted into generation 2 since the last full one
+        self.long_lived = len(gc.get_objects())  # estimated survivors of the last full one
+
+    def collect(self) -> int:
+        """Collect the oldest generation whose threshold has been passed (a collection of one
+        generation includes the younger ones); return how many objects were freed."""
+        if gc.isenabled():
+            return 0  # no worker holds it off: the automatic collector does its job
+        counts = gc.get_count()
+        limits = gc.get_threshold()
+        young = max(counts[0], 0)
+        freed = 0
+        if limits[2] and counts[2] > limits[2] and self.pending > self.long_lived // 4:
+            freed = gc.collect(2)
+            self.long_lived = max(self.long_lived + self.pending + self.middle + young - freed, 0)
+            self.pending = self.middle = 0
+        elif limits[1] and counts[1] > limits[1]:
+            freed = gc.collect(1)
+            self.pending += max(self.middle + young - freed, 0)
+            self.middle = 0
+        elif limits[0] and young > limits[0]:
+            freed = gc.collect(0)
+            self.middle += max(young - freed, 0)
+        settle_gc()  # the last worker has ended: the automatic collector takes over again
+        return freed
+
+
+_collector: _Collector | None = None
+
+
+def install() -> None:
+    """Start the GUI thread's collecting timer (once; call from the GUI thread)."""
+    global _collector
+    if _collector is None:
+        _collector = _Collector()
+        _collector.timer.start()
+
+
+def start_thread(target: Callable[[], None], name: str) -> threading.Thread:
+    """Start a daemon thread running ``target`` that never runs the cyclic collector; call
+    from the GUI thread (whose timer then does the collecting)."""
+    install()
+    hold_gc()
+
+    def run() -> None:
+        try:
+            target()
+        finally:
+            release_gc(leave_off=True)  # switched back on by the GUI thread, never here
+
+    thread = threading.Thread(target=run, name=name, daemon=True)
+    try:
+        thread.start()
+    except BaseException:
+        release_gc()
+        raise
+    return thread
