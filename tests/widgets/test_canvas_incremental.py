@@ -198,3 +198,48 @@ def test_an_edit_touches_only_the_boxes_it_affects(qtbot, parts, benchmark_desig
     assert len(painted) < len(scene.items_by_id) / 4
     assert sorted(regathered) == sorted(set(painted))  # the overview looked again at those boxes only
     assert shown(scene) == full_paint(qtbot, parts, doc, scene)
+
+
+def test_views_show_a_sliced_paint_at_most_every_refresh_interval(qtbot, parts, benchmark_design, monkeypatch):
+    """Repainting the view after every slice cost more than the slices (the 16x site's first
+    edit: 52 repaints of its overview, 0.8 s); the views repaint once the paint is done, or when
+    :data:`VIEW_REFRESH_S` has passed, and never stay held."""
+    from widgets.canvas.view import DiagramView
+
+    doc, scene = background_canvas(qtbot, parts, benchmark_design)
+    view = DiagramView(scene, scene.test_owner)
+    view.resize(900, 600)
+    scene.test_owner.show()
+    view.show()
+    qtbot.waitExposed(view)
+    opened = doc.topology.of_kind("drawer")[0].id
+    scene.toggle_collapsed(opened)
+    settle(qtbot, doc, scene)
+    monkeypatch.setattr(scene_module, "PAINT_SLICE_S", 0.0)  # one box per turn of the event loop
+    monkeypatch.setattr(scene_module, "VIEW_REFRESH_S", 3600.0)  # no progress shown in between
+    paints = []
+    vp = view.viewport()
+    real_paint = view.paintEvent
+
+    def counted(event):
+        paints.append(scene._job is not None)
+        real_paint(event)
+
+    monkeypatch.setattr(view, "paintEvent", counted)
+    held = []
+    real_slice = scene._paint_slice
+
+    def sliced():
+        real_slice()
+        held.append(not vp.updatesEnabled())
+
+    monkeypatch.setattr(scene, "_paint_slice", sliced)
+    scene._slice_timer.timeout.disconnect()
+    scene._slice_timer.timeout.connect(sliced)
+    doc.run(edit.add_hba, free_slot(doc.topology, opened), hba_part(parts))  # a new box: every box again
+    settle(qtbot, doc, scene)
+    QApplication.processEvents()
+    assert len(held) > 10 and sum(held) >= len(held) - 1  # held while slices remained
+    assert vp.updatesEnabled() and not scene._held  # and let go at the end
+    assert paints and not any(paints)  # no repaint of a half-painted analysis
+    assert shown(scene) == full_paint(qtbot, parts, doc, scene)
