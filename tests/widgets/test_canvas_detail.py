@@ -207,3 +207,47 @@ def test_the_cached_background_matches_a_fresh_view_after_pans_and_edits(qtbot, 
         assert fresh.viewport().grab().toImage() == shown
         fresh.summary = view.summary  # the links go back to the view under test
         view.summary.build()
+
+
+def test_a_link_drawn_piece_by_piece_looks_like_its_curve(qtbot, parts, benchmark_design):
+    """At a working zoom the layer strokes only the pieces of a link's polyline over the part
+    being drawn: at the view's 8x zoom limit the polyline covers the same pixels as the curve,
+    and the pieces picked for a strip reach past both of its edges."""
+    from PySide6.QtCore import QRectF
+    from PySide6.QtGui import QPainter, QPen, QTransform
+
+    from widgets.canvas.summary import _visible_pieces, polyline
+
+    doc, scene, view = make_canvas(qtbot, parts, benchmark_design)
+    links = sorted(scene.links, key=lambda li: -li.path().boundingRect().width())[:5]
+    assert links
+    for li in links:
+        r = li.path().boundingRect().adjusted(-4, -4, 4, 4)
+        zoom = 8.0
+
+        def render(draw) -> QImage:
+            img = QImage(int(r.width() * zoom) + 1, int(r.height() * zoom) + 1, QImage.Format.Format_ARGB32)
+            img.fill(QColor("white"))
+            p = QPainter(img)
+            p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+            p.setTransform(QTransform.fromTranslate(-r.left(), -r.top()) * QTransform.fromScale(zoom, zoom))
+            p.setPen(QPen(QColor("black"), 2.0 / zoom * 2))
+            draw(p)
+            p.end()
+            return img
+
+        curve = render(lambda p: p.drawPath(li.path()))
+        pieces = render(lambda p: p.drawPolyline(polyline(li)[0]))
+        inked = differ = 0
+        for x in range(0, curve.width(), 2):
+            for y in range(0, curve.height(), 2):
+                a, b = curve.pixelColor(x, y), pieces.pixelColor(x, y)
+                inked += a.red() < 128
+                differ += abs(a.red() - b.red()) > 128
+        assert inked > 50 and differ <= inked * 0.05, (li.link, inked, differ)
+        pts = polyline(li)[0]
+        mid = pts[len(pts) // 2]
+        strip = QRectF(mid.x() - 3, r.top(), 6, r.height())  # a pan's narrow strip
+        got = _visible_pieces(li, strip.left(), strip.top(), strip.right(), strip.bottom())
+        assert got and len(got) < len(pts)
+        assert got[0].x() < strip.left() and got[-1].x() > strip.right()

@@ -458,6 +458,7 @@ class LinkItem(QGraphicsPathItem):
         self.layer: Any = None  # the view's summary layer that draws it
         self.order = 0  # its place in the scene's links (the layer draws them in that order)
         self.segments: dict | None = None  # its path as short straight lines by tile (for the layer)
+        self.polyline: Any = None  # its path as a fine polyline (for the layer, at a working zoom)
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents)
         self.setZValue(-1)
         self.setAcceptHoverEvents(True)
@@ -475,7 +476,7 @@ class LinkItem(QGraphicsPathItem):
         dx = max((p2.x() - p1.x()) * 0.5, 20)
         path.cubicTo(QPointF(p1.x() + dx, p1.y()), QPointF(p2.x() - dx, p2.y()), p2)
         self.setPath(path)
-        self.segments = None
+        self.segments = self.polyline = None
         if self.layer is not None:
             self.layer.relink(self)
 

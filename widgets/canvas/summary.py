@@ -15,9 +15,10 @@ selection, highlight, a moved end), so a frame costs a few dozen batched C++ cal
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from typing import Any
 
-from PySide6.QtCore import QLineF, QRectF, Qt
+from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import QPainter, QTransform
 from PySide6.QtWidgets import QGraphicsScene
 
@@ -29,6 +30,12 @@ TILE = 1200.0
 PIECES = 24
 #: the margin of a tile for the pens that stroke its outermost lines
 MARGIN = 8.0
+#: at a working zoom a link is drawn as a polyline of pieces about this long (scene units; at
+#: the view's 8x zoom limit a piece of the gentlest bend strays well under a pixel from the curve)
+FINE_PIECE = 6.0
+
+
+SOLID = Qt.PenStyle.SolidLine
 
 
 def _key(x: float, y: float) -> tuple[int, int]:
@@ -64,12 +71,15 @@ class Tile:
             self.layer.scene.invalidate(self.bounds, QGraphicsScene.SceneLayer.BackgroundLayer)
 
     def link_bounds(self) -> list[tuple]:
-        """(link, pen, path, left, top, right, bottom) of the links through the tile."""
+        """(link, pen, path, left, top, right, bottom, solid) of the links through the tile."""
         if self._links is None:
             self._links = []
             for li in self.links:
                 r = li.boundingRect()  # the link's item sits at the scene's origin
-                self._links.append((li, li.pen(), li.path(), r.left(), r.top(), r.right(), r.bottom()))
+                pen = li.pen()
+                self._links.append(
+                    (li, pen, li.path(), r.left(), r.top(), r.right(), r.bottom(), pen.style() == SOLID)
+                )
         return self._links
 
     def gather(self) -> None:
@@ -88,21 +98,64 @@ class Tile:
         self.lines = list(pens.values())
 
 
+def _cubic(path: Any, n: int) -> list[tuple[float, float]] | None:
+    """``n + 1`` points of the path's one cubic curve at even steps of its parameter (None for
+    a path of another shape)."""
+    if path.elementCount() != 4:
+        return None
+    (x0, y0), (x1, y1), (x2, y2), (x3, y3) = ((e.x, e.y) for e in map(path.elementAt, range(4)))
+    pts = []
+    for i in range(n + 1):
+        t = i / n
+        u = 1 - t
+        a, b, c, d = u * u * u, 3 * u * u * t, 3 * u * t * t, t * t * t
+        pts.append((a * x0 + b * x1 + c * x2 + d * x3, a * y0 + b * y1 + c * y2 + d * y3))
+    return pts
+
+
+def polyline(li: LinkItem) -> tuple | None:
+    """The link's curve as a fine polyline (kept until the link moves): its points, their x
+    (None unless they run left to right) and their y made ascending (with the sign that does
+    it), so the pieces over a strip are found by bisection. None: a path of another shape."""
+    if li.polyline is None:
+        path = li.path()
+        r = path.boundingRect()
+        n = max(8, min(400, int((r.width() + r.height()) / FINE_PIECE)))
+        pts = _cubic(path, n)
+        if pts is None:
+            li.polyline = ()
+        else:
+            xs = [x for x, _ in pts]
+            sign = 1.0 if pts[-1][1] >= pts[0][1] else -1.0
+            ys = [sign * y for _, y in pts]
+            ascending = all(a <= b for a, b in zip(xs, xs[1:]))
+            li.polyline = ([QPointF(x, y) for x, y in pts], xs if ascending else None, ys, sign)
+    return li.polyline or None
+
+
+def _visible_pieces(li: LinkItem, left: float, top: float, right: float, bottom: float) -> list | None:
+    """The points of the link's polyline from two before to two past the rectangle (the pen's
+    cap and join at a cut end stay outside it), or None to draw its path whole."""
+    line = polyline(li)
+    if line is None:
+        return None
+    pts, xs, ys, sign = line
+    lo, hi = 0, len(pts) - 1
+    if xs is not None:
+        lo, hi = max(lo, bisect_left(xs, left) - 2), min(hi, bisect_right(xs, right) + 1)
+    y0, y1 = (top, bottom) if sign > 0 else (-bottom, -top)
+    lo, hi = max(lo, bisect_left(ys, y0) - 2), min(hi, bisect_right(ys, y1) + 1)
+    return pts[lo : hi + 1] if hi > lo else []
+
+
 def segments(li: LinkItem) -> dict[tuple[int, int], list[QLineF]]:
     """The link's path (one cubic curve) as :data:`PIECES` straight lines, even steps of the
     curve's parameter (short in its bends, long where it runs straight), each under every tile
     it passes over (kept until the link moves)."""
     if li.segments is None:
         out: dict[tuple[int, int], list[QLineF]] = {}
-        path = li.path()
-        if path.elementCount() == 4:
-            (x0, y0), (x1, y1), (x2, y2), (x3, y3) = ((e.x, e.y) for e in map(path.elementAt, range(4)))
-            pts = []
-            for i in range(PIECES + 1):
-                t = i / PIECES
-                u = 1 - t
-                a, b, c, d = u * u * u, 3 * u * u * t, 3 * u * t * t, t * t * t
-                pts.append((a * x0 + b * x1 + c * x2 + d * x3, a * y0 + b * y1 + c * y2 + d * y3))
+        pts = _cubic(li.path(), PIECES)
+        if pts is not None:
             for (ax, ay), (bx, by) in zip(pts, pts[1:]):
                 line = QLineF(ax, ay, bx, by)
                 (kx0, ky0), (kx1, ky1) = _key(min(ax, bx), min(ay, by)), _key(max(ax, bx), max(ay, by))
@@ -228,7 +281,7 @@ class SummaryLayer:
         left, top, right, bottom = exposed.left(), exposed.top(), exposed.right(), exposed.bottom()
         for t in shown:
             for entry in t.link_bounds():
-                li, _, _, x0, y0, x1, y1 = entry
+                li, _, _, x0, y0, x1, y1, _ = entry
                 if x1 >= left and x0 <= right and y1 >= top and y0 <= bottom and li not in seen:
                     seen.add(li)
                     picked.append(entry)
@@ -240,10 +293,18 @@ class SummaryLayer:
             if strips:
                 part = _clip_to(painter, part)
             left, top, right, bottom = part.left(), part.top(), part.right(), part.bottom()
-            for _, pen, path, x0, y0, x1, y1 in picked:
+            for li, pen, path, x0, y0, x1, y1, solid in picked:
                 if x1 >= left and x0 <= right and y1 >= top and y0 <= bottom:
-                    painter.setPen(pen)
-                    painter.drawPath(path)
+                    # only the pieces over the part (the whole curve stroked, clipped, cost 60 us
+                    # a link: a pan of the 16x site crossed 600); a dotted pen whole, its dots
+                    # then fall where they always do
+                    pieces = _visible_pieces(li, left, top, right, bottom) if solid else None
+                    if pieces is None:
+                        painter.setPen(pen)
+                        painter.drawPath(path)
+                    elif len(pieces) > 1:
+                        painter.setPen(pen)
+                        painter.drawPolyline(pieces)
 
     @staticmethod
     def _paint_summary(painter: QPainter, shown: list[Tile]) -> None:
