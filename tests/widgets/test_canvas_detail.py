@@ -225,7 +225,7 @@ def test_a_link_drawn_piece_by_piece_looks_like_its_curve(qtbot, parts, benchmar
         r = li.path().boundingRect().adjusted(-4, -4, 4, 4)
         zoom = 8.0
 
-        def render(draw) -> QImage:
+        def render(draw, r=r, zoom=zoom) -> QImage:
             img = QImage(int(r.width() * zoom) + 1, int(r.height() * zoom) + 1, QImage.Format.Format_ARGB32)
             img.fill(QColor("white"))
             p = QPainter(img)
@@ -236,8 +236,8 @@ def test_a_link_drawn_piece_by_piece_looks_like_its_curve(qtbot, parts, benchmar
             p.end()
             return img
 
-        curve = render(lambda p: p.drawPath(li.path()))
-        pieces = render(lambda p: p.drawPolyline(polyline(li)[0]))
+        curve = render(lambda p, li=li: p.drawPath(li.path()))
+        pieces = render(lambda p, li=li: p.drawPolyline(polyline(li)[0]))
         inked = differ = 0
         for x in range(0, curve.width(), 2):
             for y in range(0, curve.height(), 2):
