@@ -179,6 +179,7 @@ def test_the_cached_background_matches_a_fresh_view_after_pans_and_edits(qtbot, 
     bars = view.horizontalScrollBar(), view.verticalScrollBar()
     for scale in (1.0, 0.3):
         view.zoom(scale / view.transform().m11())
+        qtbot.waitUntil(lambda: not view.summary.rough, timeout=5000)  # the zoom settled: smooth
         view.viewport().grab()
         for i in range(1, 4):  # pans: the cached background is shifted, strips drawn
             bars[0].setValue(bars[0].value() + 37 * i)
@@ -251,3 +252,28 @@ def test_a_link_drawn_piece_by_piece_looks_like_its_curve(qtbot, parts, benchmar
         got = _visible_pieces(li, strip.left(), strip.top(), strip.right(), strip.bottom())
         assert got and len(got) < len(pts)
         assert got[0].x() < strip.left() and got[-1].x() > strip.right()
+
+
+def test_links_are_rough_while_zooming_and_smooth_once_it_settles(qtbot, parts, benchmark_design, monkeypatch):
+    """A zoom step redraws every link in view: while the user zooms they are stroked without
+    antialiasing, and drawn smooth again ZOOM_SETTLE_MS after the last step."""
+    from widgets.canvas import summary as summary_module
+
+    doc, scene, view = zoomed(qtbot, parts, benchmark_design, 1.0)
+    qtbot.waitUntil(lambda: not view.summary.rough, timeout=5000)
+    smooth: list[bool] = []
+    real = summary_module.SummaryLayer._paint_links
+
+    def spy(painter, shown, exposed, smooth_=True, **kw):
+        smooth.append(kw.get("smooth", smooth_))
+        return real(painter, shown, exposed, **kw) if kw else real(painter, shown, exposed, smooth_)
+
+    monkeypatch.setattr(summary_module.SummaryLayer, "_paint_links", staticmethod(spy))
+    for _ in range(3):
+        view.zoom(1.05)
+        view.viewport().repaint()
+    assert view.summary.rough and smooth and not any(smooth)
+    smooth.clear()
+    qtbot.waitUntil(lambda: not view.summary.rough, timeout=5000)
+    view.viewport().repaint()
+    assert smooth and all(smooth)

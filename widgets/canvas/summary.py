@@ -15,6 +15,7 @@ selection, highlight, a moved end), so a frame costs a few dozen batched C++ cal
 
 from __future__ import annotations
 
+import functools
 from bisect import bisect_left, bisect_right
 from typing import Any
 
@@ -32,7 +33,7 @@ PIECES = 24
 MARGIN = 8.0
 #: at a working zoom a link is drawn as a polyline of pieces about this long (scene units; at
 #: the view's 8x zoom limit a piece of the gentlest bend strays well under a pixel from the curve)
-FINE_PIECE = 6.0
+FINE_PIECE = 12.0
 
 
 SOLID = Qt.PenStyle.SolidLine
@@ -98,19 +99,24 @@ class Tile:
         self.lines = list(pens.values())
 
 
+@functools.lru_cache(maxsize=512)
+def _basis(n: int) -> tuple[tuple[float, float, float, float], ...]:
+    """The cubic Bernstein weights at ``n + 1`` even steps of the parameter."""
+    out = []
+    for i in range(n + 1):
+        t = i / n
+        u = 1 - t
+        out.append((u * u * u, 3 * u * u * t, 3 * u * t * t, t * t * t))
+    return tuple(out)
+
+
 def _cubic(path: Any, n: int) -> list[tuple[float, float]] | None:
     """``n + 1`` points of the path's one cubic curve at even steps of its parameter (None for
     a path of another shape)."""
     if path.elementCount() != 4:
         return None
     (x0, y0), (x1, y1), (x2, y2), (x3, y3) = ((e.x, e.y) for e in map(path.elementAt, range(4)))
-    pts = []
-    for i in range(n + 1):
-        t = i / n
-        u = 1 - t
-        a, b, c, d = u * u * u, 3 * u * u * t, 3 * u * t * t, t * t * t
-        pts.append((a * x0 + b * x1 + c * x2 + d * x3, a * y0 + b * y1 + c * y2 + d * y3))
-    return pts
+    return [(a * x0 + b * x1 + c * x2 + d * x3, a * y0 + b * y1 + c * y2 + d * y3) for a, b, c, d in _basis(n)]
 
 
 def polyline(li: LinkItem) -> tuple | None:
@@ -120,7 +126,7 @@ def polyline(li: LinkItem) -> tuple | None:
     if li.polyline is None:
         path = li.path()
         r = path.boundingRect()
-        n = max(8, min(400, int((r.width() + r.height()) / FINE_PIECE)))
+        n = max(8, min(400, int((r.width() + r.height()) / FINE_PIECE) // 8 * 8))  # few distinct n
         pts = _cubic(path, n)
         if pts is None:
             li.polyline = ()
@@ -198,6 +204,7 @@ class SummaryLayer:
         self.tiles: dict[tuple[int, int], Tile] = {}
         self._sample: BoxItem | None = None  # one item of the scene cut into tiles
         self._count = -1
+        self.rough = False  # links without antialiasing (the view sets it while the user zooms)
 
     def current(self) -> bool:
         """Whether the tiles hold the scene's items (no rebuild since they were cut)."""
@@ -265,14 +272,14 @@ class SummaryLayer:
         if low:
             self._paint_summary(painter, shown)
         else:
-            self._paint_links(painter, shown, exposed)
+            self._paint_links(painter, shown, exposed, smooth=not self.rough)
         painter.restore()
         for t in shown:
             t.dirty = False
         return len(shown)
 
     @staticmethod
-    def _paint_links(painter: QPainter, shown: list[Tile], exposed: QRectF) -> None:
+    def _paint_links(painter: QPainter, shown: list[Tile], exposed: QRectF, smooth: bool = True) -> None:
         """The links through ``shown`` that meet ``exposed``, as the curves they are, in their own
         pens. A pan uncovers two strips (the view clips to their union): each strip is drawn with
         a plain rectangular clip, far cheaper to stroke through than the union."""
@@ -287,7 +294,7 @@ class SummaryLayer:
                     picked.append(entry)
         picked.sort(key=lambda e: e[0].order)  # in the scene's order, as Qt drew them as items
         painter.setBrush(Qt.BrushStyle.NoBrush)
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)  # the view's cache painter has none
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, smooth)  # the view's cache painter has none
         strips = _strips(painter)
         for part in strips or [exposed]:
             if strips:
