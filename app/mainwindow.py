@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 
 from app.about import show_about
 from app.actions.menus import fill_component_menu, fill_design_menu
+from app.autosave import Autosaver
 from app.controller import Controller
 from app.dock_tabs import hide_stale_tab_bars
 from app.document import Document
@@ -39,7 +40,7 @@ from app.theme import apply_theme
 from planner.analysis import ANALYSIS_DIRECTIONS
 from planner.examples import EXAMPLES, build_example
 from planner.figures import FIGURE_SETS
-from planner.io import Project, ProjectError, save_project
+from planner.io import Project, ProjectError
 from planner.model import Topology
 from planner.naming import counted
 from widgets.canvas import DiagramScene, DiagramView
@@ -71,6 +72,8 @@ class MainWindow(QMainWindow):
         self.doc.scenariosChanged.connect(self._update_title)
         self._build_actions()
         self._build_status()
+        self.autosaver = Autosaver(self)
+        self.autosaver.failed.connect(self.show_message)
         self._autosave_timer = QTimer(self)
         self._autosave_timer.setInterval(int(self.settings.value("autosave_seconds", 30)) * 1000)
         self._autosave_timer.timeout.connect(self.autosave)
@@ -666,27 +669,26 @@ class MainWindow(QMainWindow):
     def autosave_path(self) -> Path:
         return data_dir() / "autosave" / f"session-{os.getpid()}.sanplan"
 
-    def autosave(self) -> Path | None:
-        """Write the unsaved design to the autosave folder (with a note of where it came from)."""
+    def autosave(self, wait: bool = False) -> Path | None:
+        """Write the unsaved design to the autosave folder (with a note of where it came from),
+        in a worker (:mod:`app.autosave`); ``wait``: until it is written."""
         if self.doc.is_clean():
             return None
         path = self.autosave_path()
-        path.parent.mkdir(parents=True, exist_ok=True)
-        try:
-            save_project(self.doc.project, path, message="autosave")
-        except ProjectError as err:
-            self.show_message(f"autosave failed: {err}")
-            return None
         note = {
             "original": str(self.doc.path) if self.doc.path else "",
             "time": time.time(),
             "pid": os.getpid(),
             "title": self.doc.topology.meta.get("name", ""),
         }
-        path.with_suffix(".json").write_text(json.dumps(note), encoding="utf-8")
+        if not self.autosaver.start(self.doc.project, path, note):
+            return None  # the previous one is still being written
+        if wait:
+            self.autosaver.wait()
         return path
 
     def discard_autosave(self) -> None:
+        self.autosaver.wait()  # not written again after it is removed
         for p in (self.autosave_path(), self.autosave_path().with_suffix(".json")):
             try:
                 p.unlink()

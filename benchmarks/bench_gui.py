@@ -11,6 +11,8 @@ Measures, on the 7-drawer p690 benchmark and on the 16x site (``planner.examples
   gap between ticks of a 2 ms heartbeat QTimer meanwhile (target 16 ms: one frame);
 - ``struct_edit_ms`` and ``struct_max_block_ms``: the same for a structural edit, an HBA added
   into a free slot and undone, alternately (the diagram is laid out again);
+- ``autosave_ms`` and ``autosave_max_block_ms``: an autosave of the unsaved design until it is
+  written, and the longest event-loop block meanwhile (it is encoded and written in a worker);
 - ``frames_per_s``: full repaints while panning and zooming with everything expanded, at a
   working zoom (``zoomed_in``) and with the whole design in view (``zoomed_out``) (target 60);
 - ``buildsheet_s``: the PDF build sheet (``planner.exports.buildsheet.build_sheet``; target 30 s
@@ -127,6 +129,24 @@ def measure_edit(w, array: str, repeat: int) -> tuple[float, float]:
     return statistics.median(latencies) * 1000, statistics.median(blocked)
 
 
+def measure_autosave(w, repeat: int) -> tuple[float, float]:
+    """Median ms until an autosave of the unsaved design is written, and median longest block
+    of the event loop meanwhile (the encoding and writing run in a worker)."""
+    beat = Heartbeat()
+    took, blocked = [], []
+    for _ in range(repeat):
+        assert not w.doc.is_clean()
+        beat.start()
+        t0 = time.perf_counter()
+        assert w.autosave() is not None
+        while w.autosaver.busy():
+            QCoreApplication.processEvents()
+        took.append(time.perf_counter() - t0)
+        blocked.append(beat.stop())
+    w.discard_autosave()
+    return statistics.median(took) * 1000, statistics.median(blocked)
+
+
 def _wait_painted(w, t0: float) -> None:
     want = w.doc.topology.revision
     while w.scene.painted_revision != want and time.perf_counter() - t0 < 60:
@@ -212,13 +232,22 @@ def measure(name: str, topo, array: str, args: argparse.Namespace) -> dict:
     # an edit is cheap enough to measure as often on the site as on the benchmark
     out["edit_to_recolour_ms"], out["max_event_loop_block_ms"] = measure_edit(w, array, args.repeat)
     out["struct_edit_ms"], out["struct_max_block_ms"] = measure_struct_edit(w, args.repeat)
+    out["autosave_ms"], out["autosave_max_block_ms"] = measure_autosave(w, args.repeat)
     fps_in, fps_out, items = measure_frames(w)
     out["items"] = items
     out["frames_per_s"] = {"zoomed_in": round(fps_in, 1), "zoomed_out": round(fps_out, 1)}
     _close(w)
     if not args.no_buildsheet:
         out["buildsheet_s"] = round(measure_buildsheet(topo, 1 if site else min(3, args.repeat)), 2)
-    for key in ("open_ms", "edit_to_recolour_ms", "max_event_loop_block_ms", "struct_edit_ms", "struct_max_block_ms"):
+    for key in (
+        "open_ms",
+        "edit_to_recolour_ms",
+        "max_event_loop_block_ms",
+        "struct_edit_ms",
+        "struct_max_block_ms",
+        "autosave_ms",
+        "autosave_max_block_ms",
+    ):
         out[key] = round(out[key], 1)
     return out
 
@@ -232,6 +261,8 @@ def human(r: dict) -> str:
         f"longest event-loop block: median {r['max_event_loop_block_ms']:.0f} ms (target 16 ms)",
         f"  structural edit (an HBA added, undone) -> recoloured canvas: median {r['struct_edit_ms']:.0f} ms; "
         f"longest block: median {r['struct_max_block_ms']:.0f} ms",
+        f"  autosave (written in a worker): median {r['autosave_ms']:.0f} ms; "
+        f"longest block: median {r['autosave_max_block_ms']:.0f} ms",
         f"  pan and zoom, everything expanded: {fps['zoomed_in']:.0f} frames/s zoomed in, "
         f"{fps['zoomed_out']:.0f} frames/s with the whole design in view (target 60)",
     ]

@@ -148,7 +148,7 @@ def test_autosave_and_recovery_after_a_crash(qtbot, home):
         w = MainWindow(Catalog(":memory:"))
         w.open_example("p690-one-drawer")
         w.doc.run(edit.set_attr, "cab1", "label", "BEFORE-THE-CRASH")
-        assert w.autosave() is not None
+        assert w.autosave(wait=True) is not None
         os.kill(os.getpid(), signal.SIGKILL)
         """
     )
@@ -266,3 +266,51 @@ def test_the_findings_tab_is_the_one_shown_at_start(window):
     assert window.docks["findings"] in bottom
     shown = [d for d in bottom if not d.visibleRegion().isEmpty()]
     assert window.docks["findings"] in shown and window.docks["racks"] not in shown
+
+
+def test_autosave_writes_in_a_worker_and_leaves_the_design_alone(window, qtbot, home):
+    """The autosave encodes and writes off the GUI thread: the timer's call returns at once,
+    the file holds the design as it was then, and the open design keeps its own file."""
+    import threading
+
+    from planner import edit
+    from planner.io import open_project
+
+    w = window
+    before = w.doc.project.path
+    w.doc.run(edit.set_attr, "cab1", "label", "AUTOSAVED")
+    writers = []
+    real = threading.Thread.start
+
+    def spy(self):
+        writers.append(self.name)
+        return real(self)
+
+    threading.Thread.start = spy
+    try:
+        path = w.autosave()
+    finally:
+        threading.Thread.start = real
+    assert path is not None and "autosave" in writers
+    assert w.autosave() is None or not w.autosaver.busy()  # one at a time
+    w.doc.run(edit.set_attr, "cab1", "label", "LATER")  # edits go on meanwhile
+    assert w.autosaver.wait()
+    saved = open_project(path)
+    assert saved.topology["cab1"]["label"] == "AUTOSAVED"
+    assert path.with_suffix(".json").exists()
+    assert w.doc.project.path == before  # the design's own file is still the one it saves to
+    w.discard_autosave()
+    assert not path.exists() and not path.with_suffix(".json").exists()
+
+
+def test_a_failed_autosave_says_so(window, qtbot, home):
+    from planner import edit
+
+    w = window
+    w.doc.run(edit.set_attr, "cab1", "label", "X")
+    shown = []
+    w.autosaver.failed.connect(shown.append)
+    w.autosave_path().mkdir(parents=True)  # a folder where the file should go
+    assert w.autosave() is not None
+    qtbot.waitUntil(lambda: bool(shown), timeout=10_000)
+    assert "autosave failed" in shown[0] and "folder" in shown[0]

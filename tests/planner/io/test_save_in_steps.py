@@ -1,0 +1,37 @@
+"""The autosave's way of saving: detached documents encoded in small steps give the same file
+contents as a save of the live project."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from planner.io import Project, ProjectError, open_project, save_project
+from planner.io.document import dumps, dumps_in_steps, topology_to_dict
+from planner.io.sanfile import save_designs
+
+
+def test_the_stepwise_encoder_writes_the_same_text(benchmark_design):
+    doc = topology_to_dict(benchmark_design)
+    doc["meta"]["note"] = "Überprüfung ✓ \u2028 \"quoted\""  # non-ASCII and escapes as the file keeps them
+    doc["meta"]["ratio"] = 0.1 + 0.2
+    assert dumps_in_steps(doc) == dumps(doc)
+    with pytest.raises(ValueError):
+        dumps_in_steps({"x": math.nan})  # refused, as dumps refuses it
+
+
+def test_saved_designs_open_as_the_project_saved(benchmark_design, tmp_path):
+    project = Project(benchmark_design)
+    project.add_scenario("Copy")
+    designs = [(name, topology_to_dict(topo)) for name, topo in project.scenarios.items()]
+    first = save_designs(designs, project.current, tmp_path / "a.sanplan", "autosave")
+    again = save_designs(designs, project.current, tmp_path / "a.sanplan", "autosave")
+    assert (first, again) == (1, 2)  # revisions appended, as save_project does
+    save_project(project, tmp_path / "b.sanplan")
+    a, b = open_project(tmp_path / "a.sanplan"), open_project(tmp_path / "b.sanplan")
+    assert list(a.scenarios) == list(b.scenarios) == ["Base", "Copy"]
+    for name in a.scenarios:
+        assert topology_to_dict(a.scenarios[name]) == topology_to_dict(b.scenarios[name])
+    with pytest.raises(ProjectError, match="folder"):
+        save_designs(designs, project.current, tmp_path, "autosave")
