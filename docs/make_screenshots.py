@@ -30,7 +30,16 @@ def main() -> None:
     w.show()
 
     def settle() -> None:
+        """The analysis done and painted, and a zoom settled (links drawn smooth again)."""
+        import time
+
         w.doc.wait_for_analysis(30000)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and (
+            w.view.summary.rough or w.scene._job is not None or w.scene.painted_revision != w.doc.topology.revision
+        ):
+            app.processEvents()
+            time.sleep(0.01)
         for _ in range(5):
             app.processEvents()
 

@@ -37,6 +37,11 @@ def main() -> None:
     QTest.qWaitForWindowExposed(w)
 
     def shot(name: str) -> None:
+        import time
+
+        while w.view.summary.rough:  # a zoom settles: the links are drawn smooth again
+            app.processEvents()
+            time.sleep(0.01)
         for _ in range(5):
             app.processEvents()
         target = w.zoning_dialog if name.endswith("zoning") else w
