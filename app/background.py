@@ -35,7 +35,7 @@ from PySide6.QtCore import QObject, Signal
 from app import gui_gc
 from planner.analysis import Analysis
 from planner.gcpause import gc_paused, hold_gc, release_gc
-from planner.incremental import Delta, IncrementalAnalysis, Replica
+from planner.incremental import Delta, IncrementalAnalysis, Partition, Replica
 from planner.layout import alias_changes, layout
 from planner.model import Topology
 from planner.rules import check
@@ -223,6 +223,7 @@ class BackgroundAnalysis(QObject):
         self._replica: Replica | None = None  # the analysis lane's
         self._incs: dict[str, IncrementalAnalysis] = {}
         self._incs_key: str | None = None
+        self._partition: Partition | None = None  # of the analysis lane's replica, for every direction
         self._check_replica: Replica | None = None
         self._last: tuple[Any, Analysis] | None = None  # (bundle, ruled analysis) last checked
         self._crossed: int | None = None
@@ -320,20 +321,22 @@ class BackgroundAnalysis(QObject):
 
     def _results(self, job: _Job, ids: set[str], full: bool, regrouping: bool = False) -> tuple[Any, Analysis]:
         topo = self._replica.topo  # type: ignore[union-attr]
-        if self._incs_key != job.figures:
+        if self._incs_key != job.figures or self._partition is None or self._partition.topo is not topo:
             self._incs, self._incs_key = {}, job.figures
+            self._partition = Partition(topo)  # split once per edit for every direction
             full = False  # the new analyses start from the replica as it is
         wanted = ("read", "write") + ((job.direction,) if job.direction not in ("read", "write") else ())
         out: dict[str, Analysis] = {}
         for direction in wanted:
             inc = self._incs.get(direction)
             if inc is None:
-                inc = self._incs[direction] = IncrementalAnalysis(topo, job.figures, direction)
+                inc = IncrementalAnalysis(topo, job.figures, direction, partition=self._partition)
+                self._incs[direction] = inc
                 out[direction] = inc.analysis
             elif full:
-                out[direction] = inc.rebuild()
+                out[direction] = inc.rebuild(token=topo.revision)
             else:
-                out[direction] = inc.update(ids) if ids else inc.analysis
+                out[direction] = inc.update(ids, token=topo.revision) if ids else inc.analysis
         for direction in [d for d in self._incs if d not in wanted]:
             del self._incs[direction]  # not kept in step from now on
         chosen = out[job.direction]

@@ -203,6 +203,16 @@ class _Part:
     paths_of: dict[str, list[Path]]
     unreachable: set[str]
     standby_of: dict[str, list[Path]]  # RDAC's standby paths by HBA port
+
+
+@dataclass
+class _Alloc:
+    """One part's share of the analysis for one set of options: its own copies of the part's
+    paths (the allocation writes each path's rate and bottleneck on it), by HBA port too."""
+
+    paths: list[Path]
+    paths_of: dict[str, list[Path]]
+
     loads: dict[str, Load] = field(default_factory=dict)  # hops its paths cross
     idle: dict[str, Load] = field(default_factory=dict)
     rates: list[float] = field(default_factory=list)
@@ -210,57 +220,40 @@ class _Part:
     switch: dict[str, float] = field(default_factory=dict)  # switch -> MB/s
 
 
-class IncrementalAnalysis:
-    """The analysis of one design for one set of options, kept current edit by edit.
+class Partition:
+    """The connected parts of one design and their paths: what does not depend on the options,
+    so the analyses of one design for several options (the editor keeps read and write) split
+    it once per edit. Give the same object to each :class:`IncrementalAnalysis` of the design,
+    and update them all after each edit; the first to see a revision splits, the others take
+    its fresh parts."""
 
-    Parameters: ``topo`` (the design analysed: the live one or a :class:`Replica`'s), and the
-    options of :func:`planner.analysis.analyze` (``only`` and the cross-check are not offered:
-    the result equals ``analyze(..., cross_check=False)``). Raises AnalysisError for an unknown
-    option. ``analysis`` is the current result; ``last_parts`` how many connected parts the last
-    update re-analysed, of ``len(parts)``.
-    """
-
-    def __init__(
-        self,
-        topo: Topology,
-        figures: str = "planning",
-        direction: str = "read",
-        source: str = "disk",
-        read_pct: float | None = None,
-    ) -> None:
-        _check_options(figures, direction, source, read_pct)
+    def __init__(self, topo: Topology) -> None:
         self.topo = topo
-        self.options = (figures, direction, source, read_pct)
         self.parts: dict[int, _Part] = {}
         self.part_of: dict[str, int] = {}
         self._next = 0
-        self.last_parts = 0
-        self.analysis = self.rebuild()
+        self._seen: tuple[int, int] | None = None  # (topology revision, updates) split last
+        self._fresh: list[int] = []  # the keys of the parts that split made
+        self.updates = 0  # how many times the whole design or a change was split
 
-    def rebuild(self) -> Analysis:
-        """Re-analyse the whole design (what a change of part figures needs)."""
+    def split_all(self) -> list[int]:
         self.parts, self.part_of = {}, {}
-        with gc_paused():
-            return self._refresh(self._split(c.id for c in self.topo.components()))
+        return self._split(c.id for c in self.topo.components())
 
-    def update(self, changed: Delta | Iterable[str]) -> Analysis:
-        """The analysis after an edit that changed ``changed`` (a :class:`Delta`, already
-        applied to the analysed design, or component ids, removed ones included)."""
-        if isinstance(changed, Delta):
-            if changed.parts:
-                self.analysis = self.rebuild()
-                return self.analysis
-            changed = changed.ids
-        ids = set(changed)
+    def split_change(self, ids: set[str], token: Any) -> list[int]:
+        """The keys of the parts re-made for a change of ``ids``; once per ``token`` (the same
+        token again gives the same keys without splitting)."""
+        if token is not None and token == self._seen:
+            return self._fresh
         dirty = {self.part_of[i] for i in ids if i in self.part_of}
         seeds = [i for i in ids if i in self.topo]
         for key in dirty:
             seeds += self.parts[key].members
-        with gc_paused():
-            self.analysis = self._refresh(self._split(seeds, dirty))
-        return self.analysis
+        fresh = self._split(seeds, dirty)
+        self._seen, self._fresh = token, fresh
+        return fresh
 
-    # -- parts ------------------------------------------------------------------------------
+
     def _neighbours(self, cid: str) -> list[str]:
         t = self.topo
         out = [r for r, _ in t._refs_to.get(cid, ())]
@@ -281,8 +274,9 @@ class IncrementalAnalysis:
     def _alive(self, cid: str) -> bool:
         return cid in self.topo or bool(self.topo._refs_to.get(cid))
 
-    def _split(self, seeds: Iterable[str], dirty: set[int] = frozenset()) -> list[_Part]:  # type: ignore[assignment]
-        """The connected parts holding ``seeds``; the old parts they cover are dropped."""
+    def _split(self, seeds: Iterable[str], dirty: set[int] = frozenset()) -> list[int]:  # type: ignore[assignment]
+        """The connected parts holding ``seeds`` (their keys); the old parts they cover are
+        dropped."""
         drop = set(dirty)
         seen: set[str] = set()
         groups: list[list[str]] = []
@@ -324,41 +318,123 @@ class IncrementalAnalysis:
             self.parts[key] = part
             for cid in group:
                 self.part_of[cid] = key
-            fresh.append(part)
+            fresh.append(key)
+        self.updates += 1
         return fresh
 
+
+class IncrementalAnalysis:
+    """The analysis of one design for one set of options, kept current edit by edit.
+
+    Parameters: ``topo`` (the design analysed: the live one or a :class:`Replica`'s), and the
+    options of :func:`planner.analysis.analyze` (``only`` and the cross-check are not offered:
+    the result equals ``analyze(..., cross_check=False)``). Raises AnalysisError for an unknown
+    option. ``partition``: a :class:`Partition` of ``topo`` shared with the analyses of the
+    same design for other options (each then passes the same ``token`` for one change to
+    :meth:`update`, so the design is split once). ``analysis`` is the current result;
+    ``last_parts`` how many connected parts the last update re-analysed, of ``len(parts)``.
+    """
+
+    def __init__(
+        self,
+        topo: Topology,
+        figures: str = "planning",
+        direction: str = "read",
+        source: str = "disk",
+        read_pct: float | None = None,
+        partition: Partition | None = None,
+    ) -> None:
+        _check_options(figures, direction, source, read_pct)
+        if partition is not None and partition.topo is not topo:
+            raise ValueError("the partition is of another design")
+        self.topo = topo
+        self.options = (figures, direction, source, read_pct)
+        self.partition = partition if partition is not None else Partition(topo)
+        self.alloc: dict[int, _Alloc] = {}
+        self.last_parts = 0
+        if self.partition.parts or not len(topo):  # split already (for other options)
+            with gc_paused():
+                self.analysis = self._refresh([])
+        else:
+            self.analysis = self.rebuild()
+
+    @property
+    def parts(self) -> dict[int, _Part]:
+        return self.partition.parts
+
+    @property
+    def part_of(self) -> dict[str, int]:
+        return self.partition.part_of
+
+    def rebuild(self, token: Any = None) -> Analysis:
+        """Re-analyse the whole design (what a change of part figures needs); ``token``: as
+        for :meth:`update` (the design is split again once per token)."""
+        with gc_paused():
+            self.alloc = {}
+            if token is None or token != self.partition._seen:
+                self.partition.split_all()
+                self.partition._seen, self.partition._fresh = token, list(self.partition.parts)
+            self.analysis = self._refresh([])
+            return self.analysis
+
+    def update(self, changed: Delta | Iterable[str], token: Any = None) -> Analysis:
+        """The analysis after an edit that changed ``changed`` (a :class:`Delta`, already
+        applied to the analysed design, or component ids, removed ones included). ``token``
+        names the change for a shared partition (the analyses for other options pass the same
+        token and reuse the split); None: split now."""
+        if isinstance(changed, Delta):
+            if changed.parts:
+                return self.rebuild(token)
+            changed = changed.ids
+        with gc_paused():
+            fresh = self.partition.split_change(set(changed), token)
+            self.analysis = self._refresh(fresh)
+        return self.analysis
+
     # -- the result ---------------------------------------------------------------------------
-    def _refresh(self, fresh: list[_Part]) -> Analysis:
-        """Allocate the fresh parts and assemble the whole analysis in the design's order."""
+    def _refresh(self, fresh: list[int]) -> Analysis:
+        """Allocate the fresh parts (and any this analysis has not allocated yet) and assemble
+        the whole analysis in the design's order."""
         t = self.topo
         figures, direction, source, read_pct = self.options
-        self.last_parts = len(fresh)
-        parts, part_of = self.parts, self.part_of
+        parts, part_of, allocs = self.parts, self.part_of, self.alloc
+        todo = list(dict.fromkeys([k for k in fresh if k in parts] + [k for k in parts if k not in allocs]))
+        self.last_parts = len(todo)
+        if len(allocs) > 2 * len(parts):  # parts dropped by splits made for other options
+            self.alloc = allocs = {k: a for k, a in allocs.items() if k in parts}
         paths: list[Path] = []
         standby: list[Path] = []
         unreachable: list[str] = []
+        for key in todo:  # fresh copies of the paths, laid out by port before the demands are read
+            own = [Path(p.id, p.hba_port, p.host_port, p.logical_drive, p.hops) for p in parts[key].paths]
+            paths_of: dict[str, list[Path]] = {}
+            for p in own:
+                paths_of.setdefault(p.hba_port, []).append(p)
+            allocs[key] = _Alloc(own, paths_of)
         for hp in t.of_kind("hba_port"):
-            part = parts[part_of[hp.id]]
-            paths += part.paths_of[hp.id]
+            key = part_of[hp.id]
+            part = parts[key]
+            paths += allocs[key].paths_of.get(hp.id, ())
             standby += part.standby_of.get(hp.id, ())
             if hp.id in part.unreachable:
                 unreachable.append(hp.id)
         demand = demand_model(t, paths, direction)
         caps = demand.caps() if demand is not None else None
         index = {id(p): i for i, p in enumerate(paths)} if caps is not None else {}
-        for part in fresh:
-            mine = [caps[index[id(p)]] for p in part.paths] if caps is not None else None
-            alloc = allocate(t, part.paths, self.options, mine)
-            part.loads, part.rates = alloc.loads, alloc.rates
-            part.idle = alloc.idle(part.comps)
-            part.host, part.switch = path_sums(t, part.paths, alloc.path_loads)
+        for key in todo:
+            part, mine_alloc = parts[key], allocs[key]
+            own = mine_alloc.paths
+            mine = [caps[index[id(p)]] for p in own] if caps is not None else None
+            alloc = allocate(t, own, self.options, mine)
+            mine_alloc.host, mine_alloc.switch = path_sums(t, own, alloc.path_loads)
+            mine_alloc.loads, mine_alloc.idle, mine_alloc.rates = alloc.loads, alloc.idle(part.comps), alloc.rates
         loads: dict[str, Load] = {}
         for p in paths:
-            own = parts[part_of[p.hba_port]].loads
+            own = allocs[part_of[p.hba_port]].loads
             for h in p.hops:
                 if h not in loads:
                     loads[h] = own[h]
-        idle = [(t._seq[cid], cid, ld) for part in parts.values() for cid, ld in part.idle.items()]
+        idle = [(t._seq[cid], cid, ld) for key in parts for cid, ld in allocs[key].idle.items()]
         for _, cid, ld in sorted(idle, key=lambda x: x[0]):
             loads[cid] = ld
         result = Analysis(figures, direction, source, paths, loads, 0.0, unreachable=unreachable, read_pct=read_pct)
@@ -371,16 +447,17 @@ class IncrementalAnalysis:
 
     def _rates(self, paths: list[Path]) -> list[float]:
         """The allocated rate of each path (math.inf: unknown), in the order of ``paths``."""
-        by_path = {id(q): r for part in self.parts.values() for q, r in zip(part.paths, part.rates)}
+        allocs = self.alloc
+        by_path = {id(q): r for key in self.parts for q, r in zip(allocs[key].paths, allocs[key].rates)}
         return [by_path[id(p)] for p in paths]
 
     def _groups(self, paths: list[Path], loads: dict[str, Load]) -> dict[str, dict[str, float]]:
         """``Analysis.by_group`` as :func:`planner.analysis._groups` makes it."""
-        t, parts, part_of = self.topo, self.parts, self.part_of
+        t, parts, part_of, allocs = self.topo, self.parts, self.part_of, self.alloc
         host = {lpar.id: 0.0 for lpar in t.of_kind("lpar")}
         for lpar in host:
-            host[lpar] = parts[part_of[lpar]].host.get(lpar, 0.0)
-        extra = {lpar: v for part in parts.values() for lpar, v in part.host.items() if lpar not in host}
+            host[lpar] = allocs[part_of[lpar]].host.get(lpar, 0.0)
+        extra = {lpar: v for key in parts for lpar, v in allocs[key].host.items() if lpar not in host}
         if extra:  # LPARs an adapter names but the design lacks: in the order of their first path
             for p in paths:
                 hba = t.get(t[p.hba_port].parent)
@@ -393,5 +470,5 @@ class IncrementalAnalysis:
                 ld = loads.get(comp.id)
                 groups[kind][comp.id] = ld.load if ld else 0.0
         for sw in t.of_kind("switch"):
-            groups["switch"][sw.id] = parts[part_of[sw.id]].switch.get(sw.id, 0.0)
+            groups["switch"][sw.id] = allocs[part_of[sw.id]].switch.get(sw.id, 0.0)
         return groups

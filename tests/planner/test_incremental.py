@@ -60,6 +60,10 @@ class Edits(RuleBasedStateMachine):
         self.topo.subscribe(self.events.append)
         self.replica = Replica(self.topo)
         self.inc_replica = IncrementalAnalysis(self.replica.topo, "planning", "read")
+        # the editor's way: one partition of the replica for several options, split once a change
+        self.inc_shared = IncrementalAnalysis(
+            self.replica.topo, "planning", "write", partition=self.inc_replica.partition
+        )
         self.inc_live = IncrementalAnalysis(self.topo, "measured", "mixed")
 
     def _pick(self, kind, n, where=lambda c: True):
@@ -141,8 +145,11 @@ class Edits(RuleBasedStateMachine):
         self.events.clear()
         self.replica.apply(delta)
         full = analyze(self.topo, "planning", "read")
-        inc = self.inc_replica.update(delta)
+        splits = self.inc_replica.partition.updates
+        inc = self.inc_replica.update(delta, token=delta.revision)
         same_analysis(inc, full)
+        same_analysis(self.inc_shared.update(delta, token=delta.revision), analyze(self.topo, "planning", "write"))
+        assert self.inc_replica.partition.updates <= splits + 1  # split once for both
         # the standby paths the SINGLE_POINT_OF_FAILURE rule reads: the same, and with the
         # analysis's paths exactly resilience's all_paths
         assert [(p.id, p.hops) for p in inc.standby] == [(p.id, p.hops) for p in full.standby]
@@ -184,6 +191,7 @@ def test_incremental_benchmark(parts, _benchmark):
 def test_an_edit_re_analyses_only_its_part(parts):
     site = build_site(parts, 3)
     inc = IncrementalAnalysis(site)
+    before = inc.analysis
     assert len(inc.parts) == 3
     events = []
     site.subscribe(events.append)
@@ -192,7 +200,8 @@ def test_an_edit_re_analyses_only_its_part(parts):
     assert inc.last_parts == 1
     same_analysis(got, analyze(site))
     # the untouched sites keep their very path objects
-    assert got.paths[0] is next(p for p in inc.parts[inc.part_of["s1.p690"]].paths)
+    assert got.paths[0] is inc.alloc[inc.part_of["s1.p690"]].paths[0]
+    assert got.paths[0] is before.paths[0]
 
 
 def test_delta_is_a_copy_and_the_replica_follows(parts, small):
