@@ -141,30 +141,54 @@ def _add(
     return box
 
 
-def _hide(topo: Topology, d: Diagram, group: Component) -> int:
-    """Alias everything below ``group`` to it; the number of components hidden. A site hides
-    tens of thousands, so this walks the ids below each component (``topo.descendants`` with
-    no Component fetched: the same set, visited in another order)."""
+def _hide(topo: Topology, d: Diagram, group: Component) -> list[str]:
+    """Alias everything below ``group`` to it; the ids hidden (level by level). A site hides
+    tens of thousands, so this reads only the children lists, a level at a time."""
     below = topo._children  # read only
     alias, gid = d.alias, group.id
-    stack = list(below.get(gid, ()))
-    n = 0
+    hidden: list[str] = []
+    level = below.get(gid, ())
+    while level:
+        alias.update(dict.fromkeys(level, gid))
+        hidden += level
+        nxt: list[str] = []
+        for cid in level:
+            kids = below.get(cid)
+            if kids:
+                nxt += kids
+        level = nxt
+    return hidden
+
+
+def _below(topo: Topology, cid: str) -> list[str]:
+    """The ids below ``cid`` in the order of ``topo.descendants`` (parents before children),
+    without fetching a component."""
+    below = topo._children  # read only
+    out: list[str] = []
+    stack = list(reversed(below.get(cid, ())))
     while stack:
-        cid = stack.pop()
-        alias[cid] = gid
-        n += 1
-        stack.extend(below.get(cid, ()))
-    return n
+        c = stack.pop()
+        out.append(c)
+        kids = below.get(c)
+        if kids:
+            stack += reversed(kids)
+    return out
+
+
+def _of_kind(topo: Topology, kind: str) -> dict[str, None]:
+    """The ids of ``kind`` (for membership tests; read only)."""
+    return topo._by_kind.get(kind, {})
 
 
 def _host_ranks(topo: Topology) -> dict[str, int]:
     """HBA port id -> its place in the server's slot order (drawer, PHB, slot): the order the
     host side is drawn in, whatever is collapsed."""
     ranks: dict[str, int] = {}
+    ports = _of_kind(topo, "hba_port")
     for server in topo.of_kind("server"):
-        for c in topo.descendants(server.id):
-            if c.kind == "hba_port":
-                ranks[c.id] = len(ranks)
+        for cid in _below(topo, server.id):
+            if cid in ports:
+                ranks[cid] = len(ranks)
     for c in topo.of_kind("hba_port"):  # HBAs in no server (a draft) come last
         ranks.setdefault(c.id, len(ranks))
     return ranks
@@ -180,9 +204,10 @@ def _host_side(topo: Topology, d: Diagram, x_of: dict[str, float], collapsed: se
             if drawer.id in collapsed:
                 box = _add(d, drawer, "drawer", x_of["drawer"], y, COLUMN_WIDTH["drawer"], 3 * ROW)
                 box.collapsed = True
-                box.hidden_count = _hide(topo, d, drawer)
-                hbas = [c for c in topo.descendants(drawer.id) if c.kind == "hba"]
-                box.label = f"{drawer.label()}\n{len(hbas)} HBAs"
+                hidden = _hide(topo, d, drawer)
+                box.hidden_count = len(hidden)
+                hbas = _of_kind(topo, "hba")
+                box.label = f"{drawer.label()}\n{sum(1 for c in hidden if c in hbas)} HBAs"
                 y += 3 * ROW + GAP
                 continue
             y = _drawer(topo, d, drawer, x_of, y, editor) + GAP
@@ -254,7 +279,7 @@ def _switches(topo: Topology, d: Diagram, x_of: dict[str, float], collapsed: set
     for sw in _by_peer_rank(topo, ranks, topo.of_kind("switch")):
         if sw.id in collapsed:
             box = _add(d, sw, "switch", x, y, w, 3 * ROW)
-            box.collapsed, box.hidden_count = True, _hide(topo, d, sw)
+            box.collapsed, box.hidden_count = True, len(_hide(topo, d, sw))
             y += 3 * ROW + GAP
             continue
         top = y
@@ -287,12 +312,10 @@ def _switch_port_label(topo: Topology, port: Component) -> str:
 def _by_peer_rank(topo: Topology, ranks: dict[str, int], switches: list[Component]) -> list[Component]:
     """Switches in the slot order of the HBAs cabled to them (switches without HBAs last)."""
 
+    sports = _of_kind(topo, "switch_port")
+
     def key(sw: Component) -> float:
-        got = [
-            ranks[p]
-            for c in topo.descendants(sw.id)
-            if c.kind == "switch_port" and (p := topo.peer_port(c.id)) in ranks
-        ]
+        got = [ranks[p] for c in _below(topo, sw.id) if c in sports and (p := topo.peer_port(c)) in ranks]
         return sum(got) / len(got) if got else 1e12
 
     return sorted(switches, key=key)
@@ -320,7 +343,7 @@ def _subsystems(
         start = len(d.boxes)
         if sub.id in collapsed:
             box = _add(d, sub, "subsystem", 0.0, 0.0, folded_w, 1.6 * ROW)
-            box.collapsed, box.hidden_count = True, _hide(topo, d, sub)
+            box.collapsed, box.hidden_count = True, len(_hide(topo, d, sub))
         else:
             _subsystem_box(topo, d, sub, 0.0, 0.0, editor)
             _arrays(topo, d, sub, width + COLUMN_GAP, 0.0, 2 * ROW - 6 if editor else ROW)
@@ -468,7 +491,7 @@ def _lvm(topo: Topology, d: Diagram, x_of: dict[str, float], collapsed: set[str]
             label = _vg_label(vg)
             if vg.id in collapsed:
                 box = _add(d, vg, "volume_group", x, y, w, 3 * ROW, label)
-                box.collapsed, box.hidden_count = True, _hide(topo, d, vg)
+                box.collapsed, box.hidden_count = True, len(_hide(topo, d, vg))
                 y += 3 * ROW + GAP
                 continue
             y += 2 * ROW
@@ -561,7 +584,8 @@ def box_text(topo: Topology, d: Diagram, cid: str) -> tuple[str, str]:
     box, c = d.boxes[cid], topo[cid]
     kind, label, tip = c.kind, c.label(), box.tip
     if kind == "drawer" and box.collapsed:
-        label = f"{c.label()}\n{sum(1 for x in topo.descendants(cid) if x.kind == 'hba')} HBAs"
+        hbas = _of_kind(topo, "hba")
+        label = f"{c.label()}\n{sum(1 for x in _below(topo, cid) if x in hbas)} HBAs"
     elif kind in ("slot", "hba"):
         slot = c if kind == "slot" else topo[c.parent]
         phb = topo[slot.parent]
