@@ -212,6 +212,7 @@ class _Alloc:
 
     paths: list[Path]
     paths_of: dict[str, list[Path]]
+    first: list[tuple[str, Load]] = field(default_factory=list)  # hops in first-crossing order
 
     loads: dict[str, Load] = field(default_factory=dict)  # hops its paths cross
     idle: dict[str, Load] = field(default_factory=dict)
@@ -411,10 +412,15 @@ class IncrementalAnalysis:
             for p in own:
                 paths_of.setdefault(p.hba_port, []).append(p)
             allocs[key] = _Alloc(own, paths_of)
+        runs: list[int] = []  # the parts in the order of their ports' paths, a run per stretch
         for hp in t.of_kind("hba_port"):
             key = part_of[hp.id]
             part = parts[key]
-            paths += allocs[key].paths_of.get(hp.id, ())
+            mine_paths = allocs[key].paths_of.get(hp.id)
+            if mine_paths:
+                paths += mine_paths
+                if not runs or runs[-1] != key:
+                    runs.append(key)
             standby += part.standby_of.get(hp.id, ())
             if hp.id in part.unreachable:
                 unreachable.append(hp.id)
@@ -428,12 +434,22 @@ class IncrementalAnalysis:
             alloc = allocate(t, own, self.options, mine)
             mine_alloc.host, mine_alloc.switch = path_sums(t, own, alloc.path_loads)
             mine_alloc.loads, mine_alloc.idle, mine_alloc.rates = alloc.loads, alloc.idle(part.comps), alloc.rates
+            first: dict[str, Load] = {}
+            for p in own:
+                for h in p.hops:
+                    if h not in first:
+                        first[h] = alloc.loads[h]
+            mine_alloc.first = list(first.items())
         loads: dict[str, Load] = {}
-        for p in paths:
-            own = allocs[part_of[p.hba_port]].loads
-            for h in p.hops:
-                if h not in loads:
-                    loads[h] = own[h]
+        if len(runs) == len(set(runs)):  # each part's paths in one stretch: its hops in one piece
+            for key in runs:
+                loads.update(allocs[key].first)
+        else:  # parts interleave in the design's order of ports: hop by hop
+            for p in paths:
+                own = allocs[part_of[p.hba_port]].loads
+                for h in p.hops:
+                    if h not in loads:
+                        loads[h] = own[h]
         idle = [(t._seq[cid], cid, ld) for key in parts for cid, ld in allocs[key].idle.items()]
         for _, cid, ld in sorted(idle, key=lambda x: x[0]):
             loads[cid] = ld
