@@ -440,16 +440,7 @@ class IncrementalAnalysis:
                     if h not in first:
                         first[h] = alloc.loads[h]
             mine_alloc.first = list(first.items())
-        loads: dict[str, Load] = {}
-        if len(runs) == len(set(runs)):  # each part's paths in one stretch: its hops in one piece
-            for key in runs:
-                loads.update(allocs[key].first)
-        else:  # parts interleave in the design's order of ports: hop by hop
-            for p in paths:
-                own = allocs[part_of[p.hba_port]].loads
-                for h in p.hops:
-                    if h not in loads:
-                        loads[h] = own[h]
+        loads = self._loads(paths, runs)
         idle = [(t._seq[cid], cid, ld) for key in parts for cid, ld in allocs[key].idle.items()]
         for _, cid, ld in sorted(idle, key=lambda x: x[0]):
             loads[cid] = ld
@@ -460,6 +451,21 @@ class IncrementalAnalysis:
         if demand is not None:
             result.workloads = workload_results(demand, paths, self._rates(paths), loads)
         return result
+
+    def _loads(self, paths: list[Path], runs: list[int]) -> dict[str, Load]:
+        """The loads of the hops the paths cross, in the order of first crossing."""
+        allocs, part_of = self.alloc, self.part_of
+        loads: dict[str, Load] = {}
+        if len(runs) == len(set(runs)):  # each part's paths in one stretch: its hops in one piece
+            for key in runs:
+                loads.update(allocs[key].first)
+        else:  # parts interleave in the design's order of ports: hop by hop
+            for p in paths:
+                own = allocs[part_of[p.hba_port]].loads
+                for h in p.hops:
+                    if h not in loads:
+                        loads[h] = own[h]
+        return loads
 
     def _rates(self, paths: list[Path]) -> list[float]:
         """The allocated rate of each path (math.inf: unknown), in the order of ``paths``."""
