@@ -47,7 +47,7 @@ def _parse() -> argparse.Namespace:
 ARGS = _parse() if __name__ == "__main__" else None
 os.environ.setdefault("QT_QPA_PLATFORM", ARGS.platform if ARGS else "offscreen")
 
-from PySide6.QtCore import QCoreApplication, QElapsedTimer, QEventLoop, QTimer  # noqa: E402
+from PySide6.QtCore import QCoreApplication, QElapsedTimer, QEvent, QEventLoop, QTimer  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from catalogs.catalog import Catalog, builtin_parts  # noqa: E402
@@ -67,9 +67,12 @@ def _window():
 
 
 def _close(w) -> None:
+    """Close the window and delete it now, its background lanes with it (a window only closed
+    stays, and its lanes would go on working beside the next measurement)."""
     w.doc.undo_stack.setClean()
     w.close()
     w.deleteLater()
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
     QCoreApplication.processEvents()
 
 
@@ -163,6 +166,20 @@ def measure_autosave(w, repeat: int) -> tuple[float, float]:
     return statistics.median(took) * 1000, statistics.median(blocked)
 
 
+def _wait_quiet(w) -> None:
+    """Until the background lanes have nothing left: the rules of the last edit, then the idle
+    cross-check (it starts after IDLE_S of quiet)."""
+    from app.background import IDLE_S
+
+    for _ in range(2):
+        t0 = time.perf_counter()
+        while w.doc.background_busy() and time.perf_counter() - t0 < 60:
+            _pump()
+        t0 = time.perf_counter()
+        while time.perf_counter() - t0 < IDLE_S + 0.3:
+            _pump()
+
+
 def _wait_painted(w, t0: float) -> None:
     want = w.doc.topology.revision
     while w.scene.painted_revision != want and time.perf_counter() - t0 < 60:
@@ -200,6 +217,7 @@ def measure_frames(w, frames: int = 120) -> tuple[float, float, int]:
     w.scene.set_all_collapsed(False)
     w.view.zoom_to_fit()
     _wait_painted(w, time.perf_counter())  # the expanded diagram laid out and its analysis painted
+    _wait_quiet(w)  # the editor idle, as after a user's last edit: no rules or cross-check running
     items = len(w.scene.items())
     vp = w.view.viewport()
     hbar, vbar = w.view.horizontalScrollBar(), w.view.verticalScrollBar()
