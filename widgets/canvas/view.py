@@ -88,13 +88,12 @@ class DiagramView(QGraphicsView):
         self._zoomed()
 
     def _zoom_settled(self) -> None:
-        """A zoom or pan has been still for ZOOM_SETTLE_MS: links smooth again, and the legend
-        looks again for a corner with no box under it."""
+        """The zoom has been still for ZOOM_SETTLE_MS: links smooth again (the repaint also lets
+        the legend look again for a corner with no box under it)."""
         if self.summary.rough:
             self.summary.rough = False
             self.resetCachedContent()
             self.viewport().update()
-
 
     def zoom_to_fit(self) -> None:
         rect = self.dscene.itemsBoundingRect()
