@@ -681,7 +681,7 @@ class MainWindow(QMainWindow):
             "pid": os.getpid(),
             "title": self.doc.topology.meta.get("name", ""),
         }
-        if not self.autosaver.start(self.doc.project, path, note):
+        if not self.autosaver.start(self.doc.project, path, note, at_once=wait):
             return None  # the previous one is still being written
         if wait:
             self.autosaver.wait()

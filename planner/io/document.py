@@ -13,7 +13,7 @@ import json
 import math
 import os
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from planner.io.atomic import replace_or_refuse
@@ -71,6 +71,33 @@ def topology_to_dict(topo: Topology) -> dict[str, Any]:
     for kind in KINDS:
         doc[collection(kind)] = [_entry(comp) for comp in topo.of_kind(kind)]
     return doc
+
+
+def topology_to_dict_in_steps(topo: Topology, per_step: int = 4000) -> Iterator[dict[str, Any] | None]:
+    """:func:`topology_to_dict` a piece at a time, for a caller that must not hold its thread
+    for long (the editor's autosave on the GUI thread): yields None after each ``per_step``
+    components, then the document, equal to ``topology_to_dict(topo)`` key order included. The
+    design must not change meanwhile (``topo.revision`` says if it did: start again)."""
+    collections: dict[str, list[dict[str, Any]]] = {}
+    done = 0
+    for kind in KINDS:
+        entries: list[dict[str, Any]] = []
+        for comp in topo.of_kind(kind):
+            entries.append(_entry(comp))
+            done += 1
+            if done % per_step == 0:
+                yield None
+        collections[collection(kind)] = entries
+    doc: dict[str, Any] = {
+        "format": FORMAT,
+        "schema_version": SCHEMA_VERSION,
+        "meta": dict(topo.meta),
+        "parts": copy.deepcopy(topo.parts),
+    }
+    if topo.positions:
+        doc["positions"] = {cid: [x, y] for cid, (x, y) in topo.positions.items()}
+    doc.update(collections)
+    yield doc
 
 
 def _entry(comp: Any) -> dict[str, Any]:

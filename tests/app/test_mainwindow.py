@@ -268,39 +268,68 @@ def test_the_findings_tab_is_the_one_shown_at_start(window):
     assert window.docks["findings"] in shown and window.docks["racks"] not in shown
 
 
-def test_autosave_writes_in_a_worker_and_leaves_the_design_alone(window, qtbot, home):
-    """The autosave encodes and writes off the GUI thread: the timer's call returns at once,
-    the file holds the design as it was then, and the open design keeps its own file."""
+def test_autosave_writes_in_a_worker_and_leaves_the_design_alone(window, qtbot, home, monkeypatch):
+    """The autosave copies the design a piece per turn of the event loop (starting again if an
+    edit comes meanwhile, so the file never mixes two states) and encodes and writes it in a
+    worker; the open design keeps its own file."""
     import threading
 
+    from PySide6.QtWidgets import QApplication
+
+    import app.autosave as autosave_module
     from planner import edit
     from planner.io import open_project
 
     w = window
     before = w.doc.project.path
-    w.doc.run(edit.set_attr, "cab1", "label", "AUTOSAVED")
+    monkeypatch.setattr(autosave_module, "PER_STEP", 50)  # many pieces
+    monkeypatch.setattr(autosave_module, "STEP_S", 0.0)  # one piece per turn
     writers = []
     real = threading.Thread.start
 
     def spy(self):
-        writers.append(self.name)
+        writers.append((self.name, threading.current_thread() is threading.main_thread()))
         return real(self)
 
-    threading.Thread.start = spy
-    try:
-        path = w.autosave()
-    finally:
-        threading.Thread.start = real
-    assert path is not None and "autosave" in writers
-    assert w.autosave() is None or not w.autosaver.busy()  # one at a time
-    w.doc.run(edit.set_attr, "cab1", "label", "LATER")  # edits go on meanwhile
-    assert w.autosaver.wait()
+    monkeypatch.setattr(threading.Thread, "start", spy)
+    w.doc.run(edit.set_attr, "cab1", "label", "FIRST")
+    path = w.autosave()
+    assert path is not None and w.autosaver.busy() and writers == []  # the copy is under way
+    assert w.autosave() is None  # one at a time
+    QApplication.processEvents()
+    w.doc.run(edit.set_attr, "cab1", "label", "SECOND")  # an edit during the copy: it starts again
+    qtbot.waitUntil(lambda: not w.autosaver.busy(), timeout=10_000)
+    assert writers == [("autosave", True)]
     saved = open_project(path)
-    assert saved.topology["cab1"]["label"] == "AUTOSAVED"
+    assert saved.topology["cab1"]["label"] == "SECOND"
     assert path.with_suffix(".json").exists()
     assert w.doc.project.path == before  # the design's own file is still the one it saves to
     w.discard_autosave()
     assert not path.exists() and not path.with_suffix(".json").exists()
+
+
+def test_autosave_under_continuous_edits_copies_at_once_in_the_end(window, qtbot, home, monkeypatch):
+    from PySide6.QtWidgets import QApplication
+
+    import app.autosave as autosave_module
+    from planner import edit
+    from planner.io import open_project
+
+    w = window
+    monkeypatch.setattr(autosave_module, "PER_STEP", 50)
+    monkeypatch.setattr(autosave_module, "STEP_S", 0.0)
+    w.doc.run(edit.set_attr, "cab1", "label", "E0")
+    path = w.autosave()
+    labels = []
+    for i in range(1, 40):  # an edit at every turn of the event loop: the copy starts again
+        QApplication.processEvents()
+        if not w.autosaver.busy():
+            break
+        labels.append(f"E{i}")
+        w.doc.run(edit.set_attr, "cab1", "label", labels[-1])
+    assert not w.autosaver.busy() and 1 <= len(labels) < 39
+    saved = open_project(path).topology["cab1"]["label"]  # one state, copied at once after the restarts
+    assert saved in labels[: autosave_module.MAX_RESTARTS + 2]
 
 
 def test_a_failed_autosave_says_so(window, qtbot, home):

@@ -35,3 +35,14 @@ def test_saved_designs_open_as_the_project_saved(benchmark_design, tmp_path):
         assert topology_to_dict(a.scenarios[name]) == topology_to_dict(b.scenarios[name])
     with pytest.raises(ProjectError, match="folder"):
         save_designs(designs, project.current, tmp_path, "autosave")
+
+
+def test_the_document_made_in_steps_is_the_document(benchmark_design):
+    from planner.io.document import topology_to_dict_in_steps
+
+    benchmark_design.positions["p690"] = (10.0, 20.0)
+    steps = list(topology_to_dict_in_steps(benchmark_design, per_step=500))
+    whole = topology_to_dict(benchmark_design)
+    assert steps[:-1] == [None] * (len(benchmark_design) // 500) and len(steps) > 5
+    assert steps[-1] == whole and list(steps[-1]) == list(whole)
+    assert dumps(steps[-1]) == dumps(whole)
