@@ -112,11 +112,16 @@ _SCHEMA = (
 )
 
 
-def _revision_body(
-    current: str, designs: list[tuple[str, dict[str, Any]]], encode: Callable[[Any], str] = dumps
-) -> bytes:
-    doc = {"current": current, "scenarios": [{"name": name, "design": design} for name, design in designs]}
-    return zlib.compress(encode(doc).encode("utf-8"), 6)
+def _revision_body(current: str, designs: list[tuple[str, dict[str, Any]]]) -> bytes:
+    return _body_of_texts(current, [(name, dumps(design)) for name, design in designs])
+
+
+def _body_of_texts(current: str, texts: list[tuple[str, str]]) -> bytes:
+    """A revision's body from its scenarios' JSON texts (as the rows hold them): the text
+    ``dumps({"current": ..., "scenarios": [{"name": ..., "design": ...}]})`` gives, put
+    together rather than encoded a second time, compressed."""
+    scenarios = ",".join('{"name":' + dumps(name) + ',"design":' + text + "}" for name, text in texts)
+    return zlib.compress(('{"current":' + dumps(current) + ',"scenarios":[' + scenarios + "]}").encode("utf-8"), 6)
 
 
 def _migrate_1_to_2(db: sqlite3.Connection) -> None:
@@ -513,7 +518,7 @@ def _rows_and_body(
 ) -> tuple[list[tuple[str, int, int, str]], bytes]:
     encode = dumps_in_steps if stepwise else dumps
     rows = [(name, pos, int(name == current), encode(design)) for pos, (name, design) in enumerate(designs)]
-    return rows, _revision_body(current, designs, encode)
+    return rows, _body_of_texts(current, [(name, text) for name, _, _, text in rows])
 
 
 def _opened_from(project: Project, path: str | os.PathLike[str]) -> bool:

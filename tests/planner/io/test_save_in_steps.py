@@ -46,3 +46,16 @@ def test_the_document_made_in_steps_is_the_document(benchmark_design):
     assert steps[:-1] == [None] * (len(benchmark_design) // 500) and len(steps) > 5
     assert steps[-1] == whole and list(steps[-1]) == list(whole)
     assert dumps(steps[-1]) == dumps(whole)
+
+
+def test_a_revision_body_put_together_from_the_rows_is_the_one_encoded_whole(benchmark_design):
+    import zlib
+
+    from planner.io.sanfile import _body_of_texts
+
+    other = benchmark_design.clone()
+    other.meta["name"] = "Zwei Fabrics ✓"
+    designs = [("Base", topology_to_dict(benchmark_design)), ('Zwei "Fabrics"', topology_to_dict(other))]
+    doc = {"current": "Base", "scenarios": [{"name": n, "design": d} for n, d in designs]}
+    got = _body_of_texts("Base", [(n, dumps(d)) for n, d in designs])
+    assert zlib.decompress(got).decode("utf-8") == dumps(doc)
