@@ -60,17 +60,7 @@ def topology_to_dict(topo: Topology) -> dict[str, Any]:
     attributes in schema order, tuples as lists). Within a collection the entries keep the order
     the components were added in. The result shares nothing with ``topo``.
     """
-    doc: dict[str, Any] = {
-        "format": FORMAT,
-        "schema_version": SCHEMA_VERSION,
-        "meta": dict(topo.meta),
-        "parts": copy.deepcopy(topo.parts),
-    }
-    if topo.positions:
-        doc["positions"] = {cid: [x, y] for cid, (x, y) in topo.positions.items()}
-    for kind in KINDS:
-        doc[collection(kind)] = [_entry(comp) for comp in topo.of_kind(kind)]
-    return doc
+    return _document(topo, {collection(kind): [_entry(comp) for comp in topo.of_kind(kind)] for kind in KINDS})
 
 
 def topology_to_dict_in_steps(topo: Topology, per_step: int = 4000) -> Iterator[dict[str, Any] | None]:
@@ -88,6 +78,12 @@ def topology_to_dict_in_steps(topo: Topology, per_step: int = 4000) -> Iterator[
             if done % per_step == 0:
                 yield None
         collections[collection(kind)] = entries
+    yield _document(topo, collections)
+
+
+def _document(topo: Topology, collections: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
+    """The design document: format keys, ``meta``, ``parts``, ``positions`` when any, then
+    the collections (their entries made by the caller)."""
     doc: dict[str, Any] = {
         "format": FORMAT,
         "schema_version": SCHEMA_VERSION,
@@ -97,7 +93,7 @@ def topology_to_dict_in_steps(topo: Topology, per_step: int = 4000) -> Iterator[
     if topo.positions:
         doc["positions"] = {cid: [x, y] for cid, (x, y) in topo.positions.items()}
     doc.update(collections)
-    yield doc
+    return doc
 
 
 def _entry(comp: Any) -> dict[str, Any]:
