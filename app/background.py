@@ -36,7 +36,7 @@ from app import gui_gc
 from planner.analysis import Analysis
 from planner.gcpause import gc_paused, hold_gc, release_gc
 from planner.incremental import Delta, IncrementalAnalysis, Partition, Replica
-from planner.layout import alias_changes, layout
+from planner.layout import LayoutMemo, alias_changes, changed_boxes, layout, same_geometry
 from planner.model import Topology
 from planner.rules import check
 from widgets.canvas.figures import canvas_figures
@@ -49,6 +49,10 @@ IDLE_S = 1.0  # quiet time before the cross-check runs
 #: 0.11 s (cProfile of the GUI thread during an edit). A GUI thread waiting for events costs
 #: the lanes nothing.
 GIL_SWITCH_S = 0.0002
+#: After sending an analysis the lane lets the GUI thread show it before it analyses the other
+#: direction (at most this long, until :meth:`BackgroundAnalysis.gui_caught_up`): the two would
+#: otherwise take turns at the interpreter and the repaint would stretch over several frames.
+GUI_FIRST_S = 0.05
 #: the rules wait until the analyses have been quiet this long (at most SETTLE_MAX_S), so a
 #: quick series of edits recolours the canvas without the rules competing for the interpreter
 SETTLE_S, SETTLE_MAX_S = 0.15, 1.0
@@ -173,8 +177,10 @@ class LaidOut:
     origin: Topology
     collapsed: frozenset
     diagram: Any
-    since: Any = None  # the diagram laid out before (``moved`` is against it)
+    since: Any = None  # the diagram laid out before (the fields below are against it)
     moved: list[str] | None = None  # components shown by another box than in ``since``
+    same: bool | None = None  # the boxes and links of ``since`` where they were (texts aside)
+    relabelled: list[str] | None = None  # boxes that differ from those of ``since``
 
 
 @dataclass
@@ -206,15 +212,18 @@ class Superseded(Exception):
 
 
 class BackgroundAnalysis(QObject):
-    """Signals: ``analysed(bundle or Exception)``, ``checked(bundle or Exception)``,
-    ``crossChecked(CrossCheck)``, ``computed(Computed)`` (see :meth:`compute`). The bundles
-    are :class:`app.document.AnalysisBundle` s."""
+    """Signals: ``analysed(bundle or Exception)`` (the chosen direction, sent before the other
+    direction is analysed: a total not known yet is None), ``totalled(bundle)`` (the same
+    revision with both totals, when ``analysed`` lacked one), ``checked(bundle or Exception)``,
+    ``crossChecked(CrossCheck)``, ``computed(Computed)`` (see :meth:`compute`), ``laidOut``.
+    The bundles are :class:`app.document.AnalysisBundle` s."""
 
     analysed = Signal(object)
     checked = Signal(object)
     crossChecked = Signal(object)
     computed = Signal(object)
     laidOut = Signal(object)  # LaidOut or Exception; sent before the same job's analysis
+    totalled = Signal(object)  # the bundle sent by ``analysed`` with both directions' totals
 
     def __init__(self, make_bundle: Callable[..., Any], parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -231,6 +240,8 @@ class BackgroundAnalysis(QObject):
         self._check_origin: Any = None  # the live design the check lane's copy stands for
         self._canvas: Any = None  # the canvas figures sent last (the next ones say what changed since)
         self._laid: Any = None  # the diagram laid out last
+        self._layout_memo = LayoutMemo()  # what the next layout of the replica may reuse
+        self._gui_turn = threading.Event()  # set when the GUI thread has shown an analysis sent
         self._lane = _Lane("sanplan-analysis", self._analyse)
         self._check_lane = _Lane("sanplan-check", self._check, self._cross_check, settle_s=SETTLE_S)
         self.destroyed.connect(self._lane.stop)
@@ -258,6 +269,10 @@ class BackgroundAnalysis(QObject):
         newest runs."""
         self._check_lane.post(_Extra(key, work, revision, origin))
 
+    def gui_caught_up(self) -> None:
+        """The GUI thread has handled the analysis sent last: the lane goes on (see GUI_FIRST_S)."""
+        self._gui_turn.set()
+
     def busy(self) -> bool:
         """Whether an analysis or a check is queued or running."""
         return self._lane.pending() or self._check_lane.pending()
@@ -277,6 +292,7 @@ class BackgroundAnalysis(QObject):
             self._replica = _Adopted(snapshot)
             self._incs, self._incs_key = {}, None
             self._canvas = self._laid = None
+            self._layout_memo = LayoutMemo()
         if self._replica is None:
             return  # nothing to analyse before the first reset
         deltas = [j.delta for j in jobs if j.delta is not None]
@@ -286,67 +302,97 @@ class BackgroundAnalysis(QObject):
             self._replica.apply(d)
             ids |= d.ids
             full = full or bool(d.parts)
+        self._layout_memo.forget(self._replica.topo, ids, self._laid)  # the groups the edits touched
         job = jobs[-1]
         wanted = next((j.layout for j in reversed(jobs) if j.layout is not None), None)
         if wanted is not None:
             self._lay_out(wanted, job.origin)
         try:
             with gc_paused():
-                bundle, ruled = self._results(job, ids, full, _regrouping(deltas))
+                bundle, out = self._results(job, ids, full, _regrouping(deltas))
         except Exception as err:  # never lose the window over an analysis bug
             self._incs_key = None  # start the analyses afresh next time
             self.analysed.emit(err)
             return
         bundle.seconds = time.perf_counter() - t0
-        self.analysed.emit(bundle)
+        self._gui_turn.clear()
+        self.analysed.emit(bundle)  # the canvas is recoloured from the chosen direction at once
+        self._gui_turn.wait(GUI_FIRST_S)
+        try:
+            with gc_paused():
+                self._other_directions(job, ids, full, out)
+        except Exception as err:
+            self._incs_key = None
+            self.analysed.emit(err)
+            return
+        done = replace(bundle, read_mbps=out["read"].aggregate, write_mbps=out["write"].aggregate)
+        if (bundle.read_mbps, bundle.write_mbps) != (done.read_mbps, done.write_mbps):
+            self.totalled.emit(done)
+        ruled = out["read"] if job.direction == "mixed" else out[job.direction]
         if resets:  # the check lane starts from a copy of the replica as analysed (deltas applied)
-            self._check_lane.post((self._replica.topo.snapshot(), [], bundle, ruled))
+            self._check_lane.post((self._replica.topo.snapshot(), [], done, ruled))
         else:
-            self._check_lane.post((None, deltas, bundle, ruled))
+            self._check_lane.post((None, deltas, done, ruled))
 
     def _lay_out(self, wanted: tuple, origin: Topology) -> None:
         topo = self._replica.topo  # type: ignore[union-attr]
         collapsed, positions = wanted
         topo.positions = dict(positions)  # the boxes the user placed (not part of a delta)
+        since = self._laid
         try:
             with gc_paused():
-                diagram = layout(topo, set(collapsed), editor=True)
-                since = self._laid
-                moved = alias_changes(since, diagram) if since is not None else None  # reads only .alias
+                diagram = layout(topo, set(collapsed), editor=True, memo=self._layout_memo)
+                laid = LaidOut(topo.revision, origin, frozenset(collapsed), diagram, since)
+                if since is not None:  # what the canvas would otherwise work out on the GUI thread
+                    laid.moved = alias_changes(since, diagram)  # reads only .alias
+                    laid.same = same_geometry(since, diagram)
+                    laid.relabelled = changed_boxes(since, diagram) if laid.same else None
         except Exception as err:  # the GUI thread lays it out itself then
+            self._layout_memo = LayoutMemo()
             self.laidOut.emit(err)
             return
         self._laid = diagram
-        self.laidOut.emit(LaidOut(topo.revision, origin, frozenset(collapsed), diagram, since, moved))
+        self.laidOut.emit(laid)
 
-    def _results(self, job: _Job, ids: set[str], full: bool, regrouping: bool = False) -> tuple[Any, Analysis]:
+    def _results(
+        self, job: _Job, ids: set[str], full: bool, regrouping: bool = False
+    ) -> tuple[Any, dict[str, Analysis]]:
+        """The bundle of the chosen direction (the other direction's total None: see
+        :meth:`_other_directions`) and the analyses made so far, by direction."""
         topo = self._replica.topo  # type: ignore[union-attr]
         if self._incs_key != job.figures or self._partition is None or self._partition.topo is not topo:
             self._incs, self._incs_key = {}, job.figures
             self._partition = Partition(topo)  # split once per edit for every direction
-            full = False  # the new analyses start from the replica as it is
-        wanted = ("read", "write") + ((job.direction,) if job.direction not in ("read", "write") else ())
-        out: dict[str, Analysis] = {}
-        for direction in wanted:
-            inc = self._incs.get(direction)
-            if inc is None:
-                inc = IncrementalAnalysis(topo, job.figures, direction, partition=self._partition)
-                self._incs[direction] = inc
-                out[direction] = inc.analysis
-            elif full:
-                out[direction] = inc.rebuild(token=topo.revision)
-            else:
-                out[direction] = inc.update(ids, token=topo.revision) if ids else inc.analysis
-        for direction in [d for d in self._incs if d not in wanted]:
-            del self._incs[direction]  # not kept in step from now on
-        chosen = out[job.direction]
-        ruled = out["read"] if job.direction == "mixed" else chosen
+        chosen = self._direction(job, ids, full, job.direction)
+        out = {job.direction: chosen}
+        read, write = (out.get(d) for d in ("read", "write"))
         bundle = self._make_bundle(
-            topo.revision, job.figures, job.direction, chosen, out["read"].aggregate, out["write"].aggregate
+            topo.revision, job.figures, job.direction, chosen, read and read.aggregate, write and write.aggregate
         )
         bundle.origin, bundle.checked = job.origin, False
         bundle.canvas = self._canvas = canvas_figures(chosen, self._canvas, regrouping)  # what the canvas repaints
-        return bundle, ruled
+        return bundle, out
+
+    def _other_directions(self, job: _Job, ids: set[str], full: bool, out: dict[str, Analysis]) -> None:
+        """Bring the analyses of the other directions up to date (both totals are shown; the
+        rules of a mixed run read the read analysis) and stop keeping any other in step."""
+        wanted = ("read", "write") + ((job.direction,) if job.direction not in ("read", "write") else ())
+        for direction in wanted:
+            if direction not in out:
+                out[direction] = self._direction(job, ids, full, direction)
+        for direction in [d for d in self._incs if d not in wanted]:
+            del self._incs[direction]  # not kept in step from now on
+
+    def _direction(self, job: _Job, ids: set[str], full: bool, direction: str) -> Analysis:
+        """The analysis of one direction after the edits ``ids`` (``full``: part figures changed)."""
+        topo = self._replica.topo  # type: ignore[union-attr]
+        inc = self._incs.get(direction)
+        if inc is None:
+            inc = self._incs[direction] = IncrementalAnalysis(topo, job.figures, direction, partition=self._partition)
+            return inc.analysis
+        if full:
+            return inc.rebuild(token=topo.revision)
+        return inc.update(ids, token=topo.revision) if ids else inc.analysis
 
     # -- the check lane ------------------------------------------------------------------------
     def _check(self, items: list) -> None:

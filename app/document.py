@@ -84,8 +84,8 @@ class AnalysisBundle:
     figures: str
     direction: str
     result: Analysis  # in the chosen direction
-    read_mbps: float
-    write_mbps: float
+    read_mbps: float | None  # None: not analysed yet (the editor analyses the chosen direction first)
+    write_mbps: float | None
     findings: list[Finding] = field(default_factory=list)
     seconds: float = 0.0
     origin: Topology | None = field(default=None, repr=False, compare=False)
@@ -130,6 +130,7 @@ class Document(QObject):
     crossChecked = Signal(object)
     computed = Signal(object)
     layoutReady = Signal(object)  # app.background.LaidOut: a layout asked for with request_layout
+    totalsReady = Signal(object)  # the bundle shown, now with both directions' totals
 
     def __init__(self, parts: dict[str, dict[str, Any]], parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -302,6 +303,7 @@ class Document(QObject):
             bg.crossChecked.connect(self.accept_cross_check)
             bg.computed.connect(self.computed)
             bg.laidOut.connect(self._on_laid_out)
+            bg.totalled.connect(self._on_totalled)
         if self._reset:
             self._reset = False
             self._events.clear()
@@ -327,7 +329,18 @@ class Document(QObject):
             return
         self.layoutReady.emit(result)
 
+    def _on_totalled(self, done: Any) -> None:
+        """Both directions' totals of the revision shown (``analysed`` sent the chosen one
+        first): completed in the bundle shown, and ``totalsReady``."""
+        a = self.analysis
+        if a is None or not self.is_current(done) or a.revision != done.revision or a.origin is not done.origin:
+            return
+        a.read_mbps, a.write_mbps = done.read_mbps, done.write_mbps
+        self.totalsReady.emit(a)
+
     def _done(self, bundle: Any) -> None:
+        if self._background is not None:  # once this bundle is shown (the canvas's first slice)
+            QTimer.singleShot(0, self._background.gui_caught_up)
         if isinstance(bundle, Exception):
             self.message.emit(f"analysis failed: {bundle}; the design is unchanged")
             return

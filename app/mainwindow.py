@@ -45,6 +45,7 @@ from planner.model import Topology
 from planner.naming import counted
 from widgets.canvas import DiagramScene, DiagramView
 from widgets.dialogs.properties import PropertiesDialog
+from widgets.headline import mbps_text
 
 
 class MainWindow(QMainWindow):
@@ -62,6 +63,7 @@ class MainWindow(QMainWindow):
         self.doc.modelEvent.connect(self._on_model_event)
         self.doc.fileStateChanged.connect(self._update_title)
         self.doc.analysisReady.connect(self._show_totals)
+        self.doc.totalsReady.connect(self._show_totals)
         self.doc.message.connect(self.show_message)
         self.controller = Controller(self.doc, catalog, self)
         self.controller.connect_canvas(self.scene)
@@ -348,7 +350,7 @@ class MainWindow(QMainWindow):
 
     def _show_totals(self, bundle) -> None:
         self.totals_label.setText(
-            f"Read {bundle.read_mbps:,.0f} MB/s   Write {bundle.write_mbps:,.0f} MB/s   "
+            f"Read {mbps_text(bundle.read_mbps)}   Write {mbps_text(bundle.write_mbps)}   "
             f"({bundle.figures} figures, {len(bundle.result.paths)} paths, analysed in {bundle.seconds * 1000:.0f} ms)"
         )
 

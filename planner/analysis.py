@@ -27,6 +27,7 @@ import functools
 import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from planner.capacity import Capacities as _Capacities
 from planner.demand import WorkloadResult, demand_model, workload_results
@@ -113,6 +114,9 @@ class Analysis:
     #: RDAC's standby paths (through the controller that does not own the logical drive), kept
     #: by a whole-design search (None otherwise); the SINGLE_POINT_OF_FAILURE rule reads them
     standby: list[Path] | None = field(default=None, compare=False, repr=False)
+    #: set by planner.incremental: (a weak reference to the analysis this one was updated from,
+    #: the ids of the components whose figures may differ from it); None: not known
+    touched: tuple[Any, list[str]] | None = field(default=None, compare=False, repr=False)
 
     def binding_hops(self) -> dict[str, int]:
         """Bottleneck component id -> number of paths it binds."""

@@ -37,6 +37,7 @@ against O(whole design) of path search and allocation for a full analysis.
 from __future__ import annotations
 
 import copy
+import weakref
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -212,6 +213,7 @@ class _Alloc:
 
     paths: list[Path]
     paths_of: dict[str, list[Path]]
+    members: list[str] = field(default_factory=list)  # the part's (whose figures these are)
     first: list[tuple[str, Load]] = field(default_factory=list)  # hops in first-crossing order
 
     loads: dict[str, Load] = field(default_factory=dict)  # hops its paths cross
@@ -253,7 +255,6 @@ class Partition:
         fresh = self._split(seeds, dirty)
         self._seen, self._fresh = token, fresh
         return fresh
-
 
     def _neighbours(self, cid: str) -> list[str]:
         t = self.topo
@@ -353,6 +354,7 @@ class IncrementalAnalysis:
         self.partition = partition if partition is not None else Partition(topo)
         self.alloc: dict[int, _Alloc] = {}
         self.last_parts = 0
+        self._touched: list[str] = []  # the components of the parts the last refresh re-analysed
         if self.partition.parts or not len(topo):  # split already (for other options)
             with gc_paused():
                 self.analysis = self._refresh([])
@@ -389,7 +391,9 @@ class IncrementalAnalysis:
             changed = changed.ids
         with gc_paused():
             fresh = self.partition.split_change(set(changed), token)
+            before = self.analysis
             self.analysis = self._refresh(fresh)
+            self.analysis.touched = (weakref.ref(before), self._touched)
         return self.analysis
 
     # -- the result ---------------------------------------------------------------------------
@@ -401,8 +405,10 @@ class IncrementalAnalysis:
         parts, part_of, allocs = self.parts, self.part_of, self.alloc
         todo = list(dict.fromkeys([k for k in fresh if k in parts] + [k for k in parts if k not in allocs]))
         self.last_parts = len(todo)
-        if len(allocs) > 2 * len(parts):  # parts dropped by splits made for other options
-            self.alloc = allocs = {k: a for k, a in allocs.items() if k in parts}
+        gone = [k for k in allocs if k not in parts]  # parts split again since (by any options)
+        touched = [cid for k in gone for cid in allocs.pop(k).members]
+        touched += [cid for k in todo for cid in parts[k].members]
+        self._touched = touched  # whose figures may differ from the analysis before
         paths: list[Path] = []
         standby: list[Path] = []
         unreachable: list[str] = []
@@ -411,7 +417,7 @@ class IncrementalAnalysis:
             paths_of: dict[str, list[Path]] = {}
             for p in own:
                 paths_of.setdefault(p.hba_port, []).append(p)
-            allocs[key] = _Alloc(own, paths_of)
+            allocs[key] = _Alloc(own, paths_of, parts[key].members)
         runs: list[int] = []  # the parts in the order of their ports' paths, a run per stretch
         for hp in t.of_kind("hba_port"):
             key = part_of[hp.id]

@@ -21,6 +21,7 @@ drive bay (``Box.state``: "free" or "array:<n>"; bays without a drive in ``Box.c
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from planner import naming
@@ -74,6 +75,12 @@ class Diagram:
     width: float = 0.0
     height: float = 0.0
     alias: dict[str, str] = field(default_factory=dict)  # hidden component -> visible box
+    #: how :func:`layout` made ``alias``: each collapsed group's members (group id -> {member:
+    #: group id}, shared with a :class:`LayoutMemo` and the diagrams laid out with it) and the
+    #: other entries; None when unknown (a diagram put together by hand)
+    folded: dict[str, dict[str, str]] | None = field(default=None, repr=False, compare=False)
+    direct: dict[str, str] | None = field(default=None, repr=False, compare=False)
+    memo: LayoutMemo | None = field(default=None, repr=False, compare=False)  # while laid out
 
     def visible(self, cid: str) -> str | None:
         """The box that shows ``cid``: its own, or that of the collapsed group hiding it."""
@@ -84,12 +91,72 @@ class Diagram:
 
 def alias_changes(old: Diagram, new: Diagram) -> list[str]:
     """Components shown by another box in ``new`` than in ``old``: hidden in another group,
-    hidden now or no longer hidden (added and removed components included)."""
-    if old.alias == new.alias:
-        return []
-    moved = [c for c, v in new.alias.items() if old.alias.get(c) != v]
-    moved += [c for c in old.alias.keys() - new.alias.keys()]
-    return moved
+    hidden now or no longer hidden (added and removed components included). Two diagrams laid
+    out with one :class:`LayoutMemo` share the members of the groups no edit touched: only the
+    other groups and the entries outside any group are compared."""
+    oa, na = old.alias, new.alias
+    if old.folded is None or new.folded is None or old.direct is None or new.direct is None:
+        if oa == na:
+            return []
+        moved = [c for c, v in na.items() if oa.get(c) != v]
+        return moved + [c for c in oa.keys() - na.keys()]
+    cands: list[str] = [*new.direct, *old.direct]
+    for of, nf in ((old.folded, new.folded), (new.folded, old.folded)):
+        for g, members in of.items():
+            if nf.get(g) is not members:
+                cands += members
+    return [c for c in dict.fromkeys(cands) if oa.get(c) != na.get(c)]
+
+
+class LayoutMemo:
+    """What one layout of a design lends the next: the members of each collapsed group (what
+    :func:`layout` hides below it, as {member: group}), kept until an edit touches the group.
+    Before laying out after an edit, call :meth:`forget` with the ids the edit changed; one
+    memo per copy of the design (the editor's analysis lane keeps one with its replica)."""
+
+    def __init__(self) -> None:
+        self.members: dict[str, tuple[dict[str, str], int]] = {}  # group -> (members, HBAs among them)
+
+    def forget(self, topo: Topology, ids: Iterable[str], shown: Diagram | None) -> None:
+        """Drop the groups holding any of ``ids`` now (their ancestors in ``topo``) or before
+        (the group ``shown``, the diagram laid out before the edit, hid them in)."""
+        members, comps = self.members, topo._components  # read only
+        for cid in ids:
+            c: str | None = cid
+            while c is not None:
+                members.pop(c, None)
+                comp = comps.get(c)
+                c = comp.parent if comp is not None else None
+            if shown is not None and (g := shown.alias.get(cid)) is not None:
+                members.pop(g, None)
+
+
+def same_geometry(old: Diagram, new: Diagram) -> bool:
+    """Whether ``new`` has the boxes and links of ``old``, each where it was (texts aside): the
+    canvas then keeps its items and relabels them."""
+    if old.boxes.keys() != new.boxes.keys() or len(old.links) != len(new.links):
+        return False
+    ob = old.boxes
+    for cid, b in new.boxes.items():
+        o = ob[cid]
+        if (o.x, o.y, o.w, o.h, o.container, o.collapsed, o.state, o.cells) != (
+            b.x,
+            b.y,
+            b.w,
+            b.h,
+            b.container,
+            b.collapsed,
+            b.state,
+            b.cells,
+        ):
+            return False
+    return all((a.a, a.b, a.kind, a.via) == (b.a, b.b, b.kind, b.via) for a, b in zip(old.links, new.links))
+
+
+def changed_boxes(old: Diagram, new: Diagram) -> list[str]:
+    """The boxes of ``new`` that differ from (or are not in) ``old``."""
+    ob = old.boxes
+    return [cid for cid, b in new.boxes.items() if ob.get(cid) != b]
 
 
 def default_collapsed(topo: Topology) -> set[str]:
@@ -99,10 +166,13 @@ def default_collapsed(topo: Topology) -> set[str]:
     return {c.id for kind in COLLAPSIBLE for c in topo.of_kind(kind)}
 
 
-def layout(topo: Topology, collapsed: set[str] | None = None, editor: bool = False) -> Diagram:
+def layout(
+    topo: Topology, collapsed: set[str] | None = None, editor: bool = False, memo: LayoutMemo | None = None
+) -> Diagram:
     """Lay the design out; ``collapsed`` holds ids of drawers, switches, subsystems and VGs
     shown as one box (default: :func:`default_collapsed`); ``editor`` adds HBA boxes and drive
-    bays (see the module docstring). Cost O(n) in components."""
+    bays (see the module docstring); ``memo``: the members of the collapsed groups from the
+    layouts before (see :class:`LayoutMemo`). Cost O(n) in components."""
     if collapsed is None:
         collapsed = default_collapsed(topo)
     x_of: dict[str, float] = {}
@@ -110,13 +180,18 @@ def layout(topo: Topology, collapsed: set[str] | None = None, editor: bool = Fal
     for col in COLUMNS:
         x_of[col] = x
         x += COLUMN_WIDTH[col] + COLUMN_GAP
-    d = Diagram()
+    d = Diagram(folded={})
     d.width = x
+    d.memo = memo if memo is not None else LayoutMemo()
     ranks = _host_ranks(topo)
     _host_side(topo, d, x_of, collapsed, editor)
     _switches(topo, d, x_of, collapsed, ranks)
     _subsystems(topo, d, x_of, collapsed, _storage_order(topo, ranks), editor)
     _lvm(topo, d, x_of, collapsed)
+    d.memo, d.direct, d.alias = None, d.alias, {}
+    for members in d.folded.values():
+        d.alias.update(members)
+    d.alias.update(d.direct)
     _links(topo, d)
     _compact_columns(d, x_of)
     _apply_positions(topo, d)
@@ -141,23 +216,36 @@ def _add(
     return box
 
 
-def _hide(topo: Topology, d: Diagram, group: Component) -> list[str]:
-    """Alias everything below ``group`` to it; the ids hidden (level by level). A site hides
-    tens of thousands, so this reads only the children lists, a level at a time."""
-    below = topo._children  # read only
-    alias, gid = d.alias, group.id
-    hidden: list[str] = []
-    level = below.get(gid, ())
-    while level:
-        alias.update(dict.fromkeys(level, gid))
-        hidden += level
-        nxt: list[str] = []
-        for cid in level:
-            kids = below.get(cid)
-            if kids:
-                nxt += kids
-        level = nxt
-    return hidden
+def _hide(topo: Topology, d: Diagram, group: Component) -> int:
+    """Fold everything below ``group`` into it (``d.folded``); how many components that hides.
+    A site hides tens of thousands, so this reads only the children lists, a level at a time,
+    and takes the members from the memo when no edit touched the group since."""
+    gid = group.id
+    memo = d.memo
+    assert memo is not None and d.folded is not None  # set by layout()
+    got = memo.members.get(gid)
+    if got is None:
+        below = topo._children  # read only
+        hidden: dict[str, str] = {}
+        level = below.get(gid, ())
+        while level:
+            hidden.update(dict.fromkeys(level, gid))
+            nxt: list[str] = []
+            for cid in level:
+                kids = below.get(cid)
+                if kids:
+                    nxt += kids
+            level = nxt
+        hbas = _of_kind(topo, "hba")
+        got = memo.members[gid] = (hidden, sum(1 for c in hidden if c in hbas) if group.kind == "drawer" else 0)
+    d.folded[gid] = got[0]
+    return len(got[0])
+
+
+def _hidden_hbas(d: Diagram, drawer: str) -> int:
+    """The HBAs folded into a collapsed drawer (after :func:`_hide`)."""
+    assert d.memo is not None
+    return d.memo.members[drawer][1]
 
 
 def _below(topo: Topology, cid: str) -> list[str]:
@@ -180,15 +268,34 @@ def _of_kind(topo: Topology, kind: str) -> dict[str, None]:
     return topo._by_kind.get(kind, {})
 
 
+def _holding(kind: str) -> frozenset[str]:
+    """The kinds that may have a ``kind`` below them (from the schema's parents)."""
+    out: set[str] = set()
+    todo = [kind]
+    while todo:
+        for p in KINDS[todo.pop()].parents:
+            if p is not None and p not in out:
+                out.add(p)
+                todo.append(p)
+    return frozenset(out)
+
+
+_HOLD_PORTS = _holding("hba_port")  # where a server's HBA ports may sit: drawers .. HBAs, not LPARs
+
+
 def _host_ranks(topo: Topology) -> dict[str, int]:
     """HBA port id -> its place in the server's slot order (drawer, PHB, slot): the order the
-    host side is drawn in, whatever is collapsed."""
+    host side is drawn in, whatever is collapsed. The walk enters only what may hold ports."""
     ranks: dict[str, int] = {}
-    ports = _of_kind(topo, "hba_port")
+    below, comps = topo._children, topo._components  # read only
     for server in topo.of_kind("server"):
-        for cid in _below(topo, server.id):
-            if cid in ports:
-                ranks[cid] = len(ranks)
+        stack = list(reversed(below.get(server.id, ())))
+        while stack:
+            c = comps[stack.pop()]
+            if c.kind == "hba_port":
+                ranks[c.id] = len(ranks)
+            elif c.kind in _HOLD_PORTS and (kids := below.get(c.id)):
+                stack += reversed(kids)
     for c in topo.of_kind("hba_port"):  # HBAs in no server (a draft) come last
         ranks.setdefault(c.id, len(ranks))
     return ranks
@@ -204,10 +311,8 @@ def _host_side(topo: Topology, d: Diagram, x_of: dict[str, float], collapsed: se
             if drawer.id in collapsed:
                 box = _add(d, drawer, "drawer", x_of["drawer"], y, COLUMN_WIDTH["drawer"], 3 * ROW)
                 box.collapsed = True
-                hidden = _hide(topo, d, drawer)
-                box.hidden_count = len(hidden)
-                hbas = _of_kind(topo, "hba")
-                box.label = f"{drawer.label()}\n{sum(1 for c in hidden if c in hbas)} HBAs"
+                box.hidden_count = _hide(topo, d, drawer)
+                box.label = f"{drawer.label()}\n{_hidden_hbas(d, drawer.id)} HBAs"
                 y += 3 * ROW + GAP
                 continue
             y = _drawer(topo, d, drawer, x_of, y, editor) + GAP
@@ -279,7 +384,7 @@ def _switches(topo: Topology, d: Diagram, x_of: dict[str, float], collapsed: set
     for sw in _by_peer_rank(topo, ranks, topo.of_kind("switch")):
         if sw.id in collapsed:
             box = _add(d, sw, "switch", x, y, w, 3 * ROW)
-            box.collapsed, box.hidden_count = True, len(_hide(topo, d, sw))
+            box.collapsed, box.hidden_count = True, _hide(topo, d, sw)
             y += 3 * ROW + GAP
             continue
         top = y
@@ -340,14 +445,15 @@ def _subsystems(
     folded_w = max((width - 10 * (per_row - 1)) / per_row if per_row > 1 else width, 70.0)
     cells: list[tuple[list[Box], float, float, bool]] = []
     for sub in subs:
-        start = len(d.boxes)
         if sub.id in collapsed:
             box = _add(d, sub, "subsystem", 0.0, 0.0, folded_w, 1.6 * ROW)
-            box.collapsed, box.hidden_count = True, len(_hide(topo, d, sub))
+            box.collapsed, box.hidden_count = True, _hide(topo, d, sub)
+            boxes = [box]
         else:
+            start = len(d.boxes)
             _subsystem_box(topo, d, sub, 0.0, 0.0, editor)
             _arrays(topo, d, sub, width + COLUMN_GAP, 0.0, 2 * ROW - 6 if editor else ROW)
-        boxes = list(d.boxes.values())[start:]
+            boxes = list(d.boxes.values())[start:]
         if per_row > 1:
             for b in boxes:
                 b.column = "subsystem"  # arrays travel with their subsystem's grid cell
@@ -491,7 +597,7 @@ def _lvm(topo: Topology, d: Diagram, x_of: dict[str, float], collapsed: set[str]
             label = _vg_label(vg)
             if vg.id in collapsed:
                 box = _add(d, vg, "volume_group", x, y, w, 3 * ROW, label)
-                box.collapsed, box.hidden_count = True, len(_hide(topo, d, vg))
+                box.collapsed, box.hidden_count = True, _hide(topo, d, vg)
                 y += 3 * ROW + GAP
                 continue
             y += 2 * ROW
@@ -507,30 +613,35 @@ def _lvm(topo: Topology, d: Diagram, x_of: dict[str, float], collapsed: set[str]
 
 def _links(topo: Topology, d: Diagram) -> None:
     seen: set[tuple[str, str, str]] = set()
+    boxes, alias, links = d.boxes, d.alias, d.links
 
     def link(a: str | None, b: str | None, kind: str, via: str = "") -> None:
-        va, vb = (d.visible(a) if a else None), (d.visible(b) if b else None)
+        va = (a if a in boxes else alias.get(a)) if a else None
+        vb = (b if b in boxes else alias.get(b)) if b else None
         if not va or not vb or va == vb:
             return
         key = (va, vb, kind)
-        if key in seen:
-            return
-        seen.add(key)
-        d.links.append(Link(va, vb, kind, via))
+        if key not in seen:
+            seen.add(key)
+            links.append(Link(va, vb, kind, via))
 
     for kind in COLUMNS[1 : COLUMNS.index("slot") + 1]:  # the server's I/O tree: drawer .. slot
-        for c in topo.of_kind(kind):
-            if c.parent and c.id in d.boxes and c.parent in d.boxes and d.boxes[c.id].container is None:
-                link(c.parent, c.id, "tree")
+        for cid in _of_kind(topo, kind):
+            box = boxes.get(cid)
+            if box is not None and box.container is None:
+                parent = topo._components[cid].parent
+                if parent and parent in boxes:
+                    link(parent, cid, "tree")
     for cab in topo.of_kind("cable"):
-        link(cab["a"], cab["b"], "cable", cab.id)
+        attrs = cab.attrs
+        link(attrs.get("a"), attrs.get("b"), "cable", cab.id)
     for ld in topo.of_kind("logical_drive"):
-        link(ld["owner"], ld.id, "owner", ld.id)
+        link(ld.attrs.get("owner"), ld.id, "owner", ld.id)
     for vg in topo.of_kind("volume_group"):
-        for pv in vg["pvs"]:
+        for pv in vg.attrs.get("pvs") or ():
             h = topo.get(pv)
-            if h is not None and h["logical_drive"]:
-                link(h["logical_drive"], vg.id, "pv", pv)
+            if h is not None and (ld := h.attrs.get("logical_drive")):
+                link(ld, vg.id, "pv", pv)
 
 
 def _compact_columns(d: Diagram, x_of: dict[str, float]) -> None:

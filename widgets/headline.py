@@ -36,6 +36,11 @@ def binding_kinds(topo: Topology, result: Analysis) -> list[tuple[str, int]]:
     return sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
 
 
+def mbps_text(mbps: float | None) -> str:
+    """A total as the bar shows it; '…' while its direction is still being analysed."""
+    return "…" if mbps is None else f"{mbps:,.0f} MB/s"
+
+
 def binding_text(kinds: list[tuple[str, int]]) -> str:
     """'HBAs (112 paths), PHBs (4 paths)'; 'no paths yet' when nothing binds."""
     if not kinds:
@@ -94,6 +99,8 @@ class HeadlineBar(QFrame):
             lay, "Figures", "The figure set the analysis uses (Figures box in the toolbar)", scale=1.2
         )
         doc.analysisReady.connect(self.show_bundle)
+        if hasattr(doc, "totalsReady"):
+            doc.totalsReady.connect(self.show_totals)
         doc.projectReplaced.connect(self.clear)
         if doc.analysis is not None:
             self.show_bundle(doc.analysis)
@@ -129,8 +136,7 @@ class HeadlineBar(QFrame):
 
     def show_bundle(self, bundle: AnalysisBundle) -> None:
         """Show one analysis (the document sends only current ones)."""
-        self.read_value.setText(f"{bundle.read_mbps:,.0f} MB/s")
-        self.write_value.setText(f"{bundle.write_mbps:,.0f} MB/s")
+        self.show_totals(bundle)
         kinds = binding_kinds(self.doc.topology, bundle.result)
         self.bound_value.setText(binding_text(kinds))
         self.figures_value.setText(f"{bundle.figures}, {bundle.direction}")
@@ -140,6 +146,11 @@ class HeadlineBar(QFrame):
         warnings = sum(1 for f in bundle.findings if f.severity == "warning")
         self._count(self.errors_value, errors, SEVERITY_COLOURS["error"])
         self._count(self.warnings_value, warnings, SEVERITY_COLOURS["warning"])
+
+    def show_totals(self, bundle: AnalysisBundle) -> None:
+        """The read and write totals ('…' for a direction still being analysed)."""
+        self.read_value.setText(mbps_text(bundle.read_mbps))
+        self.write_value.setText(mbps_text(bundle.write_mbps))
 
     @staticmethod
     def _count(label: QLabel, n: int, colour: str) -> None:

@@ -60,3 +60,30 @@ def test_the_lanes_start_from_the_opened_design_and_follow_edits(qtbot, parts):
     _assert_like_a_full_run(doc)
     _same_tables(bg._check_replica.topo, doc.topology)
     doc._background.shutdown()
+
+
+def test_the_chosen_direction_is_sent_first_and_the_totals_follow(qtbot, parts):
+    """The canvas is recoloured from the chosen direction before the other is analysed: the
+    first bundle of an edit lacks the other total (the headline shows '...'), ``totalled``
+    completes it in the bundle shown, and the rules get both."""
+    from widgets.headline import HeadlineBar
+
+    doc = Document(parts)
+    bar = HeadlineBar(doc)
+    qtbot.addWidget(bar)
+    doc.replace_project(Project(build_example("p690-one-drawer", parts)), None)
+    doc.wait_for_analysis(20000)
+    first, totals = [], []
+    seen_write = []
+    doc.analysisReady.connect(lambda b: first.append((b.checked, b.read_mbps, b.write_mbps)) if not b.checked else None)
+    doc.analysisReady.connect(lambda b: seen_write.append(bar.write_value.text()) if not b.checked else None)
+    doc.totalsReady.connect(lambda b: totals.append((b.read_mbps, b.write_mbps)))
+    array = doc.topology.of_kind("array")[0].id
+    doc.run(edit.set_attr, array, "segment_kb", 64)
+    _assert_like_a_full_run(doc)  # the checked bundle has both totals of a full run
+    full = compute_bundle(doc.topology, doc.topology.revision, doc.figures, doc.direction)
+    assert first and first[-1] == (False, full.read_mbps, None)
+    assert seen_write[-1] == "\u2026"
+    assert totals and totals[-1] == (full.read_mbps, full.write_mbps)
+    assert bar.write_value.text() == f"{full.write_mbps:,.0f} MB/s"
+    doc._background.shutdown()

@@ -1,6 +1,7 @@
 """Incremental analysis (planner.incremental): after random edit sequences the incremental result
 equals a full analysis, field for field and in order, and the replica kept in step by deltas
-equals the design it mirrors."""
+equals the design it mirrors; the layout made with a memo (planner.layout.LayoutMemo, as the
+editor's analysis lane keeps it with its replica) equals a layout from nothing."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from planner.analysis import analyze
 from planner.commands import PutPart, UndoStack
 from planner.examples import build_example, build_site
 from planner.incremental import Delta, IncrementalAnalysis, Replica
+from planner.layout import COLLAPSIBLE, Diagram, LayoutMemo, alias_changes, layout
 from planner.model import ModelError
 from planner.resilience import all_paths
 
@@ -65,6 +67,11 @@ class Edits(RuleBasedStateMachine):
             self.replica.topo, "planning", "write", partition=self.inc_replica.partition
         )
         self.inc_live = IncrementalAnalysis(self.topo, "measured", "mixed")
+        # every other group collapsed: members folded from the memo and drawn ones side by side
+        groups = [c.id for kind in COLLAPSIBLE for c in self.topo.of_kind(kind)]
+        self.collapsed = set(groups[::2])
+        self.memo = LayoutMemo()
+        self.laid = layout(self.replica.topo, self.collapsed, editor=True, memo=self.memo)
 
     def _pick(self, kind, n, where=lambda c: True):
         comps = [c for c in self.topo.of_kind(kind) if where(c)]
@@ -131,6 +138,19 @@ class Edits(RuleBasedStateMachine):
         cmd.do(self.topo)
         self.stack.push(cmd, applied=True)
 
+    @rule(n=PICK, m=PICK)
+    def move_hba(self, n, m):
+        hba = self._pick("hba", n)
+        slot = self._pick("slot", m, lambda s: not self.topo.children(s.id, "hba"))
+        if hba is not None and slot is not None:
+            self._push(lambda: edit.move_hba(self.topo, hba.id, slot.id))
+
+    @rule(n=PICK)
+    def fold_or_unfold(self, n):
+        groups = [c.id for kind in COLLAPSIBLE for c in self.topo.of_kind(kind)]
+        if groups:
+            self.collapsed ^= {groups[n % len(groups)]}
+
     @rule()
     def undo(self):
         self.stack.undo()
@@ -146,8 +166,13 @@ class Edits(RuleBasedStateMachine):
         self.replica.apply(delta)
         full = analyze(self.topo, "planning", "read")
         splits = self.inc_replica.partition.updates
+        prev = self.inc_replica.analysis
         inc = self.inc_replica.update(delta, token=delta.revision)
         same_analysis(inc, full)
+        if inc.touched is not None:  # what the canvas compares: every load not shared is named
+            assert inc.touched[0]() is prev
+            comps, before = inc.components, prev.components
+            assert {c for c in comps.keys() | before.keys() if comps.get(c) is not before.get(c)} <= set(inc.touched[1])
         same_analysis(self.inc_shared.update(delta, token=delta.revision), analyze(self.topo, "planning", "write"))
         assert self.inc_replica.partition.updates <= splits + 1  # split once for both
         # the standby paths the SINGLE_POINT_OF_FAILURE rule reads: the same, and with the
@@ -159,6 +184,23 @@ class Edits(RuleBasedStateMachine):
         assert state(self.replica.topo) == state(self.topo)
         clone = self.topo.clone()
         assert state(self.replica.topo)[0] == state(clone)[0]
+        self._layout_follows(delta)
+
+    def _layout_follows(self, delta):
+        """The memo'd layout of the replica equals a layout of the design from nothing, and the
+        components moved to another box are those a full comparison finds."""
+        self.memo.forget(self.replica.topo, delta.ids, self.laid)
+        collapsed = {c for c in self.collapsed if c in self.topo}
+        got = layout(self.replica.topo, collapsed, editor=True, memo=self.memo)
+        assert got == layout(self.topo, collapsed, editor=True)  # boxes, links, size and aliases
+
+        def plain(d):  # the same diagram without what the memo shares
+            return Diagram(d.boxes, d.links, d.width, d.height, d.alias)
+
+        moved = alias_changes(self.laid, got)
+        assert len(moved) == len(set(moved))
+        assert set(moved) == set(alias_changes(plain(self.laid), plain(got)))
+        self.laid = got
 
 
 @pytest.fixture(scope="module")

@@ -123,6 +123,12 @@ def test_edits_and_undos_show_what_a_full_rebuild_shows(qtbot, parts, benchmark_
         doc.undo_stack.undo,
         doc.undo_stack.redo,
         lambda: doc.run(edit.set_attr, "fastt1.arr1", "segment_kb", 128),
+        lambda: (  # an attribute relabelled here while the layout of the edit before is made
+            doc.run(edit.add_hba, free_slot(doc.topology, drawer), hba_part(parts)),
+            QApplication.processEvents(),
+            doc.run(edit.set_attr, "fastt1.arr1", "segment_kb", 64),
+        ),
+        doc.undo_stack.undo,
     ]
     for step in steps:
         step()

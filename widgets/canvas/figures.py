@@ -54,10 +54,15 @@ def canvas_figures(result: Analysis, before: CanvasFigures | None = None, order:
 def changed_components(prev: Analysis, result: Analysis, old: CanvasFigures, new: CanvasFigures) -> list[str]:
     """Components whose figures differ between two results: a new or removed load, a load
     with other figures (one the edit's part recomputed to the same figures is not), a group
-    load or a binding count that changed."""
+    load or a binding count that changed. When ``result`` was updated from ``prev``
+    (planner.incremental), only the components of the parts it re-analysed are compared."""
     before, after = prev.components, result.components
-    changed = [cid for cid, ld in after.items() if (old_ld := before.get(cid)) is not ld and old_ld != ld]
-    changed += [cid for cid in before.keys() - after.keys()]
+    touched = result.touched
+    if touched is not None and touched[0]() is prev:  # updated from prev: only these can differ
+        changed = [c for c in dict.fromkeys(touched[1]) if (a := after.get(c)) is not (b := before.get(c)) and a != b]
+    else:
+        changed = [cid for cid, ld in after.items() if (old_ld := before.get(cid)) is not ld and old_ld != ld]
+        changed += [cid for cid in before.keys() - after.keys()]
     gl, ogl = new.group_load, old.group_load
     changed += [c for c in gl.keys() | ogl.keys() if gl.get(c) != ogl.get(c)]
     changed += [c for c in new.binds.keys() | old.binds.keys() if new.binds.get(c) != old.binds.get(c)]

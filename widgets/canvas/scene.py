@@ -28,7 +28,7 @@ from PySide6.QtCore import QPointF, QRectF, QTimer, Signal
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QApplication, QGraphicsScene
 
-from planner.layout import COLLAPSIBLE, Diagram, alias_changes, box_text, default_collapsed, layout
+from planner.layout import COLLAPSIBLE, Diagram, alias_changes, box_text, default_collapsed, layout, same_geometry
 from planner.naming import label
 from planner.schema import KINDS, PORT_KINDS
 from widgets.canvas.figures import CanvasFigures, canvas_figures, changed_components
@@ -130,6 +130,7 @@ class DiagramScene(QGraphicsScene):
         self._regrouped: set[str] = set()  # boxes whose members changed in a relabel (sorted again)
         self._overview_selected: set[str] = set()  # boxes the overview drew as selected
         self._layout_asked: int | None = None  # the revision a background layout was asked for
+        self._relabelled_here: set[str] = set()  # boxes relabel_local changed in the diagram shown
         self._flush_timer = QTimer(self)
         self._flush_timer.setSingleShot(True)
         self._flush_timer.setInterval(0)
@@ -201,6 +202,7 @@ class DiagramScene(QGraphicsScene):
             if (label, tip) != (box.label, box.tip):
                 new = replace(box, label=label, tip=tip)
                 d.boxes[cid] = new
+                self._relabelled_here.add(cid)
                 self.items_by_id[cid].set_label(new)
                 self._subtexts.pop(cid, None)
                 self._dirty_boxes.add(cid)
@@ -245,16 +247,27 @@ class DiagramScene(QGraphicsScene):
         if laid.revision != topo.revision or laid.collapsed != frozenset(self._collapsed_now()):
             self._request_layout()
             return
-        self.rebuild(diagram=laid.diagram, moved=laid.moved if laid.since is self.diagram else None)
+        if laid.since is self.diagram:  # compared with the diagram shown in the background
+            self.rebuild(diagram=laid.diagram, moved=laid.moved, same=laid.same, relabelled=laid.relabelled)
+        else:
+            self.rebuild(diagram=laid.diagram)
 
-    def rebuild(self, force: bool = False, diagram: Diagram | None = None, moved: list[str] | None = None) -> None:
-        """Lay the design out again (or show ``diagram``, laid out in the background, with the
-        components ``moved`` to another box since the diagram shown, when known); recreate the
-        items when anything moved (or ``force``)."""
+    def rebuild(
+        self,
+        force: bool = False,
+        diagram: Diagram | None = None,
+        moved: list[str] | None = None,
+        same: bool | None = None,
+        relabelled: list[str] | None = None,
+    ) -> None:
+        """Lay the design out again (or show ``diagram``, laid out in the background, with what
+        was worked out there against the diagram shown, when known: the components ``moved`` to
+        another box, whether it has the ``same`` geometry and the boxes ``relabelled``);
+        recreate the items when anything moved (or ``force``)."""
         self._layout_asked = None
         d = diagram if diagram is not None else self._layout()
-        if not force and self._same_geometry(d):
-            self._relabel(d, moved)  # nothing moved: keep the items, refresh the labels
+        if not force and (same if same is not None else self._same_geometry(d)):
+            self._relabel(d, moved, relabelled)  # nothing moved: keep the items, refresh the labels
             if self.doc.analysis is not None:
                 self.apply_analysis(self.doc.analysis)  # held back while the layout was made
             return
@@ -268,8 +281,22 @@ class DiagramScene(QGraphicsScene):
         self._shown, self._members = None, None
         self._job, self._links_at, self._subtexts, self._regrouped = None, None, {}, set()
         self._let_views_paint()
-        self.diagram = d
+        self.diagram, self._relabelled_here = d, set()
         self.shown_topology = self.doc.topology
+        self._make_items(d)
+        self._syncing = False
+        self.show_selection(self.doc.selection)
+        if self.doc.analysis is not None:
+            self.apply_analysis(self.doc.analysis)
+        if self.chosen_path is not None:
+            self.highlight_path(self.chosen_path)
+        if self.low_detail[0]:
+            self.set_low_detail(True, self.low_detail[1], force=True)
+        if self.overview is not None:
+            overview_scene(self)  # its bounds and batches follow the new items
+
+    def _make_items(self, d: Diagram) -> None:
+        """An item for each box (inside its container's) and each link of ``d``."""
         head: dict[str, float] = {}  # container -> room above its first inner box
         for box in d.boxes.values():
             if box.container is not None and box.container in d.boxes:
@@ -291,16 +318,6 @@ class DiagramScene(QGraphicsScene):
                 self.addItem(li)
                 self.links.append(li)
         self.setSceneRect(QRectF(0, 0, d.width + 200, d.height + 200))
-        self._syncing = False
-        self.show_selection(self.doc.selection)
-        if self.doc.analysis is not None:
-            self.apply_analysis(self.doc.analysis)
-        if self.chosen_path is not None:
-            self.highlight_path(self.chosen_path)
-        if self.low_detail[0]:
-            self.set_low_detail(True, self.low_detail[1], force=True)
-        if self.overview is not None:
-            overview_scene(self)  # its bounds and batches follow the new items
 
     def set_low_detail(self, low: bool, scale: float, force: bool = False) -> None:
         """Switch to summary boxes (inner text hidden, group names large) or back; the view calls
@@ -322,31 +339,22 @@ class DiagramScene(QGraphicsScene):
             self.rebuild()
 
     def _same_geometry(self, d: Diagram) -> bool:
-        old = self.diagram
-        if old is None or old.boxes.keys() != d.boxes.keys() or len(old.links) != len(d.links):
-            return False
-        for cid, b in d.boxes.items():
-            o = old.boxes[cid]
-            if (o.x, o.y, o.w, o.h, o.container, o.collapsed, o.state, o.cells) != (
-                b.x,
-                b.y,
-                b.w,
-                b.h,
-                b.container,
-                b.collapsed,
-                b.state,
-                b.cells,
-            ):
-                return False
-        return all((a.a, a.b, a.kind, a.via) == (b.a, b.b, b.kind, b.via) for a, b in zip(old.links, d.links))
+        return self.diagram is not None and same_geometry(self.diagram, d)
 
-    def _relabel(self, d: Diagram, moved: list[str] | None = None) -> None:
+    def _relabel(self, d: Diagram, moved: list[str] | None = None, relabelled: list[str] | None = None) -> None:
         """Show a layout with the same geometry: relabel the boxes whose text changed and move
         the components whose box changed (hidden in another group) to their new box; those
-        boxes are repainted with the next analysis, the others keep their figures."""
+        boxes are repainted with the next analysis, the others keep their figures.
+        ``relabelled``: the boxes of ``d`` that differ from the diagram shown as the background
+        saw it (the boxes relabelled here since are looked at too)."""
         old, self.diagram = self.diagram, d
+        local, self._relabelled_here = self._relabelled_here, set()
+        ids: Iterable[str] = d.boxes if relabelled is None else dict.fromkeys([*relabelled, *local])
         changed = []
-        for cid, box in d.boxes.items():
+        for cid in ids:
+            box = d.boxes.get(cid)
+            if box is None:
+                continue
             item = self.items_by_id[cid]
             if box != item.box:
                 item.set_label(box)
