@@ -116,6 +116,23 @@ class LayoutMemo:
 
     def __init__(self) -> None:
         self.members: dict[str, tuple[dict[str, str], int]] = {}  # group -> (members, HBAs among them)
+        self._merged: dict[str, str] = {}  # every folded member -> its group, as of _merged_from
+        self._merged_from: dict[str, dict[str, str]] = {}  # group -> the members merged
+
+    def merged(self, folded: dict[str, dict[str, str]]) -> dict[str, str]:
+        """Every member of the groups ``folded`` (group -> members) -> its group: the merge
+        made last time, with the groups whose members changed since taken out and put in."""
+        alias, last = self._merged, self._merged_from
+        for g, members in last.items():
+            if folded.get(g) is not members:
+                for c in members:
+                    if alias.get(c) == g:
+                        del alias[c]
+        for g, members in folded.items():
+            if last.get(g) is not members:
+                alias.update(members)
+        self._merged_from = dict(folded)
+        return alias
 
     def forget(self, topo: Topology, ids: Iterable[str], shown: Diagram | None) -> None:
         """Drop the groups holding any of ``ids`` now (their ancestors in ``topo``) or before
@@ -188,9 +205,9 @@ def layout(
     _switches(topo, d, x_of, collapsed, ranks)
     _subsystems(topo, d, x_of, collapsed, _storage_order(topo, ranks), editor)
     _lvm(topo, d, x_of, collapsed)
-    d.memo, d.direct, d.alias = None, d.alias, {}
-    for members in d.folded.values():
-        d.alias.update(members)
+    merged = d.memo.merged(d.folded)
+    d.memo, d.direct = None, d.alias
+    d.alias = dict(merged) if memo is not None else merged  # a memo keeps its own
     d.alias.update(d.direct)
     _links(topo, d)
     _compact_columns(d, x_of)
