@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
     QUndoView,
 )
 
+from app import gui_gc
 from app.about import show_about
 from app.actions.menus import fill_component_menu, fill_design_menu
 from app.autosave import Autosaver
@@ -65,6 +66,8 @@ class MainWindow(QMainWindow):
         self.doc.analysisReady.connect(self._show_totals)
         self.doc.totalsReady.connect(self._show_totals)
         self.doc.message.connect(self.show_message)
+        self.doc.projectReplaced.connect(gui_gc.thaw)  # the old design's cyclic garbage can go
+        self.scene.rebuilt.connect(gui_gc.freeze_when_idle)  # the new items stay: not walked again
         self.controller = Controller(self.doc, catalog, self)
         self.controller.connect_canvas(self.scene)
         self.view.extra_menu = self.fill_component_menu

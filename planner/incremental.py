@@ -256,39 +256,40 @@ class Partition:
         self._seen, self._fresh = token, fresh
         return fresh
 
+    def _neighbours(self, cid: str) -> list[str]:
+        t = self.topo
+        out = [r for r, _ in t._refs_to.get(cid, ())]
+        comp = t.get(cid)
+        if comp is None:
+            return out
+        if comp.parent is not None:
+            out.append(comp.parent)
+        out += t._children.get(cid, ())
+        for name, many in _REFS[comp.kind]:
+            v = comp.attrs.get(name)
+            if many:
+                out += [x for x in v or () if x]
+            elif v:
+                out.append(v)
+        return out
+
+    def _alive(self, cid: str) -> bool:
+        return cid in self.topo or bool(self.topo._refs_to.get(cid))
+
     def _split(self, seeds: Iterable[str], dirty: set[int] = frozenset()) -> list[int]:  # type: ignore[assignment]
         """The connected parts holding ``seeds`` (their keys); the old parts they cover are
-        dropped. Neighbours: parent, children, the ids a component names and those naming it
-        (an id named but missing counts as a component, so a reference to it joins parts)."""
-        t = self.topo
-        comps, refs_to, children = t._components, t._refs_to, t._children  # read only
+        dropped."""
         drop = set(dirty)
         seen: set[str] = set()
         groups: list[list[str]] = []
         for s in seeds:
-            if s in seen or not (s in comps or refs_to.get(s)):
+            if s in seen or not self._alive(s):
                 continue
             seen.add(s)
             group, stack = [s], [s]
             while stack:
-                cid = stack.pop()
-                near = [r for r, _ in refs_to.get(cid, ())]
-                comp = comps.get(cid)
-                if comp is not None:
-                    if comp.parent is not None:
-                        near.append(comp.parent)
-                    kids = children.get(cid)
-                    if kids:
-                        near += kids
-                    attrs = comp.attrs
-                    for name, many in _REFS[comp.kind]:
-                        v = attrs.get(name)
-                        if many:
-                            near += [x for x in v or () if x]
-                        elif v:
-                            near.append(v)
-                for n in near:
-                    if n not in seen and (n in comps or refs_to.get(n)):
+                for n in self._neighbours(stack.pop()):
+                    if n not in seen and self._alive(n):
                         seen.add(n)
                         group.append(n)
                         stack.append(n)

@@ -161,3 +161,26 @@ def test_full_collections_wait_for_the_old_generation_to_grow_by_a_quarter(qtbot
         gc.callbacks.remove(seen)
         release_gc()
     del keep
+
+
+def test_the_heap_is_frozen_once_the_canvas_is_rebuilt_and_thawed_when_a_design_opens(window, qtbot, monkeypatch):
+    """What a rebuilt canvas made stays as long as the design is open: once the editor is
+    quiet it goes to the permanent generation (no full collection walks it again); opening a
+    design hands everything back to the collector."""
+    monkeypatch.setattr(gui_gc, "FREEZE_AFTER_MS", 30)
+    if gui_gc._freezer is not None:
+        gui_gc._freezer.timer.setInterval(30)
+    gc.unfreeze()
+    window.scene.set_all_collapsed(False)  # a rebuild: many new items
+    assert gui_gc._freezer is not None
+    gui_gc._freezer.timer.setInterval(30)
+    before = gui_gc._freezer.frozen
+    qtbot.waitUntil(lambda: gui_gc._freezer.frozen > before, timeout=5000)
+    assert gc.get_freeze_count() > 1000  # the window, the design and its items
+    thawed = []
+    window.doc.projectReplaced.connect(lambda: thawed.append(gc.get_freeze_count()))
+    window.open_example("p690-benchmark")
+    assert thawed and thawed[0] == 0  # the old design's cyclic garbage is the collector's again
+    qtbot.waitUntil(lambda: gc.get_freeze_count() > 0, timeout=5000)  # the new canvas, frozen in turn
+    gc.unfreeze()
+    gui_gc._freezer.timer.setInterval(gui_gc.FREEZE_AFTER_MS)

@@ -93,6 +93,7 @@ class DiagramScene(QGraphicsScene):
     duplicateRequested = Signal(list)
     hbaMoveRequested = Signal(str, str)  # hba id, slot id
     collapseChanged = Signal()
+    rebuilt = Signal()  # the items were made again (many long-lived objects: see app.gui_gc)
 
     def __init__(self, doc, parent=None) -> None:
         super().__init__(parent)
@@ -294,6 +295,7 @@ class DiagramScene(QGraphicsScene):
             self.set_low_detail(True, self.low_detail[1], force=True)
         if self.overview is not None:
             overview_scene(self)  # its bounds and batches follow the new items
+        self.rebuilt.emit()
 
     def _make_items(self, d: Diagram) -> None:
         """An item for each box (inside its container's) and each link of ``d``."""
