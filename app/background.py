@@ -38,7 +38,7 @@ from planner.gcpause import gc_paused, hold_gc, release_gc
 from planner.incremental import Delta, IncrementalAnalysis, Partition, Replica
 from planner.layout import LayoutMemo, alias_changes, changed_boxes, layout, same_geometry
 from planner.model import Topology
-from planner.rules import check
+from planner.rules import CheckStopped, check
 from widgets.canvas.figures import canvas_figures
 
 IDLE_S = 1.0  # quiet time before the cross-check runs
@@ -435,8 +435,11 @@ class BackgroundAnalysis(QObject):
                 self._check_replica.apply(d)
         _, _, bundle, ruled = items[-1]
         try:
-            with gc_paused():
-                findings = check(self._check_replica.topo, bundle.figures, ruled.direction, analysis=ruled)
+            with gc_paused():  # an edit meanwhile stops it: its own check follows
+                topo = self._check_replica.topo
+                findings = check(topo, bundle.figures, ruled.direction, analysis=ruled, stop=self._lane.pending)
+        except CheckStopped:
+            return
         except Exception as err:
             self.checked.emit(err)
             return

@@ -30,13 +30,14 @@ from __future__ import annotations
 
 from planner.rules import lvm, placement, san, server_io, storage, workload  # noqa: F401  (registers the rules)
 from planner.rules.context import Context
-from planner.rules.registry import RULES, SEVERITIES, Finding, Rule, RuleFn, check, rule, rules_table
+from planner.rules.registry import RULES, SEVERITIES, CheckStopped, Finding, Rule, RuleFn, check, rule, rules_table
 from planner.rules.storage import raid_drive_problem
 
 __all__ = [
     "RULES",
     "SEVERITIES",
     "Context",
+    "CheckStopped",
     "Finding",
     "Rule",
     "RuleFn",

@@ -113,12 +113,17 @@ def _internal(r: Rule, err: Exception) -> Finding:
     )
 
 
+class CheckStopped(Exception):
+    """A check given ``stop`` was told to stop (the design changed meanwhile)."""
+
+
 def check(
     topo: Topology,
     figures: str = "planning",
     direction: str = "read",
     analysis: Analysis | None = None,
     rules: Iterable[str] | None = None,
+    stop: Callable[[], bool] | None = None,
 ) -> list[Finding]:
     """Run the rules (all, or the ids in ``rules``) on ``topo``.
 
@@ -128,13 +133,16 @@ def check(
     Returns the findings sorted by severity (error, warning, advice), rule id, components.
     A rule that raises becomes an ``INTERNAL`` error finding naming the rule (and is logged with
     its traceback); the other rules still run. Raises ValueError for an unknown rule id, figure
-    set or direction.
+    set or direction. ``stop``: asked before each rule; once it says True the check raises
+    :class:`CheckStopped` (the editor's check of a revision an edit has made stale).
     """
     ctx = Context(topo, figures, direction, analysis)
     selected = _selected(rules)
     findings: list[Finding] = []
     with gc_paused():
         for r in selected:
+            if stop is not None and stop():
+                raise CheckStopped(r.id)
             try:
                 findings += r.fn(topo, ctx)
             except Exception as err:  # a rule bug must not hide the other findings or show a traceback

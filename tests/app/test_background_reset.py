@@ -87,3 +87,34 @@ def test_the_chosen_direction_is_sent_first_and_the_totals_follow(qtbot, parts):
     assert totals and totals[-1] == (full.read_mbps, full.write_mbps)
     assert bar.write_value.text() == f"{full.write_mbps:,.0f} MB/s"
     doc._background.shutdown()
+
+
+def test_an_edit_stops_the_check_of_the_revision_before(qtbot, parts, monkeypatch):
+    """The rules of a stale revision stop at the next rule once an edit is being analysed (they
+    would only compete with it for the interpreter); the new revision is checked in full."""
+    import threading
+
+    import app.background as background
+
+    real = background.check
+    in_check, stopped = threading.Event(), []
+
+    def slow_check(topo, *args, stop=None, **kw):
+        in_check.set()
+        for _ in range(400):  # a long rule: until the edit arrives (2 s at most)
+            if stop is not None and stop():
+                stopped.append(topo.revision)
+                break
+            threading.Event().wait(0.005)
+        return real(topo, *args, stop=stop, **kw)
+
+    monkeypatch.setattr(background, "check", slow_check)
+    doc = Document(parts)
+    doc.replace_project(Project(build_example("p690-one-drawer", parts)), None)
+    qtbot.waitUntil(in_check.is_set, timeout=20000)
+    array = doc.topology.of_kind("array")[0].id
+    doc.run(edit.set_attr, array, "segment_kb", 64)  # while the first revision's rules run
+    monkeypatch.setattr(background, "check", real)
+    _assert_like_a_full_run(doc)
+    assert stopped  # the first revision's check was stopped
+    doc._background.shutdown()

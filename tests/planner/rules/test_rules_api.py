@@ -12,7 +12,7 @@ from planner import edit
 from planner.analysis import analyze
 from planner.examples import build_example
 from planner.fixtures import set_raw
-from planner.rules import RULES, SEVERITIES, Context, Finding, Rule, check, rule, rules_table
+from planner.rules import RULES, SEVERITIES, CheckStopped, Context, Finding, Rule, check, rule, rules_table
 
 
 def test_registry_holds_the_rules_with_valid_metadata():
@@ -220,3 +220,23 @@ def test_rules_survive_half_built_designs(one, kind):
     edit.delete(one, [comps[len(comps) // 2].id])
     findings = check(one)
     assert not of(findings, "INTERNAL"), [f.message for f in of(findings, "INTERNAL")]
+
+
+def test_a_check_told_to_stop_stops_between_rules(parts):
+    """The editor stops the check of a revision an edit has made stale: ``stop`` is asked
+    before each rule, and once it says so no further rule runs."""
+    topo = build_example("p690-one-drawer", parts)
+    asked = []
+
+    def stop_after(n):
+        def stop():
+            asked.append(1)
+            return len(asked) > n
+
+        return stop
+
+    with pytest.raises(CheckStopped):
+        check(topo, stop=stop_after(3))
+    assert len(asked) == 4  # three rules ran, the fourth was not started
+    asked.clear()
+    assert check(topo, stop=lambda: False) == check(topo)  # never told: the same findings
