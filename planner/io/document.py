@@ -9,6 +9,7 @@ a user can cause raises :class:`~planner.io.errors.ProjectError` naming the file
 from __future__ import annotations
 
 import copy
+import itertools
 import json
 import math
 import os
@@ -404,7 +405,13 @@ def dumps_in_steps(value: Any) -> str:
     """What :func:`dumps` gives (without indent), encoded by Python's pure encoder a piece at a
     time: slower, but a thread running it lets other threads in between the pieces."""
     encoder = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, allow_nan=False)
-    return "".join(encoder.iterencode(value))
+    chunks = encoder.iterencode(value)
+    # joined a batch at a time: one join of the 16x site's 1.3 million chunks, and freeing them,
+    # held the interpreter 21 ms at a stretch (the editor froze for that long during an autosave)
+    pieces = []
+    while batch := list(itertools.islice(chunks, 20000)):
+        pieces.append("".join(batch))
+    return "".join(pieces)
 
 
 def export_json(project: Project | Topology, path: str | os.PathLike[str]) -> None:

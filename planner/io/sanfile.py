@@ -120,8 +120,11 @@ def _body_of_texts(current: str, texts: list[tuple[str, str]]) -> bytes:
     """A revision's body from its scenarios' JSON texts (as the rows hold them): the text
     ``dumps({"current": ..., "scenarios": [{"name": ..., "design": ...}]})`` gives, put
     together rather than encoded a second time, compressed."""
-    scenarios = ",".join('{"name":' + dumps(name) + ',"design":' + text + "}" for name, text in texts)
-    return zlib.compress(('{"current":' + dumps(current) + ',"scenarios":[' + scenarios + "]}").encode("utf-8"), 6)
+    parts = ['{"current":', dumps(current), ',"scenarios":[']
+    for i, (name, text) in enumerate(texts):
+        parts += [',{"name":' if i else '{"name":', dumps(name), ',"design":', text, "}"]
+    parts.append("]}")
+    return zlib.compress("".join(parts).encode("utf-8"), 6)  # one copy of each text, not four
 
 
 def _migrate_1_to_2(db: sqlite3.Connection) -> None:
