@@ -53,6 +53,10 @@ GIL_SWITCH_S = 0.0002
 #: direction (at most this long, until :meth:`BackgroundAnalysis.gui_caught_up`): the two would
 #: otherwise take turns at the interpreter and the repaint would stretch over several frames.
 GUI_FIRST_S = 0.05
+#: ... and waits this long for another edit (a key held down, a spin box stepped) before it
+#: analyses the other direction: an edit that comes is analysed first, and the other direction
+#: (its total in the headline) and the rules catch up with both at once
+OTHERS_AFTER_S = 0.03
 #: the rules wait until the analyses have been quiet this long (at most SETTLE_MAX_S), so a
 #: quick series of edits recolours the canvas without the rules competing for the interpreter
 SETTLE_S, SETTLE_MAX_S = 0.15, 1.0
@@ -113,6 +117,11 @@ class _Lane:
         with self._cond:
             return bool(self._queue)
 
+    def wait_queued(self, timeout: float) -> bool:
+        """Wait up to ``timeout`` for new work; whether some waits."""
+        with self._cond:
+            return self._cond.wait_for(lambda: bool(self._queue) or self.stopped, timeout) and bool(self._queue)
+
     def _loop(self) -> None:
         while True:
             with self._cond:
@@ -165,7 +174,7 @@ class _Job:
     direction: str
     origin: Topology
     snapshot: Topology | None = None  # set: start again from this copy of the design
-    layout: tuple | None = None  # (collapsed ids, box positions): lay the design out too (see LaidOut)
+    layout: tuple | None = None  # (collapsed ids, box positions, diagram shown): lay out too (see LaidOut)
 
 
 @dataclass
@@ -242,6 +251,11 @@ class BackgroundAnalysis(QObject):
         self._laid: Any = None  # the diagram laid out last
         self._layout_memo = LayoutMemo()  # what the next layout of the replica may reuse
         self._gui_turn = threading.Event()  # set when the GUI thread has shown an analysis sent
+        #: directions not brought up to date because another edit was waiting (-> whether a
+        #: rebuild is due), and the deltas not yet sent to the check lane meanwhile
+        self._behind: dict[str, bool] = {}
+        self._unchecked: list[Delta] = []
+        self._check_reset_due = False  # the check lane's copy is to be made afresh (after a reset)
         self._lane = _Lane("sanplan-analysis", self._analyse)
         self._check_lane = _Lane("sanplan-check", self._check, self._cross_check, settle_s=SETTLE_S)
         self.destroyed.connect(self._lane.stop)
@@ -256,7 +270,7 @@ class BackgroundAnalysis(QObject):
 
     def submit(self, delta: Delta, figures: str, direction: str, origin: Topology, layout: tuple | None = None) -> None:
         """Analyse the design after ``delta`` (built with ``Delta.from_events``); ``layout``
-        (collapsed ids, box positions): lay it out first (``laidOut``)."""
+        (collapsed ids, box positions, the diagram shown or None): lay it out first (``laidOut``)."""
         self._lane.post(_Job(delta, figures, direction, origin, layout=layout))
 
     def compute(
@@ -293,6 +307,7 @@ class BackgroundAnalysis(QObject):
             self._incs, self._incs_key = {}, None
             self._canvas = self._laid = None
             self._layout_memo = LayoutMemo()
+            self._behind, self._unchecked, self._check_reset_due = {}, [], True
         if self._replica is None:
             return  # nothing to analyse before the first reset
         deltas = [j.delta for j in jobs if j.delta is not None]
@@ -303,6 +318,7 @@ class BackgroundAnalysis(QObject):
             ids |= d.ids
             full = full or bool(d.parts)
         self._layout_memo.forget(self._replica.topo, ids, self._laid)  # the groups the edits touched
+        self._unchecked += deltas  # sent to the check lane with the next revision analysed in full
         job = jobs[-1]
         wanted = next((j.layout for j in reversed(jobs) if j.layout is not None), None)
         if wanted is not None:
@@ -318,6 +334,11 @@ class BackgroundAnalysis(QObject):
         self._gui_turn.clear()
         self.analysed.emit(bundle)  # the canvas is recoloured from the chosen direction at once
         self._gui_turn.wait(GUI_FIRST_S)
+        if self._lane.wait_queued(OTHERS_AFTER_S) and not self._check_reset_due:  # the next edit first
+            for direction in self._incs:
+                if direction != job.direction:
+                    self._behind[direction] = self._behind.get(direction, False) or full
+            return
         try:
             with gc_paused():
                 self._other_directions(job, ids, full, out)
@@ -329,16 +350,18 @@ class BackgroundAnalysis(QObject):
         if (bundle.read_mbps, bundle.write_mbps) != (done.read_mbps, done.write_mbps):
             self.totalled.emit(done)
         ruled = out["read"] if job.direction == "mixed" else out[job.direction]
-        if resets:  # the check lane starts from a copy of the replica as analysed (deltas applied)
+        deltas, self._unchecked = self._unchecked, []
+        if self._check_reset_due:  # the check lane starts from a copy of the replica as analysed
+            self._check_reset_due = False
             self._check_lane.post((self._replica.topo.snapshot(), [], done, ruled))
         else:
             self._check_lane.post((None, deltas, done, ruled))
 
     def _lay_out(self, wanted: tuple, origin: Topology) -> None:
         topo = self._replica.topo  # type: ignore[union-attr]
-        collapsed, positions = wanted
+        collapsed, positions, shown = wanted
         topo.positions = dict(positions)  # the boxes the user placed (not part of a delta)
-        since = self._laid
+        since = shown if shown is not None else self._laid  # what the canvas shows (read only)
         try:
             with gc_paused():
                 diagram = layout(topo, set(collapsed), editor=True, memo=self._layout_memo)
@@ -361,7 +384,7 @@ class BackgroundAnalysis(QObject):
         :meth:`_other_directions`) and the analyses made so far, by direction."""
         topo = self._replica.topo  # type: ignore[union-attr]
         if self._incs_key != job.figures or self._partition is None or self._partition.topo is not topo:
-            self._incs, self._incs_key = {}, job.figures
+            self._incs, self._incs_key, self._behind = {}, job.figures, {}
             self._partition = Partition(topo)  # split once per edit for every direction
         chosen = self._direction(job, ids, full, job.direction)
         out = {job.direction: chosen}
@@ -390,9 +413,10 @@ class BackgroundAnalysis(QObject):
         if inc is None:
             inc = self._incs[direction] = IncrementalAnalysis(topo, job.figures, direction, partition=self._partition)
             return inc.analysis
-        if full:
+        behind = self._behind.pop(direction, None)  # skipped for an edit since: (rebuild due)
+        if full or behind:
             return inc.rebuild(token=topo.revision)
-        return inc.update(ids, token=topo.revision) if ids else inc.analysis
+        return inc.update(ids, token=topo.revision) if ids or behind is not None else inc.analysis
 
     # -- the check lane ------------------------------------------------------------------------
     def _check(self, items: list) -> None:

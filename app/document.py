@@ -155,7 +155,7 @@ class Document(QObject):
         self._background: Any = None  # app.background.BackgroundAnalysis, made on first use
         self._reset = True  # the background's replicas must start again from the design
         self.cross_check: Any = None  # the last CrossCheck of the design shown
-        self._layout_request: tuple | None = None  # (collapsed, positions) for the next job
+        self._layout_request: tuple | None = None  # (collapsed, positions, diagram shown) for the next job
         self._attach()
 
     def _on_clean_changed(self, _clean: bool) -> None:
@@ -313,12 +313,13 @@ class Document(QObject):
         request, self._layout_request = self._layout_request, None
         bg.submit(delta, self.figures, self.direction, topo, request)
 
-    def request_layout(self, collapsed: set[str]) -> bool:
+    def request_layout(self, collapsed: set[str], shown: Any = None) -> bool:
         """Lay the design out in the background with the next analysis (``layoutReady``, before
-        the analysis); False when analysing synchronously (the caller lays it out itself)."""
+        the analysis); False when analysing synchronously (the caller lays it out itself).
+        ``shown``: the diagram the canvas shows (the layout says what changed against it)."""
         if self.synchronous:
             return False
-        self._layout_request = (frozenset(collapsed), dict(self.topology.positions))
+        self._layout_request = (frozenset(collapsed), dict(self.topology.positions), shown)
         self._schedule()
         return True
 

@@ -118,3 +118,34 @@ def test_an_edit_stops_the_check_of_the_revision_before(qtbot, parts, monkeypatc
     _assert_like_a_full_run(doc)
     assert stopped  # the first revision's check was stopped
     doc._background.shutdown()
+
+
+def test_an_edit_arriving_while_one_is_shown_skips_the_other_direction_until_it_is_analysed(qtbot, parts, monkeypatch):
+    """The analysis lane brings the other direction (and the check lane) up to date only when no
+    edit waits: an edit made as soon as the canvas shows the one before is analysed next, and
+    the other direction, the totals and the rules catch up with both at once."""
+    import app.background as background
+
+    calls = []
+    real = background.BackgroundAnalysis._other_directions
+    monkeypatch.setattr(
+        background.BackgroundAnalysis, "_other_directions", lambda self, *a: calls.append(1) or real(self, *a)
+    )
+    doc = Document(parts)
+    doc.replace_project(Project(build_example("p690-one-drawer", parts)), None)
+    doc.wait_for_analysis(20000)
+    calls.clear()
+    arrays = [a.id for a in doc.topology.of_kind("array")]
+    shown = []
+
+    def next_edit(bundle):
+        if not bundle.checked and len(shown) < 3:  # an edit right away, before the lane goes on
+            shown.append(bundle.revision)
+            doc.run(edit.set_attr, arrays[len(shown) % len(arrays)], "segment_kb", 32 * 2 ** len(shown))
+
+    doc.analysisReady.connect(next_edit)
+    doc.run(edit.delete, [doc.topology.of_kind("cable")[0].id])  # a structural edit first
+    _assert_like_a_full_run(doc)
+    assert len(shown) == 3 and len(calls) < len(shown) + 1  # some revisions only in the chosen direction
+    _same_tables(doc._background._check_replica.topo, doc.topology)  # every delta reached the rules
+    doc._background.shutdown()

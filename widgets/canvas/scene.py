@@ -229,7 +229,7 @@ class DiagramScene(QGraphicsScene):
         out here). Until the layout comes the canvas shows the diagram before the edit, and the
         analyses wait for it."""
         request = getattr(self.doc, "request_layout", None)
-        if self.diagram is None or request is None or not request(self._collapsed_now()):
+        if self.diagram is None or request is None or not request(self._collapsed_now(), self.diagram):
             return False
         self._layout_asked = self.doc.topology.revision
         return True
