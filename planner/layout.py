@@ -110,9 +110,10 @@ def alias_changes(old: Diagram, new: Diagram) -> list[str]:
 
 class LayoutMemo:
     """What one layout of a design lends the next: the members of each collapsed group (what
-    :func:`layout` hides below it, as {member: group}), kept until an edit touches the group.
-    Before laying out after an edit, call :meth:`forget` with the ids the edit changed; one
-    memo per copy of the design (the editor's analysis lane keeps one with its replica)."""
+    :func:`layout` hides below it, as {member: group}), kept until an edit touches the group or
+    a layout shows it open. Before laying out after an edit, call :meth:`forget` with the ids
+    the edit changed and the diagram laid out last with this memo; one memo per copy of the
+    design (the editor's analysis lane keeps one with its replica)."""
 
     def __init__(self) -> None:
         self.members: dict[str, tuple[dict[str, str], int]] = {}  # group -> (members, HBAs among them)
@@ -133,6 +134,13 @@ class LayoutMemo:
                 alias.update(members)
         self._merged_from = dict(folded)
         return alias
+
+    def keep(self, folded: dict[str, dict[str, str]]) -> None:
+        """Keep only the groups folded in the layout just made: every member of a group kept is
+        then in that diagram's alias, so :meth:`forget` finds the group of a component removed
+        from it (a group shown open hides nothing: its removed members would go unnoticed)."""
+        if len(self.members) != len(folded):
+            self.members = {g: v for g, v in self.members.items() if g in folded}
 
     def forget(self, topo: Topology, ids: Iterable[str], shown: Diagram | None) -> None:
         """Drop the groups holding any of ``ids`` now (their ancestors in ``topo``) or before
@@ -206,6 +214,7 @@ def layout(
     _subsystems(topo, d, x_of, collapsed, _storage_order(topo, ranks), editor)
     _lvm(topo, d, x_of, collapsed)
     merged = d.memo.merged(d.folded)
+    d.memo.keep(d.folded)
     d.memo, d.direct = None, d.alias
     d.alias = dict(merged) if memo is not None else merged  # a memo keeps its own
     d.alias.update(d.direct)

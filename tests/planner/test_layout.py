@@ -101,3 +101,26 @@ def test_an_array_is_labelled_by_its_attributes(one_drawer):
     assert layout(one_drawer).boxes["fastt1.arr1"].label == "RAID5 5+P #1, 128 KB segment"
     set_raw(one_drawer, "fastt1.arr2", "name", "fastt1 RAID5 8+P #2")  # a name from an older file
     assert layout(one_drawer).boxes["fastt1.arr2"].label.startswith("RAID5 8+P #2")
+
+
+def test_the_layout_memo_forgets_what_was_removed_from_a_group_shown_open(benchmark_design):
+    """A group folded once, then opened: a component removed from it meanwhile must not come
+    back when it is folded again (the memo keeps only the groups folded in the last layout)."""
+    from planner import edit
+    from planner.layout import LayoutMemo
+
+    t = benchmark_design.clone()
+    drawer = "d1"
+    hba = next(c.id for c in t.descendants(drawer) if c.kind == "hba")
+    memo = LayoutMemo()
+    folded = layout(t, {drawer}, editor=True, memo=memo)
+    opened = layout(t, set(), editor=True, memo=memo)
+    events = []
+    t.subscribe(events.append)
+    edit.delete(t, [hba])
+    memo.forget(t, {e.id for e in events if e.id}, opened)
+    again = layout(t, {drawer}, editor=True, memo=memo)
+    assert again == layout(t, {drawer}, editor=True)  # as from nothing
+    assert hba not in again.alias and again.boxes[drawer].hidden_count == folded.boxes[drawer].hidden_count - 1 - len(
+        [p for p in benchmark_design.children(hba) if p.kind == "hba_port"]
+    )
