@@ -151,6 +151,14 @@ class Edits(RuleBasedStateMachine):
         if groups:
             self.collapsed ^= {groups[n % len(groups)]}
 
+    @rule(n=PICK, kind=st.sampled_from(["hba", "logical_drive", "host_mapping"]))
+    def fold_or_unfold_around(self, n, kind):
+        """The group holding a component the other rules edit (its drawer or subsystem)."""
+        comp = self._pick(kind, n)
+        group = comp and (self.topo.ancestor(comp.id, "drawer") or self.topo.ancestor(comp.id, "subsystem"))
+        if group is not None:
+            self.collapsed ^= {group.id}
+
     @rule()
     def undo(self):
         self.stack.undo()
