@@ -50,7 +50,7 @@ IDLE_S = 1.0  # quiet time before the cross-check runs
 #: the lanes nothing.
 GIL_SWITCH_S = 0.0002
 #: After sending an analysis the lane lets the GUI thread show it before it analyses the other
-#: direction (at most this long, until :meth:`BackgroundAnalysis.gui_caught_up`): the two would
+#: direction (at most this long, until the GUI thread sets :attr:`BackgroundAnalysis.gui_turn`): the two would
 #: otherwise take turns at the interpreter and the repaint would stretch over several frames.
 GUI_FIRST_S = 0.05
 #: ... and waits this long for another edit (a key held down, a spin box stepped) before it
@@ -250,7 +250,8 @@ class BackgroundAnalysis(QObject):
         self._canvas: Any = None  # the canvas figures sent last (the next ones say what changed since)
         self._laid: Any = None  # the diagram laid out last
         self._layout_memo = LayoutMemo()  # what the next layout of the replica may reuse
-        self._gui_turn = threading.Event()  # set when the GUI thread has shown an analysis sent
+        #: set (by the GUI thread) once it has shown the analysis sent last: the lane goes on
+        self.gui_turn = threading.Event()
         #: directions not brought up to date because another edit was waiting (-> whether a
         #: rebuild is due), and the deltas not yet sent to the check lane meanwhile
         self._behind: dict[str, bool] = {}
@@ -282,10 +283,6 @@ class BackgroundAnalysis(QObject):
         (the panel asks again for the new revision); of several requests with one key only the
         newest runs."""
         self._check_lane.post(_Extra(key, work, revision, origin))
-
-    def gui_caught_up(self) -> None:
-        """The GUI thread has handled the analysis sent last: the lane goes on (see GUI_FIRST_S)."""
-        self._gui_turn.set()
 
     def busy(self) -> bool:
         """Whether an analysis or a check is queued or running."""
@@ -331,9 +328,9 @@ class BackgroundAnalysis(QObject):
             self.analysed.emit(err)
             return
         bundle.seconds = time.perf_counter() - t0
-        self._gui_turn.clear()
+        self.gui_turn.clear()
         self.analysed.emit(bundle)  # the canvas is recoloured from the chosen direction at once
-        self._gui_turn.wait(GUI_FIRST_S)
+        self.gui_turn.wait(GUI_FIRST_S)
         if self._lane.wait_queued(OTHERS_AFTER_S) and not self._check_reset_due:  # the next edit first
             for direction in self._incs:
                 if direction != job.direction:

@@ -340,15 +340,17 @@ class Document(QObject):
         self.totalsReady.emit(a)
 
     def _done(self, bundle: Any) -> None:
-        if self._background is not None:  # once this bundle is shown (the canvas's first slice)
-            QTimer.singleShot(0, self._background.gui_caught_up)
-        if isinstance(bundle, Exception):
-            self.message.emit(f"analysis failed: {bundle}; the design is unchanged")
-            return
-        if not self.is_current(bundle):
-            return  # stale: a newer revision is on its way
-        self.analysis = bundle
-        self.analysisReady.emit(bundle)
+        try:
+            if isinstance(bundle, Exception):
+                self.message.emit(f"analysis failed: {bundle}; the design is unchanged")
+                return
+            if not self.is_current(bundle):
+                return  # stale: a newer revision is on its way
+            self.analysis = bundle
+            self.analysisReady.emit(bundle)  # the canvas starts painting it
+        finally:
+            if self._background is not None:  # the analysis lane goes on (see GUI_FIRST_S)
+                self._background.gui_turn.set()
 
     def accept_cross_check(self, result: Any) -> None:
         """Keep and announce a max-flow cross-check (:class:`app.background.CrossCheck`) if it is

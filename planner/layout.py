@@ -200,6 +200,7 @@ def layout(
     layouts before (see :class:`LayoutMemo`). Cost O(n) in components."""
     if collapsed is None:
         collapsed = default_collapsed(topo)
+    topo._fix_order()  # the walks below read the kind and children tables directly, in design order
     x_of: dict[str, float] = {}
     x = 20.0
     for col in COLUMNS:

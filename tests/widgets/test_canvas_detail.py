@@ -278,3 +278,39 @@ def test_links_are_rough_while_zooming_and_smooth_once_it_settles(qtbot, parts, 
     qtbot.waitUntil(lambda: not view.summary.rough, timeout=5000)
     view.viewport().repaint()
     assert smooth and all(smooth)
+
+
+def test_while_zooming_cables_are_stroked_as_hairlines_of_their_colour(qtbot, parts, benchmark_design, monkeypatch):
+    """Rough links (the user zooming) are one-pixel cosmetic pens of the cables' own colours and
+    styles; smooth ones keep their pens."""
+    from PySide6.QtGui import QPainter
+
+    from widgets.canvas import summary as summary_module
+
+    doc, scene, view = zoomed(qtbot, parts, benchmark_design, 1.0)
+    qtbot.waitUntil(lambda: not view.summary.rough, timeout=5000)
+    pens: list = []
+    real_poly, real_path = QPainter.drawPolyline, QPainter.drawPath
+
+    def note(real):
+        def draw(painter, *args):
+            pens.append(painter.pen())
+            return real(painter, *args)
+
+        return draw
+
+    monkeypatch.setattr(QPainter, "drawPolyline", note(real_poly))
+    monkeypatch.setattr(QPainter, "drawPath", note(real_path))
+    view.resetCachedContent()  # the links are drawn into the view's cached background
+    view.viewport().repaint()  # smooth
+    wide = {(p.color().rgba(), p.widthF()) for p in pens if not p.isCosmetic()}
+    assert wide  # the cables' own pens, 1.4 units wide
+    colours = {p.color().rgba() for p in pens}
+    pens.clear()
+    view.zoom(1.05)
+    view.resetCachedContent()
+    view.viewport().repaint()  # rough
+    assert view.summary.rough and pens and all(p.isCosmetic() for p in pens)
+    assert {p.color().rgba() for p in pens} <= colours  # in their own colours
+    thin = summary_module._hairline(next(p for p in scene.links if not p.pen().isCosmetic()).pen())
+    assert thin.isCosmetic() and thin.widthF() == 0
