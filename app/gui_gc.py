@@ -121,9 +121,10 @@ def freeze_when_idle() -> None:
 def thaw() -> None:
     """Hand the frozen objects back to the collector (a design was opened or closed: the old
     one's cyclic garbage can go)."""
-    gc.unfreeze()
+    frozen = gc.get_freeze_count()  # they join the oldest generation (counting them all
+    gc.unfreeze()  # with len(gc.get_objects()) would list the whole heap: tens of ms on a site)
     if _collector is not None:
-        _collector.long_lived = len(gc.get_objects())
+        _collector.long_lived += frozen
 
 
 def install() -> None:

@@ -36,3 +36,39 @@ def one_drawer(parts):
 @pytest.fixture
 def worst_cabling(parts):
     return build_example("p690-worst-cabling", parts)
+
+
+@pytest.fixture(autouse=True)
+def _qt_widgets_deleted_at_teardown(request):
+    """Widgets a test gives ``qtbot.addWidget`` live until the test's teardown, then are deleted
+    there, on the GUI thread, while Python still holds them.
+
+    pytest-qt keeps only a weak reference: once the test returns, a view, its scene and its
+    document (a reference cycle through their signal connections) are left to the cyclic
+    collector, which may free them in the middle of pytest-qt's event processing after the
+    test, with the view still shown and the scene's queued calls pending: PySide then calls
+    into wrappers being freed (a segfault in ``_q_polishItems`` -> ``itemChange``, seen running
+    tests/widgets alone). Deleting the C++ objects first invalidates their wrappers the
+    normal way; the collector then frees only dead wrappers."""
+    if "qtbot" not in request.fixturenames:
+        yield
+        return
+    import shiboken6
+    from PySide6.QtWidgets import QApplication
+
+    qtbot = request.getfixturevalue("qtbot")
+    held: list = []
+    add = qtbot.addWidget
+
+    def add_and_hold(widget, **kw):
+        held.append(widget)
+        add(widget, **kw)
+
+    qtbot.addWidget = add_and_hold
+    yield
+    for widget in reversed(held):
+        if shiboken6.isValid(widget):
+            widget.close()
+            shiboken6.delete(widget)
+    held.clear()
+    QApplication.processEvents()
