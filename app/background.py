@@ -21,6 +21,7 @@ first analysis). The lanes never touch the live design: a job carries ``origin``
 
 from __future__ import annotations
 
+import logging
 import math
 import sys
 import threading
@@ -40,6 +41,8 @@ from planner.layout import LayoutMemo, alias_changes, changed_boxes, layout, sam
 from planner.model import Topology
 from planner.rules import CheckStopped, check
 from widgets.canvas.figures import canvas_figures
+
+log = logging.getLogger(__name__)
 
 IDLE_S = 1.0  # quiet time before the cross-check runs
 #: The lanes are Python threads sharing the GIL with the GUI thread. With CPython's default 5 ms
@@ -175,6 +178,7 @@ class _Job:
     origin: Topology
     snapshot: Topology | None = None  # set: start again from this copy of the design
     layout: tuple | None = None  # (collapsed ids, box positions, diagram shown): lay out too (see LaidOut)
+    warm: tuple | None = None  # the same, laid out only once the lane has nothing else to do
 
 
 @dataclass
@@ -190,6 +194,7 @@ class LaidOut:
     moved: list[str] | None = None  # components shown by another box than in ``since``
     same: bool | None = None  # the boxes and links of ``since`` where they were (texts aside)
     relabelled: list[str] | None = None  # boxes that differ from those of ``since``
+    warm: bool = False  # asked for by BackgroundAnalysis.warm: nothing changed, the memo is filled
 
 
 @dataclass
@@ -269,10 +274,27 @@ class BackgroundAnalysis(QObject):
         check lane's copy is made in the analysis lane once the first analysis is sent."""
         self._lane.post(_Job(None, figures, direction, topo, snapshot=topo.snapshot()))
 
-    def submit(self, delta: Delta, figures: str, direction: str, origin: Topology, layout: tuple | None = None) -> None:
+    def submit(
+        self,
+        delta: Delta,
+        figures: str,
+        direction: str,
+        origin: Topology,
+        layout: tuple | None = None,
+        warm: tuple | None = None,
+    ) -> None:
         """Analyse the design after ``delta`` (built with ``Delta.from_events``); ``layout``
-        (collapsed ids, box positions, the diagram shown or None): lay it out first (``laidOut``)."""
-        self._lane.post(_Job(delta, figures, direction, origin, layout=layout))
+        (collapsed ids, box positions, the diagram shown or None): lay it out first (``laidOut``);
+        ``warm``: a warm-up layout done after the analyses (see :meth:`warm`)."""
+        self._lane.post(_Job(delta, figures, direction, origin, layout=layout, warm=warm))
+
+    def warm(self, layout: tuple) -> None:
+        """Lay the design out once the lane is idle, as the canvas shows it (``layout``: collapsed
+        ids, box positions, the diagram shown and the live design it is of), to fill the lane's layout memo: the canvas laid the design out itself
+        (opened, a group folded), and the next structural edit would otherwise lay everything
+        out and compare every group (on the 16x site 70 ms instead of 30). ``laidOut`` then
+        sends a :class:`LaidOut` with ``warm`` set; no analysis is made."""
+        self._lane.post(_Job(None, "", "", layout[3], warm=layout))
 
     def compute(
         self, key: str, work: Callable[[Topology, Callable[[float], None]], Any], revision: int, origin: Any
@@ -295,16 +317,13 @@ class BackgroundAnalysis(QObject):
     # -- the analysis lane ---------------------------------------------------------------------
     def _analyse(self, jobs: list[_Job]) -> None:
         t0 = time.perf_counter()
-        resets = [i for i, j in enumerate(jobs) if j.snapshot is not None]
-        if resets:
-            jobs = jobs[resets[-1] :]
-            snapshot = jobs[0].snapshot
-            assert snapshot is not None
-            self._replica = _Adopted(snapshot)
-            self._incs, self._incs_key = {}, None
-            self._canvas = self._laid = None
-            self._layout_memo = LayoutMemo()
-            self._behind, self._unchecked, self._check_reset_due = {}, [], True
+        warm = next((j.warm for j in reversed(jobs) if j.warm is not None), None)
+        jobs = [j for j in jobs if j.delta is not None or j.snapshot is not None]
+        if not jobs:  # only warm-ups
+            if self._replica is not None and warm is not None:
+                self._lay_out(warm, warm_of=True)
+            return
+        jobs = self._start_again(jobs)
         if self._replica is None:
             return  # nothing to analyse before the first reset
         deltas = [j.delta for j in jobs if j.delta is not None]
@@ -320,6 +339,7 @@ class BackgroundAnalysis(QObject):
         wanted = next((j.layout for j in reversed(jobs) if j.layout is not None), None)
         if wanted is not None:
             self._lay_out(wanted, job.origin)
+            warm = None
         try:
             with gc_paused():
                 bundle, out = self._results(job, ids, full, _regrouping(deltas))
@@ -353,23 +373,47 @@ class BackgroundAnalysis(QObject):
             self._check_lane.post((self._replica.topo.snapshot(), [], done, ruled))
         else:
             self._check_lane.post((None, deltas, done, ruled))
+        if warm is not None and not self._lane.queued():
+            self._lay_out(warm, warm_of=True)
 
-    def _lay_out(self, wanted: tuple, origin: Topology) -> None:
+    def _start_again(self, jobs: list[_Job]) -> list[_Job]:
+        """The jobs from the last reset on, the replica made from its snapshot (all of them
+        when there is none)."""
+        resets = [i for i, j in enumerate(jobs) if j.snapshot is not None]
+        if resets:
+            jobs = jobs[resets[-1] :]
+            snapshot = jobs[0].snapshot
+            assert snapshot is not None
+            self._replica = _Adopted(snapshot)
+            self._incs, self._incs_key = {}, None
+            self._canvas = self._laid = None
+            self._layout_memo = LayoutMemo()
+            self._behind, self._unchecked, self._check_reset_due = {}, [], True
+        return jobs
+
+    def _lay_out(self, wanted: tuple, origin: Topology | None = None, warm_of: bool = False) -> None:
+        """Lay out ``wanted`` for ``origin``; ``warm_of``: a warm-up (``wanted`` is then
+        (collapsed, positions, shown, origin)), whose failure is only logged."""
         topo = self._replica.topo  # type: ignore[union-attr]
-        collapsed, positions, shown = wanted
+        collapsed, positions, shown = wanted[:3]
+        if warm_of:
+            origin = wanted[3]
         topo.positions = dict(positions)  # the boxes the user placed (not part of a delta)
         since = shown if shown is not None else self._laid  # what the canvas shows (read only)
         try:
             with gc_paused():
                 diagram = layout(topo, set(collapsed), editor=True, memo=self._layout_memo)
-                laid = LaidOut(topo.revision, origin, frozenset(collapsed), diagram, since)
+                laid = LaidOut(topo.revision, origin, frozenset(collapsed), diagram, since, warm=warm_of)
                 if since is not None:  # what the canvas would otherwise work out on the GUI thread
                     laid.moved = alias_changes(since, diagram)  # reads only .alias
                     laid.same = same_geometry(since, diagram)
                     laid.relabelled = changed_boxes(since, diagram) if laid.same else None
         except Exception as err:  # the GUI thread lays it out itself then
             self._layout_memo = LayoutMemo()
-            self.laidOut.emit(err)
+            if warm_of:
+                log.exception("warm-up layout failed")
+            else:
+                self.laidOut.emit(err)
             return
         self._laid = diagram
         self.laidOut.emit(laid)

@@ -156,6 +156,7 @@ class Document(QObject):
         self._reset = True  # the background's replicas must start again from the design
         self.cross_check: Any = None  # the last CrossCheck of the design shown
         self._layout_request: tuple | None = None  # (collapsed, positions, diagram shown) for the next job
+        self._warm_request: tuple | None = None  # the same and the design, sent with it (see warm_layout)
         self._attach()
 
     def _on_clean_changed(self, _clean: bool) -> None:
@@ -311,7 +312,8 @@ class Document(QObject):
         delta = Delta.from_events(topo, self._events)  # only what changed: O(edit)
         self._events.clear()
         request, self._layout_request = self._layout_request, None
-        bg.submit(delta, self.figures, self.direction, topo, request)
+        warm, self._warm_request = self._warm_request, None
+        bg.submit(delta, self.figures, self.direction, topo, request, warm)
 
     def request_layout(self, collapsed: set[str], shown: Any = None) -> bool:
         """Lay the design out in the background with the next analysis (``layoutReady``, before
@@ -322,6 +324,19 @@ class Document(QObject):
         self._layout_request = (frozenset(collapsed), dict(self.topology.positions), shown)
         self._schedule()
         return True
+
+    def warm_layout(self, collapsed: set[str], shown: Any) -> None:
+        """The canvas laid ``shown`` out itself: the background lays it out again once idle, to
+        have its layout memo ready for the next edit (:meth:`BackgroundAnalysis.warm`), and
+        sends it back (``layoutReady``, ``warm`` set). Sent with the next analysis if one is
+        due (a design just opened); nothing when analysing synchronously."""
+        if self.synchronous:
+            return
+        request = (frozenset(collapsed), dict(self.topology.positions), shown, self.topology)
+        if self._background is None or self._reset or self._timer.isActive():
+            self._warm_request = request
+        else:
+            self._background.warm(request)
 
     def _on_laid_out(self, result: Any) -> None:
         if isinstance(result, Exception):

@@ -250,3 +250,36 @@ def test_views_show_a_sliced_paint_at_most_every_refresh_interval(qtbot, parts, 
     # (Qt may still deliver a paint of its own, a scroll bar's range changing; not one a slice)
     assert len(paints) >= 1 and sum(paints) <= 2 < len(held) // 4
     assert shown(scene) == full_paint(qtbot, parts, doc, scene)
+
+
+def test_the_background_lays_out_again_what_the_canvas_laid_out_itself_and_the_canvas_adopts_it(
+    qtbot, parts, benchmark_design, monkeypatch
+):
+    """Opened (or a group folded), the canvas lays the design out itself; once idle the analysis
+    lane lays it out too, filling its layout memo, and the canvas takes that diagram (its
+    folded groups are the memo's): the first structural edit then lays out only the groups it
+    touched and compares only those, as every later edit does."""
+    warm = []
+    doc_layout = Document._on_laid_out
+    monkeypatch.setattr(Document, "_on_laid_out", lambda self, laid: warm.append(laid) or doc_layout(self, laid))
+    doc, scene = background_canvas(qtbot, parts, benchmark_design)
+    qtbot.waitUntil(lambda: any(getattr(w, "warm", False) for w in warm), timeout=20000)
+    bg = doc._background
+    laid = next(w for w in warm if w.warm)
+    assert laid.same and laid.relabelled == [] and laid.moved == []  # the diagram the canvas showed
+    assert scene.diagram is laid.diagram is bg._laid  # adopted
+    folded = scene.diagram.folded
+    assert folded and set(bg._layout_memo.members) == set(folded)
+    assert all(folded[g] is bg._layout_memo.members[g][0] for g in folded)
+    analysed = []
+    doc.analysisReady.connect(analysed.append)
+    scene.toggle_collapsed("fastt1")  # laid out here again: warmed again, with no analysis
+    qtbot.waitUntil(lambda: scene.diagram is bg._laid, timeout=20000)
+    assert "fastt1" not in scene.diagram.folded and "fastt1" not in bg._layout_memo.members
+    assert analysed == []
+    drawer = doc.topology.ancestor(free_slot(doc.topology), "drawer").id
+    untouched = {g: m for g, m in scene.diagram.folded.items() if g != drawer}
+    doc.run(edit.add_hba, free_slot(doc.topology), hba_part(parts))
+    settle(qtbot, doc, scene)
+    assert all(scene.diagram.folded[g] is m for g, m in untouched.items())  # reused, not laid out again
+    assert shown(scene) == full_paint(qtbot, parts, doc, scene)

@@ -237,9 +237,15 @@ class DiagramScene(QGraphicsScene):
     def _show_layout(self, laid: Any) -> None:
         """A layout made in the background: show it if it is of the design and collapse state
         shown now, else ask again (an edit that moved nothing came after it)."""
+        topo = self.doc.topology
+        if getattr(laid, "warm", False):  # the background's copy of the diagram shown: adopt it
+            if (self._layout_asked is None and laid.since is self.diagram and laid.same
+                    and laid.origin is topo and laid.revision == topo.revision
+                    and laid.collapsed == frozenset(self._collapsed_now())):  # fmt: skip
+                self._relabel(laid.diagram, laid.moved, laid.relabelled)
+            return
         if self._layout_asked is None:
             return  # laid out here since (a collapse, a reset)
-        topo = self.doc.topology
         if isinstance(laid, Exception):
             self.rebuild()
             return
@@ -267,6 +273,8 @@ class DiagramScene(QGraphicsScene):
         recreate the items when anything moved (or ``force``)."""
         self._layout_asked = None
         d = diagram if diagram is not None else self._layout()
+        if diagram is None and hasattr(self.doc, "warm_layout"):
+            self.doc.warm_layout(self._collapsed_now(), d)  # the background's layout memo follows
         if not force and (same if same is not None else self._same_geometry(d)):
             self._relabel(d, moved, relabelled)  # nothing moved: keep the items, refresh the labels
             if self.doc.analysis is not None:
