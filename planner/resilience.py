@@ -18,6 +18,7 @@ full analysis. Failures that remove the same paths share one allocation.
 from __future__ import annotations
 
 import math
+from array import array
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -260,6 +261,16 @@ class _Demand:
 # -- the failures -------------------------------------------------------------------------------
 
 
+def _shape(flows: list[list[int]], caps: list[float]) -> bytes:
+    """The whole input of a fair share, as bytes: each flow's length and constraints, then the
+    capacities (exactly: their IEEE bits)."""
+    ints = array("q")
+    for fl in flows:
+        ints.append(len(fl))
+        ints.extend(fl)
+    return len(flows).to_bytes(8, "little") + ints.tobytes() + array("d", caps).tobytes()
+
+
 class _Allocator:
     """Max-min fair rates of any subset of the paths, with the capacities of one analysis."""
 
@@ -280,18 +291,28 @@ class _Allocator:
                 if index[hid] >= 0:
                     fl.append(index[hid])
             self.flows.append(fl)
+        #: the fair shares of each locally numbered set of flows seen (see rates)
+        self._shares: dict[bytes, tuple[list[float], list[int | None]]] = {}
 
     def rates(self, flows: list[int], local: bool = False) -> dict[int, float]:
         """Path index -> rate for the flows given (paths with no capacitated hop are left out).
-        ``local``: number the constraints of these flows only (a few flows of a large design)."""
+        ``local``: number the constraints of these flows only (a few flows of a large design).
+        Numbered locally, the same flows and capacities give the same shares, bit for bit: they
+        are computed once (a site of identical server builds fails each build's parts alike)."""
         chosen, caps = [self.flows[i] for i in flows], self.caps
-        if local:
+        if not local:
+            rates, bott = max_min_fair(chosen, caps)
+        else:
             number: dict[int, int] = {}
             chosen = [[number.setdefault(h, len(number)) for h in fl] for fl in chosen]
             caps = [0.0] * len(number)
             for h, j in number.items():
                 caps[j] = self.caps[h]
-        rates, bott = max_min_fair(chosen, caps)
+            key = _shape(chosen, caps)
+            got = self._shares.get(key)
+            if got is None:
+                got = self._shares[key] = max_min_fair(chosen, caps)
+            rates, bott = got
         return {i: r for i, r, b in zip(flows, rates, bott) if b is not None and not math.isinf(r)}
 
     def groups(self, paths: Paths) -> list[list[int]]:

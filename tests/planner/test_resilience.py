@@ -152,3 +152,28 @@ def test_build_sheet_has_a_resilience_section(one_drawer, tmp_path):
     assert "Resilience: single failures" in text
     assert "Worst single failure" in text and "Failures that lose data access" in text
     assert "2,250" in text  # one HBA failed: 2,400 - 150 MB/s
+
+
+def test_identical_server_builds_share_their_fair_shares_with_the_same_results(parts, monkeypatch):
+    """A site of identical builds fails each build's parts alike: the fair shares of a set of
+    flows numbered locally are computed once per shape, and every copy's failure gets what a
+    run computing each of them afresh gets."""
+    import planner.resilience as res_module
+    from planner.examples import build_site
+
+    calls = []
+    fair = res_module.max_min_fair
+    monkeypatch.setattr(res_module, "max_min_fair", lambda *a: calls.append(1) or fair(*a))
+    two = resilience(build_site(parts, 2))
+    once = len(calls)
+    calls.clear()
+    site = build_site(parts, 3)
+    three = resilience(site)
+    assert len(calls) == once  # the copies after the first found every shape computed
+    assert len(three.failures) == 3 * len(two.failures) // 2
+    monkeypatch.setattr(res_module, "_shape", lambda flows, caps: object())  # never the same key
+    calls.clear()
+    fresh = resilience(site)
+    assert len(calls) > 2 * once
+    assert [vars(f) for f in fresh.failures] == [vars(f) for f in three.failures]
+    assert fresh.baseline_mbps == three.baseline_mbps
