@@ -314,3 +314,54 @@ def test_while_zooming_cables_are_stroked_as_hairlines_of_their_colour(qtbot, pa
     assert {p.color().rgba() for p in pens} <= colours  # in their own colours
     thin = summary_module._hairline(next(p for p in scene.links if not p.pen().isCosmetic()).pen())
     assert thin.isCosmetic() and thin.widthF() == 0
+
+
+def test_over_each_tile_a_link_is_picked_by_what_its_curve_draws_there(qtbot, parts, benchmark_design, monkeypatch):
+    """At a working zoom the layer picks a link for a part of the scene by the rectangle of its
+    curve over each tile, not by its own rectangle (a cable's is a diagonal across many tiles):
+    fewer links are cut into pieces, and every part draws the same pixels as with each link
+    picked by its own rectangle."""
+    from PySide6.QtCore import QRectF
+    from PySide6.QtGui import QPainter, QTransform
+
+    import widgets.canvas.summary as summary
+
+    doc, scene, view = make_canvas(qtbot, parts, benchmark_design)
+    scene.set_all_collapsed(False)
+    layer = view.summary
+    layer.build()
+    cut = []
+    pieces = summary._visible_pieces
+    monkeypatch.setattr(summary, "_visible_pieces", lambda li, *r: cut.append(li) or pieces(li, *r))
+
+    def draw(part: QRectF) -> QImage:
+        img = QImage(int(part.width()), int(part.height()), QImage.Format.Format_ARGB32)
+        img.fill(QColor("white"))
+        p = QPainter(img)
+        p.setTransform(QTransform.fromTranslate(-part.left(), -part.top()))
+        layer.paint(p, part, low=False)
+        p.end()
+        return img
+
+    r = scene.sceneRect()
+    parts_drawn = [QRectF(r.left() + fx * r.width(), r.top() + fy * r.height(), 500, 350)
+                   for fx in (0.1, 0.35, 0.6) for fy in (0.15, 0.5, 0.8)]  # fmt: skip
+    tight = [draw(part) for part in parts_drawn]
+    picked_tight, cut[:] = len(cut), []
+    whole = summary._near
+    monkeypatch.setattr(
+        summary, "_near", lambda li, cell: (lambda b: (b.left(), b.top(), b.right(), b.bottom()))(li.boundingRect())
+    )
+    for t in layer.tiles.values():
+        t._links = None
+    loose = [draw(part) for part in parts_drawn]
+    assert sum(img != QImage() for img in tight) == len(parts_drawn)
+    inked = [
+        img
+        for img in tight
+        if any(img.pixelColor(x, y) != QColor("white") for x in range(0, 500, 5) for y in range(0, 350, 5))
+    ]
+    assert len(inked) >= 3  # the parts drawn cross cables
+    assert tight == loose
+    assert picked_tight < len(cut), (picked_tight, len(cut))
+    assert whole is not summary._near

@@ -63,7 +63,7 @@ class Tile:
         self.bounds = self.cell.adjusted(-MARGIN, -MARGIN, MARGIN, MARGIN)  # grows with its boxes
         self.boxes: list[tuple] | None = None  # (pen, brush, rectangles or lines) in painting order
         self.lines: list[tuple] | None = None  # (pen, lines)
-        self._links: list[tuple] | None = None  # (link, pen, path, left, top, right, bottom)
+        self._links: list[tuple] | None = None  # see link_bounds
         self.dirty = True  # changed since it was drawn last (a repaint of it is due)
 
     def invalidate(self) -> None:
@@ -74,13 +74,21 @@ class Tile:
             self.layer.scene.invalidate(self.bounds, QGraphicsScene.SceneLayer.BackgroundLayer)
 
     def link_bounds(self) -> list[tuple]:
-        """(link, pen, path, left, top, right, bottom, solid) of the links through the tile."""
+        """(link, pen, path, left, top, right, bottom, solid, whole) of the links through the
+        tile: the rectangle of what the link draws over the tile (its curve's points there; the
+        whole link's for a dotted one) and ``whole``, the link's own (left, top, right, bottom).
+        A cable's rectangle is a diagonal across many tiles; its curve crosses few of them."""
         if self._links is None:
             self._links = []
+            cell = self.cell
             for li in self.links:
                 r = li.boundingRect()  # the link's item sits at the scene's origin
                 pen = li.pen()
-                self._links.append((li, pen, li.path(), r.left(), r.top(), r.right(), r.bottom(), pen.style() == SOLID))
+                solid = pen.style() == SOLID
+                whole = (r.left(), r.top(), r.right(), r.bottom())
+                near = _near(li, cell) if solid else whole
+                if near is not None:
+                    self._links.append((li, pen, li.path(), *near, solid, whole))
         return self._links
 
     def gather(self) -> None:
@@ -127,8 +135,8 @@ def _basis_array(n: int) -> np.ndarray:
 def polyline(li: LinkItem) -> tuple | None:
     """The link's curve as a fine polyline (kept until the link moves): its points (numpy;
     building QPointF one by one cost 0.75 ms a link, most of a first pan over a site), their x (None unless they run left to right) and its y made ascending (with the sign
-    that does it), so the pieces over a strip are found by bisection. None: a path of another
-    shape."""
+    that does it), so the pieces over a strip are found by bisection; and the longest piece's
+    length. None: a path of another shape."""
     if li.polyline is None:
         path = li.path()
         if path.elementCount() != 4:
@@ -141,7 +149,8 @@ def polyline(li: LinkItem) -> tuple | None:
             xs = pts[:, 0]
             sign = 1.0 if pts[-1, 1] >= pts[0, 1] else -1.0
             ascending = bool(np.all(np.diff(xs) >= 0))
-            li.polyline = (pts, xs.tolist() if ascending else None, (sign * pts[:, 1]).tolist(), sign)
+            reach = float(np.hypot(*np.diff(pts, axis=0).T).max())  # the longest piece
+            li.polyline = (pts, xs.tolist() if ascending else None, (sign * pts[:, 1]).tolist(), sign, reach)
     return li.polyline or None
 
 
@@ -160,13 +169,32 @@ def _hairline(pen: QPen) -> QPen:
     return thin
 
 
+def _near(li: LinkItem, cell: QRectF) -> tuple | None:
+    """The rectangle of the link's curve over ``cell`` (left, top, right, bottom), widened by
+    its pen; None: the curve does not pass over it. Every piece that crosses the cell has both
+    ends within one piece's length of it, so the points that near hold all it draws there."""
+    line = polyline(li)
+    if line is None:
+        r = li.boundingRect()
+        return r.left(), r.top(), r.right(), r.bottom()
+    pts, reach = line[0], line[4] + MARGIN
+    x, y = pts[:, 0], pts[:, 1]
+    near = (x >= cell.left() - reach) & (x <= cell.right() + reach)
+    near &= (y >= cell.top() - reach) & (y <= cell.bottom() + reach)
+    if not near.any():
+        return None
+    sel = pts[near]
+    (x0, y0), (x1, y1) = sel.min(axis=0), sel.max(axis=0)
+    return float(x0) - MARGIN, float(y0) - MARGIN, float(x1) + MARGIN, float(y1) + MARGIN
+
+
 def _visible_pieces(li: LinkItem, left: float, top: float, right: float, bottom: float) -> Any:
     """The link's polyline from two points before to two past the rectangle (the pen's cap and
     join at a cut end stay outside it; None: draw its path whole)."""
     line = polyline(li)
     if line is None:
         return None
-    pts, xs, ys, sign = line
+    pts, xs, ys, sign, _ = line
     lo, hi = 0, len(pts) - 1
     if xs is not None:
         lo, hi = max(lo, bisect_left(xs, left) - 2), min(hi, bisect_right(xs, right) + 1)
@@ -318,11 +346,10 @@ class SummaryLayer:
         picked = []
         left, top, right, bottom = exposed.left(), exposed.top(), exposed.right(), exposed.bottom()
         for t in shown:
-            for entry in t.link_bounds():
-                li, _, _, x0, y0, x1, y1, _ = entry
+            for li, pen, path, x0, y0, x1, y1, solid, whole in t.link_bounds():
                 if x1 >= left and x0 <= right and y1 >= top and y0 <= bottom and li not in seen:
-                    seen.add(li)
-                    picked.append(entry)
+                    seen.add(li)  # over this tile the curve meets what is exposed: drawn
+                    picked.append((li, pen, path, *whole, solid))
         picked.sort(key=lambda e: e[0].order)  # in the scene's order, as Qt drew them as items
         painter.setBrush(Qt.BrushStyle.NoBrush)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, smooth)  # the view's cache painter has none
