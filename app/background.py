@@ -85,17 +85,27 @@ class CrossCheck:
 
 class _Lane:
     """One daemon thread working through a queue; ``work(items)`` gets everything queued so far;
-    ``idle()`` runs after ``idle_s`` of quiet when ``want_idle`` is set."""
+    ``idle()`` runs after ``idle_s`` of quiet when ``want_idle`` is set. ``counts(item)``: whether
+    an item is work that others wait for or give way to (default: every item); the others, and
+    the lane while ``light`` is set, are work that gives way (a warm-up layout): :meth:`pending`,
+    :meth:`queued` and :meth:`wait_queued` do not see them."""
 
     def __init__(
-        self, name: str, work: Callable[[list], None], idle: Callable[[], None] | None = None, settle_s: float = 0.0
+        self,
+        name: str,
+        work: Callable[[list], None],
+        idle: Callable[[], None] | None = None,
+        settle_s: float = 0.0,
+        counts: Callable[[Any], bool] | None = None,
     ) -> None:
         self._cond = threading.Condition()
         self.settle_s = settle_s  # wait until nothing new came for this long before working
         self._queue: deque = deque()
         self._work, self._idle = work, idle
+        self._counts = counts
         self.want_idle = False
         self.busy = False
+        self.light = False  # busy with work that gives way (see the class docstring)
         self.stopped = False
         gui_gc.install()  # a busy lane holds the collector off; the GUI thread collects (see there)
         self._thread = threading.Thread(target=self._loop, name=name, daemon=True)
@@ -111,19 +121,23 @@ class _Lane:
             self.stopped = True
             self._cond.notify()
 
+    def _waiting(self) -> bool:
+        """Whether work that counts is queued (call holding ``_cond``)."""
+        return bool(self._queue) if self._counts is None else any(map(self._counts, self._queue))
+
     def pending(self) -> bool:
         with self._cond:
-            return bool(self._queue) or self.busy
+            return self._waiting() or (self.busy and not self.light)
 
     def queued(self) -> bool:
         """Whether new work waits (an edit arrived while the lane was busy)."""
         with self._cond:
-            return bool(self._queue)
+            return self._waiting()
 
     def wait_queued(self, timeout: float) -> bool:
         """Wait up to ``timeout`` for new work; whether some waits."""
         with self._cond:
-            return self._cond.wait_for(lambda: bool(self._queue) or self.stopped, timeout) and bool(self._queue)
+            return self._cond.wait_for(lambda: self._waiting() or self.stopped, timeout) and self._waiting()
 
     def _loop(self) -> None:
         while True:
@@ -179,6 +193,10 @@ class _Job:
     snapshot: Topology | None = None  # set: start again from this copy of the design
     layout: tuple | None = None  # (collapsed ids, box positions, diagram shown): lay out too (see LaidOut)
     warm: tuple | None = None  # the same, laid out only once the lane has nothing else to do
+
+    def counts(self) -> bool:
+        """Whether it is more than a warm-up (one gives way to every other job and to the rules)."""
+        return self.delta is not None or self.snapshot is not None
 
 
 @dataclass
@@ -262,7 +280,7 @@ class BackgroundAnalysis(QObject):
         self._behind: dict[str, bool] = {}
         self._unchecked: list[Delta] = []
         self._check_reset_due = False  # the check lane's copy is to be made afresh (after a reset)
-        self._lane = _Lane("sanplan-analysis", self._analyse)
+        self._lane = _Lane("sanplan-analysis", self._analyse, counts=_Job.counts)
         self._check_lane = _Lane("sanplan-check", self._check, self._cross_check, settle_s=SETTLE_S)
         self.destroyed.connect(self._lane.stop)
         self.destroyed.connect(self._check_lane.stop)
@@ -318,7 +336,7 @@ class BackgroundAnalysis(QObject):
     def _analyse(self, jobs: list[_Job]) -> None:
         t0 = time.perf_counter()
         warm = next((j.warm for j in reversed(jobs) if j.warm is not None), None)
-        jobs = [j for j in jobs if j.delta is not None or j.snapshot is not None]
+        jobs = [j for j in jobs if j.counts()]
         if not jobs:  # only warm-ups
             if self._replica is not None and warm is not None:
                 self._lay_out(warm, warm_of=True)
@@ -400,6 +418,7 @@ class BackgroundAnalysis(QObject):
             origin = wanted[3]
         topo.positions = dict(positions)  # the boxes the user placed (not part of a delta)
         since = shown if shown is not None else self._laid  # what the canvas shows (read only)
+        self._lane.light = warm_of  # the rules of a revision go on meanwhile (see _Lane)
         try:
             with gc_paused():
                 diagram = layout(topo, set(collapsed), editor=True, memo=self._layout_memo)
@@ -415,6 +434,8 @@ class BackgroundAnalysis(QObject):
             else:
                 self.laidOut.emit(err)
             return
+        finally:
+            self._lane.light = False
         self._laid = diagram
         self.laidOut.emit(laid)
 

@@ -283,3 +283,37 @@ def test_the_background_lays_out_again_what_the_canvas_laid_out_itself_and_the_c
     settle(qtbot, doc, scene)
     assert all(scene.diagram.folded[g] is m for g, m in untouched.items())  # reused, not laid out again
     assert shown(scene) == full_paint(qtbot, parts, doc, scene)
+
+
+def test_the_rules_do_not_give_way_to_a_warm_up_layout(qtbot, parts, benchmark_design, monkeypatch):
+    """A warm-up layout gives way to every other work: the rules of the design just opened run
+    while it is made (they stop only for an edit's analysis, and were lost when a warm-up
+    stopped them: opening the 16x site never finished its check)."""
+    import time
+
+    made = app.background.layout
+
+    def slow(*args, **kw):
+        time.sleep(0.8)  # the warm-up (the only layout in the background here) outlasts the rules
+        return made(*args, **kw)
+
+    monkeypatch.setattr(app.background, "layout", slow)
+    doc, scene = background_canvas(qtbot, parts, benchmark_design)
+    bundle = doc.wait_for_analysis(5000)
+    assert bundle is not None and bundle.checked
+    qtbot.waitUntil(lambda: scene.diagram is doc._background._laid, timeout=10000)  # and it was adopted
+
+
+def test_a_warm_up_queued_behind_an_edit_is_not_taken_for_the_next_edit(qtbot, parts, benchmark_design, monkeypatch):
+    """After sending an edit's chosen direction the lane waits a moment for a next edit before
+    it analyses the other direction and hands the revision to the rules; a warm-up layout
+    queued meanwhile (a group folded) is not one: both totals and the rules still come."""
+    doc, scene = background_canvas(qtbot, parts, benchmark_design)
+    doc.wait_for_analysis(10000)
+    monkeypatch.setattr(app.background, "OTHERS_AFTER_S", 1.0)
+    doc.run(edit.set_attr, "fastt1.arr1", "segment_kb", 256)
+    qtbot.waitUntil(lambda: doc.is_current(doc.analysis), timeout=10000)  # the chosen direction
+    assert doc.analysis.write_mbps is None  # the lane is waiting for a next edit
+    scene.toggle_collapsed("fastt1")  # laid out here: a warm-up is queued
+    bundle = doc.wait_for_analysis(10000)
+    assert bundle is not None and bundle.checked and bundle.write_mbps is not None
