@@ -74,8 +74,8 @@ class Tile:
             self.layer.scene.invalidate(self.bounds, QGraphicsScene.SceneLayer.BackgroundLayer)
 
     def link_bounds(self) -> list[tuple]:
-        """(link, pen, path, left, top, right, bottom, solid, whole) of the links through the
-        tile: the rectangle of what the link draws over the tile (its curve's points there; the
+        """(link, pen, thin, path, left, top, right, bottom, solid, whole) of the links through
+        the tile: ``thin``, the pen while the user zooms (see ``_paint_links``); the rectangle of what the link draws over the tile (its curve's points there; the
         whole link's for a dotted one) and ``whole``, the link's own (left, top, right, bottom).
         A cable's rectangle is a diagonal across many tiles; its curve crosses few of them."""
         if self._links is None:
@@ -88,7 +88,8 @@ class Tile:
                 whole = (r.left(), r.top(), r.right(), r.bottom())
                 near = _near(li, cell) if solid else whole
                 if near is not None:
-                    self._links.append((li, pen, li.path(), *near, solid, whole))
+                    thin = pen if pen.isCosmetic() else _hairline(pen)
+                    self._links.append((li, pen, thin, li.path(), *near, solid, whole))
         return self._links
 
     def gather(self) -> None:
@@ -346,10 +347,10 @@ class SummaryLayer:
         picked = []
         left, top, right, bottom = exposed.left(), exposed.top(), exposed.right(), exposed.bottom()
         for t in shown:
-            for li, pen, path, x0, y0, x1, y1, solid, whole in t.link_bounds():
+            for li, pen, thin, path, x0, y0, x1, y1, solid, whole in t.link_bounds():
                 if x1 >= left and x0 <= right and y1 >= top and y0 <= bottom and li not in seen:
                     seen.add(li)  # over this tile the curve meets what is exposed: drawn
-                    picked.append((li, pen, path, *whole, solid))
+                    picked.append((li, pen if smooth else thin, path, *whole, solid))
         picked.sort(key=lambda e: e[0].order)  # in the scene's order, as Qt drew them as items
         painter.setBrush(Qt.BrushStyle.NoBrush)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, smooth)  # the view's cache painter has none
@@ -364,8 +365,6 @@ class SummaryLayer:
                     # a link: a pan of the 16x site crossed 600); a dotted pen whole, its dots
                     # then fall where they always do
                     pieces = _visible_pieces(li, left, top, right, bottom) if solid else None
-                    if not smooth and not pen.isCosmetic():
-                        pen = _hairline(pen)
                     if pieces is None:
                         painter.setPen(pen)
                         painter.drawPath(path)
