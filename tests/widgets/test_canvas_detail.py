@@ -350,7 +350,9 @@ def test_over_each_tile_a_link_is_picked_by_what_its_curve_draws_there(qtbot, pa
     picked_tight, cut[:] = len(cut), []
     whole = summary._near
     monkeypatch.setattr(
-        summary, "_near", lambda li, cell: (lambda b: (b.left(), b.top(), b.right(), b.bottom()))(li.boundingRect())
+        summary,
+        "_near",
+        lambda li, key, cell: (lambda b: (b.left(), b.top(), b.right(), b.bottom()))(li.boundingRect()),
     )
     for t in layer.tiles.values():
         t._links = None
@@ -365,3 +367,22 @@ def test_over_each_tile_a_link_is_picked_by_what_its_curve_draws_there(qtbot, pa
     assert tight == loose
     assert picked_tight < len(cut), (picked_tight, len(cut))
     assert whole is not summary._near
+
+
+def test_once_cut_into_tiles_their_links_are_gathered_between_events(qtbot, parts, benchmark_design, monkeypatch):
+    """After the scene is cut into tiles, every tile's links (their polylines and the rectangle
+    of each over the tile) are gathered in short slices between events, not in the first pans;
+    a link that moves forgets its rectangles."""
+    import widgets.canvas.summary as summary
+
+    monkeypatch.setattr(summary, "WARM_SLICE_S", 0.0)  # one tile per turn of the event loop
+    doc, scene, view = make_canvas(qtbot, parts, benchmark_design)
+    scene.set_all_collapsed(False)
+    layer = view.summary
+    layer.build()
+    tiles = list(layer.tiles.values())
+    assert len(tiles) > 2 and sum(t._links is None for t in tiles) >= len(tiles) - 1
+    qtbot.waitUntil(lambda: all(t._links is not None for t in tiles), timeout=10000)
+    li = next(li for li in scene.links if li.near)
+    li.update_path()
+    assert li.near is None and li.polyline is None

@@ -459,6 +459,7 @@ class LinkItem(QGraphicsPathItem):
         self.order = 0  # its place in the scene's links (the layer draws them in that order)
         self.segments: dict | None = None  # its path as short straight lines by tile (for the layer)
         self.polyline: Any = None  # its path as a fine polyline (for the layer, at a working zoom)
+        self.near: dict | None = None  # the rectangle of that polyline over each tile (for the layer)
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents)
         self.setZValue(-1)
         self.setAcceptHoverEvents(True)
@@ -476,7 +477,7 @@ class LinkItem(QGraphicsPathItem):
         dx = max((p2.x() - p1.x()) * 0.5, 20)
         path.cubicTo(QPointF(p1.x() + dx, p1.y()), QPointF(p2.x() - dx, p2.y()), p2)
         self.setPath(path)
-        self.segments = self.polyline = None
+        self.segments = self.polyline = self.near = None
         if self.layer is not None:
             self.layer.relink(self)
 
