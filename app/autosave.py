@@ -29,7 +29,7 @@ from planner.io.sanfile import save_designs
 #: how long closing or saving waits for an autosave still being written before it removes it
 WAIT_S = 10.0
 #: the GUI thread copies the design for at most this long per turn of the event loop
-STEP_S = 0.006
+STEP_S = 0.004
 #: edits that restart the copy before it is taken at once
 MAX_RESTARTS = 3
 #: components copied per piece
