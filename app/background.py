@@ -308,10 +308,11 @@ class BackgroundAnalysis(QObject):
 
     def warm(self, layout: tuple) -> None:
         """Lay the design out once the lane is idle, as the canvas shows it (``layout``: collapsed
-        ids, box positions, the diagram shown and the live design it is of), to fill the lane's layout memo: the canvas laid the design out itself
-        (opened, a group folded), and the next structural edit would otherwise lay everything
-        out and compare every group (on the 16x site 70 ms instead of 30). ``laidOut`` then
-        sends a :class:`LaidOut` with ``warm`` set; no analysis is made."""
+        ids, box positions, the diagram shown and the live design it is of), to fill the lane's
+        layout memo: the canvas laid the design out itself (opened, a group folded), and the next
+        structural edit would otherwise lay everything out and compare every group (on the 16x
+        site 70 ms instead of 30). ``laidOut`` then sends a :class:`LaidOut` with ``warm`` set;
+        no analysis is made. A warm-up gives way to every other work (see :class:`_Lane`)."""
         self._lane.post(_Job(None, "", "", layout[3], warm=layout))
 
     def compute(
