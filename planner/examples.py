@@ -183,7 +183,9 @@ def build_example(name: str, parts: Mapping[str, dict[str, Any]]) -> Topology:
 
 def build_site(parts: Mapping[str, dict[str, Any]], copies: int = 16) -> Topology:
     """A generated site: ``copies`` independent p690 benchmark configurations in one design
-    (ids prefixed ``s1.``, ``s2.``...; WWPNs made unique). Used by the speed benchmark."""
+    (ids prefixed ``s1.``, ``s2.``...; the names of the top-level components ``s1_``, ``s2_``...,
+    so each server, switch, subsystem and cable has its own name, as in a real site; WWPNs made
+    unique). Used by the speed benchmark."""
     from planner.model import KINDS, Component
 
     base = build_p690(parts, 7, name="p690 benchmark")
@@ -200,5 +202,6 @@ def build_site(parts: Mapping[str, dict[str, Any]], copies: int = 16) -> Topolog
             if attrs.get("wwpn"):
                 w = attrs["wwpn"]
                 attrs["wwpn"] = f"{w[:6]}{k:02x}{w[8:]}"
-            site._add_silent(Component(pre + c.id, c.kind, c.name, pre + c.parent if c.parent else None, c.part, attrs))
+            name = f"s{k}_{c.name}" if c.parent is None and c.name else c.name
+            site._add_silent(Component(pre + c.id, c.kind, name, pre + c.parent if c.parent else None, c.part, attrs))
     return site

@@ -129,6 +129,10 @@ class Topology:
         comps = self._components
         return [comps[i] for i in self._by_kind[kind]]
 
+    def count_of(self, kind: str) -> int:
+        """How many components of ``kind`` the design holds. O(1)."""
+        return len(self._by_kind[kind])
+
     def children(self, cid: str | None, kind: str | None = None) -> list[Component]:
         comps = self._components
         out = [comps[i] for i in self._children.get(cid, ())]

@@ -3,8 +3,10 @@
 :func:`label` is the one label with context that the findings, the paths table, the inspector,
 the CLI and the build sheet show: the component's own name followed by the names of the ancestors
 that make it unambiguous ("slot 3 of drawer 1", "LUN 0 on fastt1"). Which ancestors, and the
-joining word, come from :attr:`planner.schema.KindSpec.context`. Names are derived when shown, so a
-rename of a drawer shows at once in the label of every slot inside it.
+joining word, come from :attr:`planner.schema.KindSpec.context`. In a design of several servers
+(or sites) the label also names the top-level component it belongs to when its context does not
+already ("Drawer 1 of p690-b", "lpar1 of p690-b"): every server has a drawer 1. Names are derived
+when shown, so a rename of a drawer shows at once in the label of every slot inside it.
 """
 
 from __future__ import annotations
@@ -76,9 +78,9 @@ def label(topo: Topology, comp: Component | str | None) -> str:
         comp = found
     text = qualified_name(topo, comp)
     spec = KINDS.get(comp.kind)
-    if spec is None or spec.context is None or comp.parent is None:
+    if spec is None or comp.parent is None:
         return text
-    joiner, kinds = spec.context
+    joiner, kinds = spec.context or (" of ", ())
     for kind in kinds:
         anc = topo.ancestor(comp.parent, kind)
         if anc is None:
@@ -88,7 +90,20 @@ def label(topo: Topology, comp: Component | str | None) -> str:
             continue
         text += joiner + name
         joiner = " of "
-    return text
+    return _with_root(topo, comp, text, joiner)
+
+
+def _with_root(topo: Topology, comp: Component, text: str, joiner: str) -> str:
+    """``text`` followed by the name of the top-level component ``comp`` sits in, when the design
+    holds more than one of that kind and ``text`` does not name it yet."""
+    comps = topo._components
+    root = comps.get(comp.parent)  # type: ignore[arg-type]
+    while root is not None and root.parent is not None:
+        root = comps.get(root.parent)
+    if root is None or root.kind not in KINDS or topo.count_of(root.kind) < 2:
+        return text
+    name = short_label(root)
+    return text if _mentions(text, name) else f"{text}{joiner}{name}"
 
 
 def _mentions(text: str, name: str) -> bool:
@@ -96,15 +111,18 @@ def _mentions(text: str, name: str) -> bool:
 
 
 def label_list(topo: Topology, ids, limit: int = 4, short: bool = True) -> str:
-    """'a, b, c and 5 more': labels (qualified names, see :func:`qualified_name`, when ``short``) of the first
-    ``limit`` ids."""
+    """'a, b, c and 5 more': labels (qualified names, see :func:`qualified_name`, when ``short``,
+    with their server when the design has several) of the first ``limit`` ids."""
     ids = list(dict.fromkeys(ids))
 
     def one(cid: str) -> str:
         comp = topo.get(cid)
         if comp is None:
             return cid
-        return qualified_name(topo, comp) if short else label(topo, comp)
+        if not short:
+            return label(topo, comp)
+        spec = KINDS.get(comp.kind)
+        return _with_root(topo, comp, qualified_name(topo, comp), spec.context[0] if spec and spec.context else " of ")
 
     shown = [one(c) for c in ids[:limit]]
     if len(ids) > limit:

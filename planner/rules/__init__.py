@@ -17,7 +17,7 @@ once, for the rules that need it. The analysis must be a full one (no ``only`` f
 
 Modules: :mod:`.registry` (Finding, Rule, rule, RULES, check), :mod:`.context` (Context),
 :mod:`.wording` (message helpers), then one module per domain: :mod:`.server_io`, :mod:`.san`,
-:mod:`.storage`, :mod:`.lvm`, :mod:`.workload`, :mod:`.placement`. Importing this package registers every rule.
+:mod:`.storage`, :mod:`.lvm`, :mod:`.workload`, :mod:`.placement`, :mod:`.names`. Importing this package registers every rule.
 
 Papers: P690 = "JFS2/DIO Sequential I/O Performance on IBM pSeries 690" (IBM Redpaper, 2004);
 SASAIX = "Setting up and tuning direct I/O for SAS 9 on AIX" (IBM, 2005); SGIO = "How to
@@ -28,7 +28,7 @@ Windows NT 4.0" (IBM).
 
 from __future__ import annotations
 
-from planner.rules import lvm, placement, san, server_io, storage, workload  # noqa: F401  (registers the rules)
+from planner.rules import lvm, names, placement, san, server_io, storage, workload  # noqa: F401  (registers the rules)
 from planner.rules.context import Context
 from planner.rules.registry import RULES, SEVERITIES, CheckStopped, Finding, Rule, RuleFn, check, rule, rules_table
 from planner.rules.storage import raid_drive_problem

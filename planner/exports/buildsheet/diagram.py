@@ -15,7 +15,7 @@ from planner.exports.buildsheet.document import BOLD, FONT, MAX_FONT, MIN_FONT, 
 from planner.exports.buildsheet.sheet import Page, Sheet, new_section, pct, threshold
 from planner.layout import ROW, Box, Diagram, layout
 from planner.model import Component, Topology
-from planner.naming import short_label
+from planner.naming import label, short_label
 from planner.schema import KINDS, collapsible_kinds, count_label
 
 HEADING_H = 30.0  # room a diagram page's title takes
@@ -148,7 +148,7 @@ def views(sheet: Sheet) -> list[tuple[str, Topology, Diagram]]:
         view, n_subs = _drawer_view(sheet, drawer)
         where = f" ({one_line(drawer['location'])})" if drawer["location"] else ""
         title = (
-            f"{short_label(drawer)}{where}: its slots, switches and the {count_label(n_subs, 'subsystem')} it reaches"
+            f"{label(topo, drawer)}{where}: its slots, switches and the {count_label(n_subs, 'subsystem')} it reaches"
         )
         out.append((title, view, layout(view, set())))
     return out

@@ -21,7 +21,7 @@ from planner.exports.buildsheet.sheet import (
 )
 from planner.exports.cabling import endpoint
 from planner.model import Component, Topology
-from planner.naming import short_label
+from planner.naming import label, short_label
 from planner.schema import chart_kinds, kind_name
 
 # -- slot placement -----------------------------------------------------------------------------------
@@ -81,7 +81,7 @@ def _drawer_slots(sheet: Sheet, drawer: Component) -> list[Any]:
         "Util",
     )
     widths = (0.065, 0.065, 0.135, 0.1, 0.06, 0.06, 0.065, 0.055, 0.24, 0.105, 0.05)  # a marked WWPN fits
-    title = f"{short_label(drawer)}" + (f" ({where})" if where else "")
+    title = label(topo, drawer) + (f" ({where})" if where else "")
     rl = rl_api()
     return [
         rl.KeepTogether(

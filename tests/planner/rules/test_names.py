@@ -1,0 +1,67 @@
+"""NAME_DUPLICATE, and labels that tell apart the servers of a site (planner.naming)."""
+
+from __future__ import annotations
+
+from rules_helpers import of, run
+
+from planner import edit
+from planner.examples import build_site
+from planner.exports.netbox_inventory import inventory
+from planner.naming import label
+from planner.rules import check
+
+
+def test_two_switches_of_one_name_are_one_warning_naming_both(one, parts):
+    edit.add_switch(one, parts["2109-F32"], "fab.FAB_D1", "SW1", domain_id=2)
+    sw = one.of_kind("switch")
+    assert len(sw) == 2
+    found = of(run(one, "NAME_DUPLICATE"), "NAME_DUPLICATE")
+    assert len(found) == 1 and set(found[0].components) == {c.id for c in sw}  # 'SW1' = 'sw1', as NetBox compares
+    assert found[0].severity == "warning" and "2 switches are named" in found[0].message
+    edit.set_attr(one, sw[1].id, "name", "sw2")
+    assert not of(run(one, "NAME_DUPLICATE"), "NAME_DUPLICATE")
+
+
+def test_drawers_of_one_name_clash_inside_a_server_not_across_servers(parts):
+    site = build_site(parts, 2)
+    assert not of(check(site), "NAME_DUPLICATE")  # 'Drawer 1' in each server is fine
+    edit.set_attr(site, "s1.d2", "name", "drawer 1")
+    found = of(run(site, "NAME_DUPLICATE"), "NAME_DUPLICATE")
+    assert len(found) == 1 and set(found[0].components) == {"s1.d1", "s1.d2"}
+    assert "in s1_p690" in found[0].message
+    edit.set_attr(site, "s2.sw1", "name", "s1_sw1")  # a second top-level clash: its own finding
+    assert len(of(run(site, "NAME_DUPLICATE"), "NAME_DUPLICATE")) == 2
+
+
+def test_labels_name_the_server_only_when_the_design_has_several(parts, one):
+    site = build_site(parts, 2)
+    a, b = label(site, "s1.d1"), label(site, "s2.d1")
+    assert a != b and a.endswith("of s1_p690") and b.endswith("of s2_p690")
+    port = site.of_kind("hba_port")[0]
+    assert label(site, port).startswith("fcs0 port 0 in Slot 1 of Drawer 1") and label(site, port).endswith("s1_p690")
+    assert label(site, "s2.p690.lpar1") == "lpar1 of s2_p690"
+    assert label(site, "s2.sw1.p27") == "s2_sw1 port 27"  # its switch already names it: nothing added
+    assert label(one, "d1") == "Drawer 1" and label(one, "p690.lpar1") == "lpar1"
+    edit.delete(site, ["s2.p690"])
+    assert site.count_of("server") == 1 and label(site, "s1.d1") == "Drawer 1"
+
+
+def test_a_generated_site_names_each_device_once_so_netbox_takes_it(parts):
+    site = build_site(parts, 2)
+    names = [d.name.casefold() for d in inventory(site).devices]  # raises ExportError on a clash
+    assert len(names) == len(set(names)) and "s2_sw1" in names
+
+
+def test_the_build_sheet_heads_each_drawer_with_its_server_in_a_site(parts):
+    from planner.exports.buildsheet import diagram, sections_hardware
+    from planner.exports.buildsheet.sheet import Sheet
+
+    site = build_site(parts, 2)
+    edit.delete(site, [d.id for d in site.of_kind("drawer") if d.id not in ("s1.d1", "s2.d1")])
+    sheet = Sheet(site, "planning", "", "", "a4")
+    titles = [t for t, _, _ in diagram.views(sheet)[1:]]
+    assert [t.split(" (")[0] for t in titles] == ["Drawer 1 of s1_p690", "Drawer 1 of s2_p690"]
+    headings = [
+        x.title for f in sections_hardware.slots(sheet) for x in getattr(f, "_content", ()) if hasattr(x, "title")
+    ]
+    assert [h.split(" (")[0] for h in headings] == ["Drawer 1 of s1_p690", "Drawer 1 of s2_p690"]
