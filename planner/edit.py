@@ -628,7 +628,7 @@ def place_part(
 
 def _place_server(topo: Topology, part: dict[str, Any], tgt: Component | None, parts: Any) -> Builder:
     n = len(topo.of_kind("server"))
-    return add_server(topo, part, "p690" if n == 0 else f"server{n + 1}")
+    return add_server(topo, part, naming.free_name(topo, "server", "p690" if n == 0 else f"server{n + 1}"))
 
 
 def _place_drawer(topo: Topology, part: dict[str, Any], tgt: Component | None, parts: Any) -> Builder:
@@ -649,9 +649,11 @@ def _place_hba(topo: Topology, part: dict[str, Any], tgt: Component | None, part
 def _place_switch(topo: Topology, part: dict[str, Any], tgt: Component | None, parts: Any) -> Builder:
     n = len(topo.of_kind("switch")) + 1
     with _building(topo, f"Add switch {n}") as b:
-        fname = f"FAB_{chr(64 + n) if n <= 26 else n}"
+        fname = naming.free_name(topo, "fabric", f"FAB_{chr(64 + n) if n <= 26 else n}")
         fab = _new(b, "fabric", f"fab.{fname}", None, fname)
-        sub = add_switch(topo, part, fab.id, topo.new_id(f"sw{n}"), domain_id=min(n, 239))
+        sub = add_switch(
+            topo, part, fab.id, naming.free_name(topo, "switch", topo.new_id(f"sw{n}")), domain_id=min(n, 239)
+        )
         b.commands.append(sub)
     return b
 
@@ -664,9 +666,8 @@ def _place_subsystem(
     drive = _first_drive(parts)
     bays = int(part.get("drive_bays", 0))
     count = min(bays, 14) if drives is None else drives
-    return add_subsystem(
-        topo, part, topo.new_id(f"{base}{n}"), drive_part=drive if bays else None, drives=count if drive else 0
-    )
+    name = naming.free_name(topo, "subsystem", topo.new_id(f"{base}{n}"))
+    return add_subsystem(topo, part, name, drive_part=drive if bays else None, drives=count if drive else 0)
 
 
 def _place_enclosure(
@@ -746,10 +747,8 @@ def duplicate(topo: Topology, ids: Iterable[str]) -> Builder:
                     slot = find_slot(topo, new.id, topo[hba.parent]["number"])
                     b.commands.append(add_hba(topo, slot.id, topo.parts[hba.part], lpar=hba["lpar"]))
             elif c.kind == "switch":
-                n = len(topo.of_kind("switch")) + 1
-                b.commands.append(
-                    add_switch(topo, topo.parts[c.part], c["fabric"], topo.new_id(f"sw{n}"), c["domain_id"])
-                )
+                name = naming.free_name(topo, "switch", topo.new_id(f"sw{len(topo.of_kind('switch')) + 1}"))
+                b.commands.append(add_switch(topo, topo.parts[c.part], c["fabric"], name, c["domain_id"]))
             elif c.kind == "hba":
                 drawer = topo.ancestor(c.id, "drawer")
                 slot = _free_slot(topo, drawer)
@@ -762,7 +761,7 @@ def duplicate(topo: Topology, ids: Iterable[str]) -> Builder:
 def _duplicate_subsystem(topo: Topology, sub: Component) -> Builder:
     n = len(topo.of_kind("subsystem")) + 1
     base = "".join(ch for ch in sub.id if not ch.isdigit()) or "sub"
-    name = topo.new_id(f"{base}{n}")
+    name = naming.free_name(topo, "subsystem", topo.new_id(f"{base}{n}"))
     part = topo.parts[sub.part]
     encs = topo.children(sub.id, "enclosure")
     first_drives = topo.children(encs[0].id, "drive") if encs else []

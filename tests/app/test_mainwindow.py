@@ -343,3 +343,20 @@ def test_a_failed_autosave_says_so(window, qtbot, home):
     assert w.autosave() is not None
     qtbot.waitUntil(lambda: bool(shown), timeout=10_000)
     assert "autosave failed" in shown[0] and "folder" in shown[0]
+
+
+def test_a_name_given_twice_in_the_inspector_shows_in_the_findings(window, qtbot):
+    """NAME_DUPLICATE reaches the user: rename a subsystem to another's name (ignoring case) in
+    the inspector, the findings list it with both; undo and it is gone."""
+    w = window
+    assert w.findings.item_for("NAME_DUPLICATE") is None
+    w.doc.select(["fastt2"])
+    field = w.inspector.field("name")
+    field.setFocus()
+    field.selectAll()
+    qtbot.keyClicks(field, "FASTT1")
+    qtbot.keyClick(field, Qt.Key.Key_Return)
+    assert w.doc.topology["fastt2"].name == "FASTT1"
+    qtbot.waitUntil(lambda: w.findings.item_for("NAME_DUPLICATE", ["fastt1", "fastt2"]) is not None, timeout=5000)
+    w.act_undo.trigger()
+    qtbot.waitUntil(lambda: w.findings.item_for("NAME_DUPLICATE") is None, timeout=5000)

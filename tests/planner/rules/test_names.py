@@ -65,3 +65,21 @@ def test_the_build_sheet_heads_each_drawer_with_its_server_in_a_site(parts):
         x.title for f in sections_hardware.slots(sheet) for x in getattr(f, "_content", ()) if hasattr(x, "title")
     ]
     assert [h.split(" (")[0] for h in headings] == ["Drawer 1 of s1_p690", "Drawer 1 of s2_p690"]
+
+
+def test_the_editor_never_makes_a_duplicate_name_itself(parts):
+    from planner.naming import free_name
+
+    site = build_site(parts, 1)
+    edit.set_attr(site, "s1.sw2", "name", "sw8")  # the name the next switch would get
+    edit.set_attr(site, "s1.p690", "name", "P690")
+    edit.place_part(site, parts["2109-F32"])
+    edit.place_part(site, parts["7040-681"])  # a second server...
+    edit.place_part(site, parts["7040-681"])  # ... and a third, whose 'server3' is free
+    edit.duplicate(site, ["s1.fastt1"])
+    assert not of(check(site), "NAME_DUPLICATE")
+    assert {c.name for c in site.of_kind("switch")} >= {"sw8", "sw9"}
+    assert (
+        free_name(site, "server", "p690") == "p691" and free_name(site, "drawer", "Drawer 1", "s1.p690") == "Drawer 8"
+    )
+    assert free_name(site, "rack", "R1", "s1.site-1") == "R10" and free_name(site, "fabric", "new") == "new"
