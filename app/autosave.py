@@ -2,13 +2,17 @@
 
 Saving the 16x site whole took about 0.3 s on the GUI thread (the design turned into its JSON
 document, then encoded twice and compressed), a visible stall every 30 s while the design was
-unsaved. Now the GUI thread only takes the detached documents of the scenarios (what
-``topology_to_dict`` gives, which shares nothing with the live designs: about 40 ms on the 16x
-site), a few thousand components per turn of the event loop, starting again if the design
-changes meanwhile (after :data:`MAX_RESTARTS`, at once); a worker encodes and writes them
-(:func:`planner.io.sanfile.save_designs`, which encodes in small steps so the GUI thread gets
-the interpreter between them). The note that says where the work came from is written after
-the design, so a recovery never finds a note without its design.
+unsaved. Now the GUI thread only takes the JSON text of the scenarios
+(:func:`planner.io.document.topology_text_in_steps`: about 110 ms on the 16x site), at most
+:data:`STEP_S` per turn of the event loop, starting again if the design changes meanwhile
+(after :data:`MAX_RESTARTS`, at once: then the documents, ``topology_to_dict``, about 40 ms);
+a worker compresses and writes them (:func:`planner.io.sanfile.save_designs`, which encodes a
+document still to encode in small steps so the GUI thread gets the interpreter between them).
+Each piece is encoded as soon as it is copied: when the copy kept the documents (tens of
+thousands of dicts and lists) until the worker had encoded them, every cyclic collection on the
+GUI thread meanwhile walked them, 5-20 ms at a time, and the editor froze that long. The note
+that says where the work came from is written after the design, so a recovery never finds a
+note without its design.
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 
 from app import gui_gc
 from planner.io import ProjectError
-from planner.io.document import topology_to_dict, topology_to_dict_in_steps
+from planner.io.document import topology_text_in_steps, topology_to_dict
 from planner.io.sanfile import save_designs
 
 #: how long closing or saving waits for an autosave still being written before it removes it
@@ -32,7 +36,7 @@ WAIT_S = 10.0
 STEP_S = 0.004
 #: edits that restart the copy before it is taken at once
 MAX_RESTARTS = 3
-#: components copied per piece
+#: components (of one kind) copied per piece
 PER_STEP = 500  # about 2 ms on the 16x site (a piece of 4000 blocked the editor 16-20 ms)
 
 
@@ -52,8 +56,8 @@ class _Copy:
         self.state = self._state()
         self.current = self.project.current
         self.todo = list(self.project.scenarios.items())
-        self.designs: list[tuple[str, dict[str, Any]]] = []
-        self.steps = topology_to_dict_in_steps(self.todo[0][1], PER_STEP) if self.todo else None
+        self.designs: list[tuple[str, dict[str, Any] | str]] = []
+        self.steps = topology_text_in_steps(self.todo[0][1], PER_STEP) if self.todo else None
 
     def changed(self) -> bool:
         return self._state() != self.state
@@ -68,7 +72,7 @@ class _Copy:
         self.designs.append((self.todo[len(self.designs)][0], doc))
         if len(self.designs) == len(self.todo):
             return True
-        self.steps = topology_to_dict_in_steps(self.todo[len(self.designs)][1], PER_STEP)
+        self.steps = topology_text_in_steps(self.todo[len(self.designs)][1], PER_STEP)
         return False
 
     def at_once(self) -> None:
@@ -117,7 +121,13 @@ class Autosaver(QObject):
                     copy.at_once()
                     break
                 copy.begin()
-            if copy.advance():
+            try:
+                done = copy.advance()
+            except (TypeError, ValueError) as err:  # a value no file can store, as a save would say
+                self._copy = None
+                self.failed.emit(f"autosave failed: the design holds a value a file cannot store ({err}); correct it")
+                return
+            if done:
                 break
             if time.perf_counter() >= deadline:
                 # a timer, not a posted call: Qt runs posted calls before timers that are due, so

@@ -459,19 +459,20 @@ def save_project(
 
 
 def save_designs(
-    designs: list[tuple[str, dict[str, Any]]], current: str, path: str | os.PathLike[str], message: str = ""
+    designs: list[tuple[str, dict[str, Any] | str]], current: str, path: str | os.PathLike[str], message: str = ""
 ) -> int:
-    """Save design documents already detached from the live designs (``topology_to_dict`` of
-    each scenario, ``current`` naming the current one) as :func:`save_project` does, without its
-    changed-on-disk check (a file only this process writes: the autosave). Meant for a worker
-    thread: the JSON is encoded in small steps (Python's pure encoder, same text), so the GUI
-    thread is never kept from the interpreter for long; the one-shot C encoder holds it through
-    a whole site (about 100 ms per design on the 16x site). Returns the revision written."""
+    """Save design documents already detached from the live designs (for each scenario its
+    ``topology_to_dict``, or the JSON text of it, ``current`` naming the current one) as
+    :func:`save_project` does, without its changed-on-disk check (a file only this process
+    writes: the autosave). Meant for a worker thread: a document still to encode is encoded in
+    small steps (Python's pure encoder, same text), so the GUI thread is never kept from the
+    interpreter for long; the one-shot C encoder holds it through a whole site (about 100 ms per
+    design on the 16x site). Returns the revision written."""
     return _save_designs(designs, current, path, message, False, None, True, stepwise=True)
 
 
 def _save_designs(
-    designs: list[tuple[str, dict[str, Any]]],
+    designs: list[tuple[str, dict[str, Any] | str]],
     current: str,
     path: str | os.PathLike[str],
     message: str,
@@ -517,10 +518,13 @@ def _save_designs(
 
 
 def _rows_and_body(
-    designs: list[tuple[str, dict[str, Any]]], current: str, stepwise: bool = False
+    designs: list[tuple[str, dict[str, Any] | str]], current: str, stepwise: bool = False
 ) -> tuple[list[tuple[str, int, int, str]], bytes]:
     encode = dumps_in_steps if stepwise else dumps
-    rows = [(name, pos, int(name == current), encode(design)) for pos, (name, design) in enumerate(designs)]
+    rows = [
+        (name, pos, int(name == current), design if isinstance(design, str) else encode(design))
+        for pos, (name, design) in enumerate(designs)
+    ]
     return rows, _body_of_texts(current, [(name, text) for name, _, _, text in rows])
 
 

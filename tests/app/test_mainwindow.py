@@ -269,8 +269,8 @@ def test_the_findings_tab_is_the_one_shown_at_start(window):
 
 
 def test_autosave_writes_in_a_worker_and_leaves_the_design_alone(window, qtbot, home, monkeypatch):
-    """The autosave copies the design a piece per turn of the event loop (starting again if an
-    edit comes meanwhile, so the file never mixes two states) and encodes and writes it in a
+    """The autosave copies the design a piece per turn of the event loop as JSON text (starting
+    again if an edit comes meanwhile, so the file never mixes two states) and writes it in a
     worker; the open design keeps its own file."""
     import threading
 
@@ -292,6 +292,11 @@ def test_autosave_writes_in_a_worker_and_leaves_the_design_alone(window, qtbot, 
         return real(self)
 
     monkeypatch.setattr(threading.Thread, "start", spy)
+    handed = []
+    real_save = autosave_module.save_designs
+    monkeypatch.setattr(
+        autosave_module, "save_designs", lambda d, *a: handed.extend(type(x) for _, x in d) or real_save(d, *a)
+    )
     w.doc.run(edit.set_attr, "cab1", "label", "FIRST")
     path = w.autosave()
     assert path is not None and w.autosaver.busy() and writers == []  # the copy is under way
@@ -299,7 +304,7 @@ def test_autosave_writes_in_a_worker_and_leaves_the_design_alone(window, qtbot, 
     QApplication.processEvents()
     w.doc.run(edit.set_attr, "cab1", "label", "SECOND")  # an edit during the copy: it starts again
     qtbot.waitUntil(lambda: not w.autosaver.busy(), timeout=10_000)
-    assert writers == [("autosave", True)]
+    assert writers == [("autosave", True)] and handed == [str]  # text, not documents, held meanwhile
     saved = open_project(path)
     assert saved.topology["cab1"]["label"] == "SECOND"
     assert path.with_suffix(".json").exists()
@@ -343,6 +348,26 @@ def test_a_failed_autosave_says_so(window, qtbot, home):
     assert w.autosave() is not None
     qtbot.waitUntil(lambda: bool(shown), timeout=10_000)
     assert "autosave failed" in shown[0] and "folder" in shown[0]
+
+
+def test_an_autosave_of_a_value_no_file_stores_says_so(window, qtbot, home):
+    """A value JSON cannot store (NaN, only a damaged state could hold one) stops the copy on
+    the GUI thread with the message a save gives, never a traceback; once corrected it saves."""
+    from planner.fixtures import set_raw
+
+    w = window
+    set_raw(w.doc.topology, "sw1", "domain_id", float("nan"))
+    w.doc.run(edit.set_attr, "cab1", "label", "X")
+    shown = []
+    w.autosaver.failed.connect(shown.append)
+    assert w.autosave() is not None
+    qtbot.waitUntil(lambda: bool(shown), timeout=10_000)
+    assert "autosave failed" in shown[0] and "cannot store" in shown[0] and not w.autosaver.busy()
+    set_raw(w.doc.topology, "sw1", "domain_id", 1)
+    path = w.autosave()
+    qtbot.waitUntil(lambda: not w.autosaver.busy(), timeout=10_000)
+    assert path.exists() and len(shown) == 1
+    w.discard_autosave()
 
 
 def test_a_name_given_twice_in_the_inspector_shows_in_the_findings(window, qtbot):

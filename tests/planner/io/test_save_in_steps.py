@@ -14,7 +14,7 @@ from planner.io.sanfile import save_designs
 
 def test_the_stepwise_encoder_writes_the_same_text(benchmark_design):
     doc = topology_to_dict(benchmark_design)
-    doc["meta"]["note"] = "Überprüfung ✓ \u2028 \"quoted\""  # non-ASCII and escapes as the file keeps them
+    doc["meta"]["note"] = 'Überprüfung ✓ \u2028 "quoted"'  # non-ASCII and escapes as the file keeps them
     doc["meta"]["ratio"] = 0.1 + 0.2
     assert dumps_in_steps(doc) == dumps(doc)
     with pytest.raises(ValueError):
@@ -37,15 +37,33 @@ def test_saved_designs_open_as_the_project_saved(benchmark_design, tmp_path):
         save_designs(designs, project.current, tmp_path, "autosave")
 
 
-def test_the_document_made_in_steps_is_the_document(benchmark_design):
-    from planner.io.document import topology_to_dict_in_steps
+def test_the_text_made_in_steps_is_the_text_encoded_whole(benchmark_design):
+    from planner.io.document import topology_text_in_steps
 
-    benchmark_design.positions["p690"] = (10.0, 20.0)
-    steps = list(topology_to_dict_in_steps(benchmark_design, per_step=500))
-    whole = topology_to_dict(benchmark_design)
-    assert steps[:-1] == [None] * (len(benchmark_design) // 500) and len(steps) > 5
-    assert steps[-1] == whole and list(steps[-1]) == list(whole)
-    assert dumps(steps[-1]) == dumps(whole)
+    design = benchmark_design.clone()
+    design.positions["p690"] = (10.0, 20.0)
+    design.meta["name"] = 'Zwei "Fabrics" ✓'
+    steps = list(topology_text_in_steps(design, per_step=500))
+    assert steps[-1] == dumps(topology_to_dict(design))
+    assert all(s is None for s in steps[:-1]) and len(steps) > len(design) // 500  # a piece per 500 of a kind
+    design._set("sw1", "domain_id", math.nan)  # a value JSON cannot store: refused, as dumps refuses it
+    with pytest.raises(ValueError):
+        list(topology_text_in_steps(design))
+
+
+def test_save_designs_takes_texts_and_documents_alike(benchmark_design, tmp_path):
+    from planner.io import open_project
+
+    other = benchmark_design.clone()
+    other.meta["name"] = "Two"
+    save_designs(
+        [("Base", dumps(topology_to_dict(benchmark_design))), ("Two", topology_to_dict(other))],
+        "Two",
+        tmp_path / "m.sanplan",
+    )
+    project = open_project(tmp_path / "m.sanplan")
+    assert project.current == "Two" and project.scenarios["Two"].meta["name"] == "Two"
+    assert len(project.scenarios["Base"]) == len(benchmark_design)
 
 
 def test_a_revision_body_put_together_from_the_rows_is_the_one_encoded_whole(benchmark_design):
