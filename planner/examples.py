@@ -183,9 +183,10 @@ def build_example(name: str, parts: Mapping[str, dict[str, Any]]) -> Topology:
 
 def build_site(parts: Mapping[str, dict[str, Any]], copies: int = 16) -> Topology:
     """A generated site: ``copies`` independent p690 benchmark configurations in one design
-    (ids prefixed ``s1.``, ``s2.``...; the names of the top-level components ``s1_``, ``s2_``...,
-    so each server, switch, subsystem and cable has its own name, as in a real site; WWPNs made
-    unique). Used by the speed benchmark."""
+    (ids prefixed ``s1.``, ``s2.``...; the names of the top-level components and racks ``s1_``,
+    ``s2_``..., so each server, switch, subsystem, cable and rack has its own name, as in a real
+    site; WWPNs made unique), their racks in one site (copy k's rows get k after their letter:
+    'A2', 'B2'). Used by the speed benchmark."""
     from planner.model import KINDS, Component
 
     base = build_p690(parts, 7, name="p690 benchmark")
@@ -194,6 +195,8 @@ def build_site(parts: Mapping[str, dict[str, Any]], copies: int = 16) -> Topolog
     for k in range(1, copies + 1):
         pre = f"s{k}."
         for c in base.components():
+            if c.kind == "site" and k > 1:
+                continue  # one site holds every copy's racks
             attrs = dict(c.attrs)
             for name, spec in KINDS[c.kind].attrs.items():
                 if spec.ref:
@@ -202,6 +205,11 @@ def build_site(parts: Mapping[str, dict[str, Any]], copies: int = 16) -> Topolog
             if attrs.get("wwpn"):
                 w = attrs["wwpn"]
                 attrs["wwpn"] = f"{w[:6]}{k:02x}{w[8:]}"
-            name = f"s{k}_{c.name}" if c.parent is None and c.name else c.name
-            site._add_silent(Component(pre + c.id, c.kind, name, pre + c.parent if c.parent else None, c.part, attrs))
+            parent = pre + c.parent if c.parent else None
+            name = f"s{k}_{c.name}" if (c.parent is None or c.kind == "rack") and c.name else c.name
+            if c.kind == "site":
+                name = c.name
+            elif c.kind == "rack":
+                parent, attrs["row"] = f"s1.{c.parent}", f"{attrs.get('row', '')}{k}"
+            site._add_silent(Component(pre + c.id, c.kind, name, parent, c.part, attrs))
     return site

@@ -58,9 +58,18 @@ from planner.gcpause import gc_paused
 from planner.model import Component, Event, Topology
 from planner.schema import KINDS
 
-#: kind -> its reference attributes as (name, many)
+#: the kinds that only say where units stand (sites, racks): no path crosses them and the
+#: analysis reads nothing of them, so they join no part. Followed, one site's racks made one part
+#: of every server, switch and subsystem in them, and every edit re-analysed the whole site.
+_PLACING = frozenset({"site", "rack"})
+#: the reference attributes to or from a placing kind (a unit's ``rack``, a rack's ``frame_of``)
+_PLACING_REFS = frozenset(
+    n for k, spec in KINDS.items() for n, a in spec.attrs.items() if a.ref and (k in _PLACING or set(a.ref) <= _PLACING)
+)
+#: kind -> its reference attributes as (name, many), the placing ones left out
 _REFS: dict[str, tuple[tuple[str, bool], ...]] = {
-    k: tuple((n, a.many) for n, a in spec.attrs.items() if a.ref) for k, spec in KINDS.items()
+    k: tuple((n, a.many) for n, a in spec.attrs.items() if a.ref and n not in _PLACING_REFS)
+    for k, spec in KINDS.items()
 }
 
 
@@ -258,9 +267,9 @@ class Partition:
 
     def _neighbours(self, cid: str) -> list[str]:
         t = self.topo
-        out = [r for r, _ in t._refs_to.get(cid, ())]
+        out = [r for r, a in t._refs_to.get(cid, ()) if a not in _PLACING_REFS]
         comp = t.get(cid)
-        if comp is None:
+        if comp is None or comp.kind in _PLACING:  # a rack or site stands alone (only racks sit in a site)
             return out
         if comp.parent is not None:
             out.append(comp.parent)

@@ -442,7 +442,7 @@ def single_point_of_failure(topo: Topology, ctx: Context) -> list[Finding]:
             points[cid] = None
             lds[ld_id] = None
     for (lpar, kind), (points, lds) in groups.items():
-        host = naming.qualified_name(topo, topo[lpar]) if lpar in topo else "an unassigned adapter"
+        host = ctx.label(lpar) if lpar in topo else "an unassigned adapter"
         out.append(
             me.finding(
                 ((lpar,) if lpar else ()) + (*points, *lds),

@@ -219,7 +219,7 @@ def _dac_findings(
             out.append(
                 me.finding(
                     (lpar.id, ctl.id, *dict.fromkeys(x for pair in seen for x in pair), *zones),
-                    f"{naming.qualified_name(topo, lpar)} uses RDAC, and {who} sees {naming.qualified_name(topo, ctl)} through {len(seen)} paths "
+                    f"{ctx.label(lpar.id)} uses RDAC, and {who} sees {naming.qualified_name(topo, ctl)} through {len(seen)} paths "
                     f"({lines}); the AIX RDAC driver allows exactly one path to each controller (dac).",
                     "Zone so that each controller is reached once per partition: HBA1 to controller A, "
                     "HBA2 to controller B (remove one of these connections from the zones "

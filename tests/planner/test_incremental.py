@@ -239,10 +239,15 @@ def test_incremental_benchmark(parts, _benchmark):
 
 
 def test_an_edit_re_analyses_only_its_part(parts):
+    """Three servers whose racks stand in one site: racks and sites join no part (no path
+    crosses them), so each server with its fabrics and subsystems is a part of its own."""
     site = build_site(parts, 3)
+    assert len(site.of_kind("site")) == 1 and all(r.parent == "s1.site-1" for r in site.of_kind("rack"))
     inc = IncrementalAnalysis(site)
     before = inc.analysis
-    assert len(inc.parts) == 3
+    with_paths = [p for p in inc.parts.values() if p.paths]
+    assert len(with_paths) == 3 and all(p.comps[0].kind == "server" for p in with_paths)
+    assert {len(p.members) for p in inc.parts.values() if not p.paths} == {1}  # the site and each rack
     events = []
     site.subscribe(events.append)
     edit.set_attr(site, "s2.fastt9.arr1", "segment_kb", 64)

@@ -82,4 +82,4 @@ def test_the_editor_never_makes_a_duplicate_name_itself(parts):
     assert (
         free_name(site, "server", "p690") == "p691" and free_name(site, "drawer", "Drawer 1", "s1.p690") == "Drawer 8"
     )
-    assert free_name(site, "rack", "R1", "s1.site-1") == "R10" and free_name(site, "fabric", "new") == "new"
+    assert free_name(site, "rack", "s1_R1", "s1.site-1") == "s1_R10" and free_name(site, "fabric", "new") == "new"
