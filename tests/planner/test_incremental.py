@@ -259,6 +259,38 @@ def test_an_edit_re_analyses_only_its_part(parts):
     assert got.paths[0] is before.paths[0]
 
 
+def test_moving_units_between_racks_keeps_the_analysis_exact(parts):
+    """A unit taken out of its rack and put into another server's rack, then a rack deleted:
+    the analysis of the replica follows edit by edit, equal to a full one, and the servers stay
+    apart (a shared rack joins no parts)."""
+    from planner import edit_place
+
+    site = build_site(parts, 2)
+    replica = Replica(site)
+    inc = IncrementalAnalysis(replica.topo)
+    from planner.placement import rack_contents
+
+    rack = next(r.id for r in site.of_kind("rack") if r.name == "s1_R1")
+    used = {u for _, pos in rack_contents(site, rack) for u in range(pos.u, pos.top + 1)}
+    free = min(u for u in range(1, 43) if u not in used)
+    for step in (
+        lambda: edit_place.unplace(site, "s2.sw1"),
+        lambda: edit_place.place(site, "s2.sw1", rack, free),
+        lambda: edit.set_attr(site, "s2.fastt9.arr1", "segment_kb", 64),
+        lambda: edit_place.delete_place(site, rack),
+    ):
+        events = []
+        site.subscribe(events.append)
+        step()
+        site.unsubscribe(events.append)
+        delta = Delta.from_events(site, events)
+        replica.apply(delta)
+        got = inc.update(delta)
+        assert inc.last_parts <= 2  # the touched server's part (and a rack's or site's own)
+        same_analysis(got, analyze(site))
+    assert len([p for p in inc.parts.values() if p.paths]) == 2
+
+
 def test_delta_is_a_copy_and_the_replica_follows(parts, small):
     topo = small.clone()
     replica = Replica(topo)
