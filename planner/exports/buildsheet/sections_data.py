@@ -17,7 +17,7 @@ from planner.exports.buildsheet.sheet import (
 )
 from planner.exports.cabling import cabling_rows, endpoint, format_length
 from planner.figures import data_drives
-from planner.naming import short_label
+from planner.naming import label, short_label
 from planner.schema import count_label
 
 
@@ -171,11 +171,12 @@ def _array_rows(sheet: Sheet, sub: Any, arr: Any) -> list[list[Any]]:
 
 
 def _volume_groups_table(sheet: Sheet) -> Any:
-    """One row per volume group: its LPAR, type, LTG, PP size and number of PVs."""
+    """One row per volume group: its LPAR (with its server in a design of several), type, LTG,
+    PP size and number of PVs."""
     topo = sheet.topo
     vgs = [
         [
-            short_label(topo[vg.parent]),
+            label(topo, vg.parent),
             short_label(vg),
             vg["vg_type"],
             kb_text(vg["ltg_kb"]),
@@ -196,7 +197,8 @@ def _volume_groups_table(sheet: Sheet) -> Any:
 
 
 def _logical_volumes_table(sheet: Sheet) -> Any:
-    """One row per logical volume: stripe size, width, size and the workloads on it."""
+    """One row per logical volume: its volume group (with its LPAR: every LPAR may have a
+    'datavg'), stripe size, width, size and the workloads on it."""
     topo = sheet.topo
     lvs = []
     for lv in topo.of_kind("logical_volume"):
@@ -204,7 +206,7 @@ def _logical_volumes_table(sheet: Sheet) -> Any:
         work = ", ".join(f"{w['purpose']}, {kb_text(w['request_kb'])} requests, {w['read_pct']:g} % read" for w in wl)
         lvs.append(
             [
-                short_label(topo[lv.parent]),
+                label(topo, lv.parent),
                 short_label(lv),
                 kb_text(lv["stripe_kb"]) if lv["stripe_kb"] else "not striped",
                 lv["width"] or "-",
@@ -218,6 +220,6 @@ def _logical_volumes_table(sheet: Sheet) -> Any:
         sheet,
         ("Volume group", "Logical volume", "Stripe size", "Width", "Size (GB)", "Workload"),
         lvs,
-        (0.14, 0.16, 0.12, 0.08, 0.1, 0.4),
+        (0.24, 0.14, 0.1, 0.07, 0.09, 0.36),
         numeric=(2, 3, 4),
     )
