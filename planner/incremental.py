@@ -265,44 +265,47 @@ class Partition:
         self._seen, self._fresh = token, fresh
         return fresh
 
-    def _neighbours(self, cid: str) -> list[str]:
+    def _walk(self, seeds: Iterable[str]) -> tuple[list[list[str]], set[str]]:
+        """The connected groups of ids reached from ``seeds`` (a group per seed not reached
+        before), and every id reached. Ids named by a reference but missing belong to the
+        group of what names them. Racks and sites stand alone (only racks sit in a site)."""
         t = self.topo
-        out = [r for r, a in t._refs_to.get(cid, ()) if a not in _PLACING_REFS]
-        comp = t.get(cid)
-        if comp is None or comp.kind in _PLACING:  # a rack or site stands alone (only racks sit in a site)
-            return out
-        if comp.parent is not None:
-            out.append(comp.parent)
-        out += t._children.get(cid, ())
-        for name, many in _REFS[comp.kind]:
-            v = comp.attrs.get(name)
-            if many:
-                out += [x for x in v or () if x]
-            elif v:
-                out.append(v)
-        return out
-
-    def _alive(self, cid: str) -> bool:
-        return cid in self.topo or bool(self.topo._refs_to.get(cid))
+        comps, refs_to, children = t._components, t._refs_to, t._children
+        seen: set[str] = set()
+        groups: list[list[str]] = []
+        for s in seeds:
+            if s in seen or not (s in comps or refs_to.get(s)):
+                continue
+            seen.add(s)
+            group, stack = [s], [s]
+            while stack:
+                cid = stack.pop()
+                near = [r for r, a in refs_to.get(cid, ()) if a not in _PLACING_REFS]
+                comp = comps.get(cid)
+                if comp is not None and comp.kind not in _PLACING:
+                    if comp.parent is not None:
+                        near.append(comp.parent)
+                    near += children.get(cid, ())
+                    attrs = comp.attrs
+                    for name, many in _REFS[comp.kind]:
+                        v = attrs.get(name)
+                        if many:
+                            near += [x for x in v or () if x]
+                        elif v:
+                            near.append(v)
+                for n in near:
+                    if n not in seen and (n in comps or refs_to.get(n)):
+                        seen.add(n)
+                        group.append(n)
+                        stack.append(n)
+            groups.append(group)
+        return groups, seen
 
     def _split(self, seeds: Iterable[str], dirty: set[int] = frozenset()) -> list[int]:  # type: ignore[assignment]
         """The connected parts holding ``seeds`` (their keys); the old parts they cover are
         dropped."""
         drop = set(dirty)
-        seen: set[str] = set()
-        groups: list[list[str]] = []
-        for s in seeds:
-            if s in seen or not self._alive(s):
-                continue
-            seen.add(s)
-            group, stack = [s], [s]
-            while stack:
-                for n in self._neighbours(stack.pop()):
-                    if n not in seen and self._alive(n):
-                        seen.add(n)
-                        group.append(n)
-                        stack.append(n)
-            groups.append(group)
+        groups, seen = self._walk(seeds)
         for cid in seen:
             key = self.part_of.get(cid)
             if key is not None:
@@ -314,7 +317,8 @@ class Partition:
         t, seq = self.topo, self.topo._seq
         fresh = []
         for group in groups:
-            comps = sorted((t._components[c] for c in group if c in t._components), key=lambda c: seq[c.id])
+            present = t._components
+            comps = [present[c] for c in sorted((c for c in group if c in present), key=seq.__getitem__)]
             ports = [c for c in comps if c.kind == "hba_port"]
             standby: list[Path] = []
             paths, unreachable = paths_from(t, ports, path_indexes(t, comps), standby=standby)
