@@ -151,9 +151,11 @@ def unplaced(topo: Topology) -> list[Component]:
     """Rackable units not yet placed (an enclosure that is its subsystem's own controller drawer
     is part of the subsystem and never listed)."""
     out = []
+    comps = topo._components
     for kind in placeable_kinds():
         for comp in topo.of_kind(kind):
-            if position(topo, comp.id) is None and rackable_problem(topo, comp.id) is None:
+            rack = comps.get(comp["rack"])  # placed: as position() says, without its height
+            if (rack is None or rack.kind != "rack" or comp["u"] < 1) and rackable_problem(topo, comp.id) is None:
                 out.append(comp)
     return out
 
@@ -236,15 +238,18 @@ def placement_problem(topo: Topology, cid: str, rack: str, u: int, face: str = "
     return None
 
 
-def _span_problem(topo: Topology, comp: Component, rack: Component, u: int, height: int) -> str | None:
-    """Whether units ``u`` .. ``u + height - 1`` lie inside the rack and miss its reserved units."""
+def _span_problem(
+    topo: Topology, comp: Component, rack: Component, u: int, height: int, reserved: list | None = None
+) -> str | None:
+    """Whether units ``u`` .. ``u + height - 1`` lie inside the rack and miss its reserved units
+    (``reserved``: :func:`reserved_units` of the rack, when the caller has them)."""
     top = u + height - 1
     if top > rack["height_u"]:
         return (
             f"{comp.label()} is {height}U: at U{u} it would reach U{top}, but {rack.label()} has "
             f"{rack['height_u']}U; place it at U{max(1, rack['height_u'] - height + 1)} or lower"
         )
-    for start, size, what in reserved_units(topo, rack.id):
+    for start, size, what in reserved_units(topo, rack.id) if reserved is None else reserved:
         if u <= start + size - 1 and start <= top:
             return f"U{start}-U{start + size - 1} of {rack.label()} hold the {what}"
     return None
@@ -267,10 +272,11 @@ def position_problems(topo: Topology) -> dict[str, str]:
     out: dict[str, str] = {}
     for rack_id, units in by_rack.items():
         rack = topo[rack_id]
+        reserved = reserved_units(topo, rack_id)
         below: list[tuple[Component, Position]] = []
         for comp, pos in sorted(units, key=lambda cp: (cp[1].u, cp[0].id)):
             problem = rackable_problem(topo, comp.id) or _fit_problem(topo, comp, rack)
-            problem = problem or _span_problem(topo, comp, rack, pos.u, pos.height_u)
+            problem = problem or _span_problem(topo, comp, rack, pos.u, pos.height_u, reserved)
             hit = next(((o, p) for o, p in below if p.top >= pos.u), None)
             if problem is None and hit is not None:
                 problem = _overlap(rack, pos.u, pos.top, *hit)
