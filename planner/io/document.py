@@ -75,13 +75,14 @@ def topology_text_in_steps(topo: Topology, per_step: int = 500) -> Iterator[str 
     says if it did: start again)."""
     head = dumps(_document(topo, {}))
     out = [head[:-1]]  # the document's keys before its collections, without the closing brace
+    comps = topo._components
     for kind in KINDS:
         out.append(f",{dumps(collection(kind))}:[")
-        comps = topo.of_kind(kind)
-        for start in range(0, len(comps), per_step):
+        ids = topo.ids_of_kind(kind)  # not of_kind: a list of a site's 50,000 drives took 5-10 ms
+        for start in range(0, len(ids), per_step):
             if start:
                 out.append(",")
-            out.append(dumps([_entry(c) for c in comps[start : start + per_step]])[1:-1])
+            out.append(dumps([_entry(comps[i]) for i in ids[start : start + per_step]])[1:-1])
             yield None
         out.append("]")
     out.append("}")
