@@ -391,15 +391,23 @@ def _slot_row(topo: Topology, d: Diagram, slot: Component, x: float, y: float, e
 
 
 def _storage_order(topo: Topology, ranks: dict[str, int]) -> dict[str, float]:
-    """Order subsystems by the mean slot order of the HBAs zoned to them (fewer crossings)."""
+    """Order subsystems by the mean slot order of the HBAs zoned to them (fewer crossings).
+    ``ranks`` holds every HBA port of the design and nothing else."""
+    comps = topo._components  # read only: this runs for every layout of a site
+    sub_of: dict[str, Component | None] = {}
     pos: dict[str, list[float]] = {}
-    for z in topo.of_kind("zone"):
-        members = [topo.get(m) for m in z["members"]]
-        hb = [ranks[m.id] for m in members if m is not None and m.kind == "hba_port" and m.id in ranks]
-        for s in members:
-            if s is None or s.kind != "host_port" or not hb:
+    for zid in _of_kind(topo, "zone"):
+        members = comps[zid].attrs.get("members") or ()
+        hb = [ranks[m] for m in members if m in ranks]
+        if not hb:
+            continue
+        for m in members:
+            if m in ranks:
                 continue
-            sub = topo.ancestor(s.id, "subsystem")
+            sub = sub_of.get(m, False)
+            if sub is False:
+                c = comps.get(m)
+                sub = sub_of[m] = topo.ancestor(m, "subsystem") if c is not None and c.kind == "host_port" else None
             if sub is not None:
                 pos.setdefault(sub.id, []).extend(hb)
     return {k: sum(v) / len(v) for k, v in pos.items()}
@@ -442,13 +450,22 @@ def _switch_port_label(topo: Topology, port: Component) -> str:
 
 
 def _by_peer_rank(topo: Topology, ranks: dict[str, int], switches: list[Component]) -> list[Component]:
-    """Switches in the slot order of the HBAs cabled to them (switches without HBAs last)."""
-
-    sports = _of_kind(topo, "switch_port")
+    """Switches in the slot order of the HBAs cabled to them (switches without HBAs last).
+    ``ranks`` holds every HBA port of the design and nothing else."""
+    comps, sports = topo._components, _of_kind(topo, "switch_port")
+    got: dict[str, list[int]] = {}
+    for cid in _of_kind(topo, "cable"):
+        attrs = comps[cid].attrs
+        a, b = attrs.get("a"), attrs.get("b")
+        port, peer = (a, b) if a in sports else (b, a)
+        if port in sports and peer in ranks:
+            sw = topo.ancestor(port, "switch")
+            if sw is not None:
+                got.setdefault(sw.id, []).append(ranks[peer])
 
     def key(sw: Component) -> float:
-        got = [ranks[p] for c in _below(topo, sw.id) if c in sports and (p := topo.peer_port(c)) in ranks]
-        return sum(got) / len(got) if got else 1e12
+        mine = got.get(sw.id)
+        return sum(mine) / len(mine) if mine else 1e12
 
     return sorted(switches, key=key)
 
