@@ -626,8 +626,11 @@ def _array_text(arr: Component) -> tuple[str, str]:
     return label, f"{len(arr['drives'])} drives, RAID {arr['raid_level']}, {arr['segment_kb']} KB segment"
 
 
-def _vg_label(vg: Component) -> str:
-    return f"{vg.label()}: {vg['vg_type']} VG, {len(vg['pvs'])} PVs, LTG {vg['ltg_kb']} KB, PP {vg['pp_mb']} MB"
+def _vg_label(topo: Topology, vg: Component) -> str:
+    """'datavg: big VG, 112 PVs, ...'; with its LPAR (and server) when the design has several
+    LPARs, as each may have a 'datavg': 'datavg on lpar2: ...'."""
+    name = naming.label(topo, vg) if topo.count_of("lpar") > 1 else vg.label()
+    return f"{name}: {vg['vg_type']} VG, {len(vg['pvs'])} PVs, LTG {vg['ltg_kb']} KB, PP {vg['pp_mb']} MB"
 
 
 def _lvm(topo: Topology, d: Diagram, x_of: dict[str, float], collapsed: set[str]) -> None:
@@ -638,7 +641,7 @@ def _lvm(topo: Topology, d: Diagram, x_of: dict[str, float], collapsed: set[str]
             d.alias[h.id] = h["logical_drive"] if h["logical_drive"] in d.boxes else lpar.parent or ""
         for vg in topo.children(lpar.id, "volume_group"):
             top = y
-            label = _vg_label(vg)
+            label = _vg_label(topo, vg)
             if vg.id in collapsed:
                 box = _add(d, vg, "volume_group", x, y, w, 3 * ROW, label)
                 box.collapsed, box.hidden_count = True, _hide(topo, d, vg)
@@ -765,7 +768,7 @@ def box_text(topo: Topology, d: Diagram, cid: str) -> tuple[str, str]:
     elif kind == "array":
         label, tip = _array_text(c)
     elif kind == "volume_group":
-        label = _vg_label(c)
+        label = _vg_label(topo, c)
     elif kind == "logical_volume":
         stripe = f"{c['stripe_kb']} KB x {c['width']}" if c["stripe_kb"] else "not striped"
         label = f"{c.label()}: {stripe}"

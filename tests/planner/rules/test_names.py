@@ -83,3 +83,14 @@ def test_the_editor_never_makes_a_duplicate_name_itself(parts):
         free_name(site, "server", "p690") == "p691" and free_name(site, "drawer", "Drawer 1", "s1.p690") == "Drawer 8"
     )
     assert free_name(site, "rack", "s1_R1", "s1.site-1") == "s1_R10" and free_name(site, "fabric", "new") == "new"
+
+
+def test_canvas_volume_groups_name_their_lpar_when_there_are_several(parts, one):
+    from planner.layout import default_collapsed, layout
+
+    def vg_titles(topo):
+        d = layout(topo, default_collapsed(topo))
+        return [b.label.split(":")[0] for b in d.boxes.values() if b.kind == "volume_group" and b.container is None]
+
+    assert vg_titles(build_site(parts, 2)) == ["datavg on lpar1 of s1_p690", "datavg on lpar1 of s2_p690"]
+    assert vg_titles(one) == ["datavg"]  # one LPAR: its name alone, as before
