@@ -290,8 +290,12 @@ class _Names:
         return f"{prefix}:{(n >> 16) & 255:02x}:{(n >> 8) & 255:02x}:{n & 255:02x}"
 
     def free(self, fmt: str, start: int = 1) -> str:
+        """The first ``fmt`` (a top-level component's id and name) from ``start`` on that is
+        neither an id of the design nor the name of one of its top-level components (the
+        NAME_DUPLICATE rule compares names ignoring case)."""
+        taken = {c.name.casefold() for c in self.topo.children(None)}
         n = start
-        while fmt.format(n) in self.topo or f"fab.{fmt.format(n)}" in self.topo:
+        while fmt.format(n) in self.topo or f"fab.{fmt.format(n)}" in self.topo or fmt.format(n).casefold() in taken:
             n += 1
         return fmt.format(n)
 

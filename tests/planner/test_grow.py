@@ -99,3 +99,16 @@ def test_smallest_addition_against_exhaustive_search(with_idle, parts):
                 best = cand
     assert best is not None and g.candidate.cost() == best.cost()
     assert g.candidate.subsystems >= 1  # the idle storage alone does not reach it
+
+
+def test_grown_parts_take_no_name_the_design_uses(one_drawer, parts):
+    """A user's subsystem renamed 'FASTT9' and switch 'SW2' (the names the growth would
+    count up to): the new ones are named past them (NAME_DUPLICATE stays quiet)."""
+    from planner.rules import check
+
+    edit.set_attr(one_drawer, "fastt8", "name", "FASTT9")
+    edit.set_attr(one_drawer, "sw1", "name", "SW2")
+    g = grow(one_drawer, 3000, parts=parts)
+    assert not [f for f in check(g.topology) if f.rule == "NAME_DUPLICATE"]
+    new_subs = {c.name for c in g.topology.of_kind("subsystem")} - {c.name for c in one_drawer.of_kind("subsystem")}
+    assert new_subs and "fastt9" not in {n.casefold() for n in new_subs}
