@@ -3,15 +3,18 @@ name they share."""
 
 from __future__ import annotations
 
+from planner import placement
 from planner.model import Component, Topology
 from planner.rules.context import Context
 from planner.rules.registry import RULES, Finding, rule
 from planner.schema import KINDS
 
 #: the components whose names must differ from their siblings': everything at the top level
-#: (servers, switches, subsystems, fabrics, cables, sites, workloads) and what a server or a site
-#: holds directly (drawers, LPARs, racks)
+#: (servers, switches, subsystems, fabrics, cables, sites) and what a server or a site holds
+#: directly (drawers, LPARs, racks)
 _SCOPES = (None, "server", "site")
+#: the kinds the NetBox export makes devices, racks or sites of (unique names there)
+_NETBOX = frozenset({*placement.placeable_kinds(), "rack", "site"})
 
 
 @rule(
@@ -40,12 +43,12 @@ def name_duplicate(topo: Topology, ctx: Context) -> list[Finding]:
             ids = [c.id for c in same]
             where = f" in {ctx.label(parent)}" if parent else ""
             shown = ", ".join(ids[:6]) + (f" and {len(ids) - 6} more" if len(ids) > 6 else "")
+            netbox = ", and NetBox takes only one of a name in a site" if kind in _NETBOX else ""
             out.append(
                 me.finding(
                     ids,
                     f"{len(same)} {KINDS[kind].plural}{where} are named {same[0].name!r} (ids {shown}): the build "
-                    "sheet, the cabling sheet and the zoning scripts cannot tell them apart, and NetBox takes "
-                    "only one device of a name in a site.",
+                    f"sheet, the cabling sheet and the zoning scripts cannot tell them apart{netbox}.",
                     f"Give each {KINDS[kind].name} its own name (select it; the Name field of the inspector).",
                 )
             )
