@@ -121,7 +121,23 @@ def free_name(topo: Topology, kind: str, name: str, parent: str | None = None) -
 
 
 def _mentions(text: str, name: str) -> bool:
-    return re.search(rf"(^|[^\w]){re.escape(name)}($|[^\w])", text) is not None
+    r"""Whether ``text`` holds ``name`` as a whole word (not inside a longer word): what
+    ``re.search(r"(^|\W)NAME($|\W)", text)`` says, without compiling a pattern per name (a
+    site's thousands of names overflowed re's cache: 50 us a label)."""
+    if not name:
+        return re.search(r"(^|[^\w])($|[^\w])", text) is not None
+    start = text.find(name)
+    while start >= 0:
+        end = start + len(name)
+        if (start == 0 or not _word(text[start - 1])) and (end == len(text) or not _word(text[end])):
+            return True
+        start = text.find(name, start + 1)
+    return False
+
+
+def _word(ch: str) -> bool:
+    r"""A character ``\w`` matches (str patterns: alphanumeric or the underscore)."""
+    return ch.isalnum() or ch == "_"
 
 
 def label_list(topo: Topology, ids, limit: int = 4, short: bool = True) -> str:

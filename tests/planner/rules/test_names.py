@@ -94,3 +94,23 @@ def test_canvas_volume_groups_name_their_lpar_when_there_are_several(parts, one)
 
     assert vg_titles(build_site(parts, 2)) == ["datavg on lpar1 of s1_p690", "datavg on lpar1 of s2_p690"]
     assert vg_titles(one) == ["datavg"]  # one LPAR: its name alone, as before
+
+
+def test_mentions_agrees_with_the_word_pattern():
+    """naming._mentions finds a name as a whole word as the regular expression it replaced does
+    (names with punctuation at their ends, accents, underscores, repeats, the empty name)."""
+    import re
+
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from planner.naming import _mentions
+
+    alphabet = st.sampled_from(list("ab_1 .-é✓()"))
+
+    @settings(max_examples=3000, deadline=None)
+    @given(st.text(alphabet, max_size=10), st.text(alphabet, max_size=4))
+    def agree(text, name):
+        assert _mentions(text, name) == (re.search(rf"(^|[^\w]){re.escape(name)}($|[^\w])", text) is not None)
+
+    agree()
