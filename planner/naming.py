@@ -106,18 +106,21 @@ def _with_root(topo: Topology, comp: Component, text: str, joiner: str) -> str:
     return text if _mentions(text, name) else f"{text}{joiner}{name}"
 
 
-def free_name(topo: Topology, kind: str, name: str, parent: str | None = None) -> str:
+def free_name(topo: Topology, kind: str, name: str, parent: str | None = None, suffix: bool = False) -> str:
     """``name``, or the next name counting on from its number ('sw3' -> 'sw4', 'p690' ->
     'p691', 'rack' -> 'rack2'), that no component of ``kind`` inside ``parent`` (None: at the top
-    level) carries, ignoring case (what the NAME_DUPLICATE rule checks). Cost O(siblings)."""
+    level) carries, ignoring case (what the NAME_DUPLICATE rule checks). ``suffix``: count in a
+    suffix instead, 'D1-S1-SW1P00 (2)', for a name whose number means something (a port in a
+    cable label, a server model). Cost O(siblings)."""
     taken = {c.name.casefold() for c in topo.children(parent) if c.kind == kind}
     if name.casefold() not in taken:
         return name
-    m = re.match(r"(.*?)(\d+)$", name)
+    m = None if suffix else re.match(r"(.*?)(\d+)$", name)
     base, n = (m.group(1), int(m.group(2))) if m else (name, 1)
-    while f"{base}{n + 1}".casefold() in taken:
+    form = "{} ({})" if suffix else "{}{}"
+    while form.format(base, n + 1).casefold() in taken:
         n += 1
-    return f"{base}{n + 1}"
+    return form.format(base, n + 1)
 
 
 def _mentions(text: str, name: str) -> bool:

@@ -12,7 +12,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from planner import edit
+from planner import edit, naming
 from planner.assist.base import Assisted, NothingToDo, assisting, name_of
 from planner.assist.complete import complete
 from planner.assist.lvm import aligned_size, full_stripes, vg_type_for
@@ -329,3 +329,22 @@ def _lv_stripe(topo: Topology, f: Finding) -> Op | None:
         return a
 
     return op if lvs else None
+
+
+@fixer("NAME_DUPLICATE")
+def _duplicate_names(topo: Topology, f: Finding) -> Op | None:
+    """The first keeps the name; each other gets it with a number in brackets ('sw1 (2)'), which
+    the user can then change to the real one: counting on the name's own number could make a
+    name that means something else (a cable label's port, a server model)."""
+    same = [c for c in f.components if c in topo]
+
+    def op(t: Topology) -> Assisted:
+        with assisting(t, f"Give the {len(same)} components named {t[same[0]].name!r} names of their own") as a:
+            for cid in same[1:]:
+                c = t[cid]
+                new = naming.free_name(t, c.kind, c.name, c.parent, suffix=True)
+                line = f"{name_of(t, cid)} ({cid}) is now {new}"
+                a.add(edit.set_attr(t, cid, "name", new), line)
+        return a
+
+    return op if len(same) > 1 else None

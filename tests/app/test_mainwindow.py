@@ -372,7 +372,8 @@ def test_an_autosave_of_a_value_no_file_stores_says_so(window, qtbot, home):
 
 def test_a_name_given_twice_in_the_inspector_shows_in_the_findings(window, qtbot):
     """NAME_DUPLICATE reaches the user: rename a subsystem to another's name (ignoring case) in
-    the inspector, the findings list it with both; undo and it is gone."""
+    the inspector, the findings list it with both; undo and it is gone; redo, and its Fix button
+    gives the second a name of its own."""
     w = window
     assert w.findings.item_for("NAME_DUPLICATE") is None
     w.doc.select(["fastt2"])
@@ -384,4 +385,12 @@ def test_a_name_given_twice_in_the_inspector_shows_in_the_findings(window, qtbot
     assert w.doc.topology["fastt2"].name == "FASTT1"
     qtbot.waitUntil(lambda: w.findings.item_for("NAME_DUPLICATE", ["fastt1", "fastt2"]) is not None, timeout=5000)
     w.act_undo.trigger()
+    qtbot.waitUntil(lambda: w.findings.item_for("NAME_DUPLICATE") is None, timeout=5000)
+    w.act_redo.trigger()  # named twice again: the finding's Fix button renames the second
+    qtbot.waitUntil(lambda: w.findings.item_for("NAME_DUPLICATE") is not None, timeout=5000)
+    panel = w.findings
+    assert panel.select_finding("NAME_DUPLICATE")
+    assert panel.fix_button.isVisible() and "is now FASTT1 (2)" in panel.fix_preview.text()
+    qtbot.mouseClick(panel.fix_button, Qt.MouseButton.LeftButton)
+    assert w.doc.topology["fastt2"].name == "FASTT1 (2)" and w.doc.topology["fastt1"].name == "fastt1"
     qtbot.waitUntil(lambda: w.findings.item_for("NAME_DUPLICATE") is None, timeout=5000)

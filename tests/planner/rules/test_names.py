@@ -114,3 +114,20 @@ def test_mentions_agrees_with_the_word_pattern():
         assert _mentions(text, name) == (re.search(rf"(^|[^\w]){re.escape(name)}($|[^\w])", text) is not None)
 
     agree()
+
+
+def test_the_fix_names_each_duplicate_apart_with_a_bracketed_number(parts):
+    """The second and third of three cables labelled alike become 'LBL (2)' and 'LBL (3)' (a
+    cable label's own numbers name its ports: they are not counted on); the first keeps it."""
+    from planner.assist.fixes import fix_for
+    from planner.examples import build_example
+
+    t = build_example("p690-benchmark", parts)
+    edit.set_attr(t, "cab2", "name", "D1-S1-SW1P00")
+    edit.set_attr(t, "cab3", "name", "d1-s1-sw1p00")
+    finding = of(check(t), "NAME_DUPLICATE")[0]
+    fix = fix_for(t, finding)
+    assert fix is not None and "D1-S1-SW1P00 (2)" in fix.preview
+    fix.apply(t)
+    assert [t[c].name for c in ("cab1", "cab2", "cab3")] == ["D1-S1-SW1P00", "D1-S1-SW1P00 (2)", "d1-s1-sw1p00 (3)"]
+    assert not of(check(t), "NAME_DUPLICATE")
