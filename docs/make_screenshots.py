@@ -89,6 +89,20 @@ def main() -> None:
     settle()
     w.grab().save(str(OUT / "editor-racks.png"))
     w.doc.undo_stack.setClean()
+
+    from catalogs.catalog import builtin_parts
+    from planner.examples import build_site
+    from planner.io import Project, save_project
+
+    site = Path(tempfile.mkdtemp()) / "two servers.sanplan"
+    save_project(Project(build_site(builtin_parts(), 2)), site)
+    w.open_path(site)
+    settle()
+    w.docks["findings"].raise_()
+    w.view.zoom_to_fit()
+    w.doc.select(["s2.d1"])
+    settle()
+    w.grab().save(str(OUT / "editor-site.png"))
     w.close()
     print("wrote", ", ".join(p.name for p in sorted(OUT.glob("*.png"))))
 
