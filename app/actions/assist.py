@@ -13,7 +13,7 @@ from typing import Any
 from app.actions.registry import DesignAction, register
 from planner import assist
 from planner.assist.base import Assisted, NothingToDo, assisting
-from planner.assist.fixes import fix_for
+from planner.assist.fixes import FIXERS, fix_for
 from planner.model import ModelError, Topology
 from planner.naming import counted
 
@@ -123,13 +123,14 @@ def attach_fixes(window: Any) -> None:
     """Give the findings panel its fixes and apply a requested one as one undo step."""
     panel = window.findings
 
-    def provider(finding: Any) -> Any:
+    def provider(design: Any, finding: Any) -> Any:  # off the GUI thread, on the background's copy
         try:
-            return fix_for(window.doc.topology, finding)
+            return fix_for(design, finding)
         except ModelError:
             return None
 
     panel.fix_provider = provider
+    panel.fixable = FIXERS.__contains__
     panel.fixRequested.connect(lambda fix: run_assistant(window, f"Fix {fix.rule}", fix.apply))
 
 
