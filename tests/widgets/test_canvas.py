@@ -162,6 +162,27 @@ def test_selection_from_the_document_shows_on_canvas(canvas):
     assert scene.items_by_id["fastt2"].isSelected() and scene.items_by_id["sw1.p5"].isSelected()
 
 
+def test_a_selection_from_the_document_changes_the_canvas_once(canvas):
+    """Selecting many components from the document (a finding's 900 subsystems on a site) signals
+    one selection change, not one per box (each handler reads the whole selection: it took 0.8 s);
+    the boxes, their outlines and the document agree afterwards, and a box no longer chosen is
+    deselected."""
+    doc, scene, view = canvas
+    changes = []
+    scene.selectionChanged.connect(lambda: changes.append(1))
+    subs = [c.id for c in doc.topology.of_kind("subsystem")]
+    doc.select(["sw1", *subs])
+    assert len(changes) == 1 and len(subs) > 3
+    shown = {i.cid for i in scene.selectedItems()}
+    assert shown == {"sw1", *subs} and set(doc.selection) == shown
+    assert view._selected == set(scene.selectedItems())  # the view restyled exactly those boxes
+    doc.select(subs[:1])
+    assert len(changes) == 2 and {i.cid for i in scene.selectedItems()} == {subs[0]}
+    doc.select(subs[:1])  # nothing to change: no signal
+    assert len(changes) == 2
+    scene.selectionChanged.disconnect()
+
+
 def test_path_highlight(canvas):
     doc, scene, view = canvas
     path = doc.analysis.result.paths[0]
