@@ -256,9 +256,10 @@ class RubberBandTool(Tool):
         return True
 
     def select_all(self) -> None:
-        for item in self.scene.items_by_id.values():
-            if item.parentItem() is None:
-                item.setSelected(True)
+        """Select every top-level box, as one selection of the document: a box at a time, each
+        selection change made every panel read the growing selection (the 16x site's 3,000
+        boxes did not finish in ten minutes)."""
+        self.scene.doc.select([cid for cid, item in self.scene.items_by_id.items() if item.parentItem() is None])
 
 
 class CollapseTool(Tool):
