@@ -394,3 +394,16 @@ def test_a_name_given_twice_in_the_inspector_shows_in_the_findings(window, qtbot
     qtbot.mouseClick(panel.fix_button, Qt.MouseButton.LeftButton)
     assert w.doc.topology["fastt2"].name == "FASTT1 (2)" and w.doc.topology["fastt1"].name == "fastt1"
     qtbot.waitUntil(lambda: w.findings.item_for("NAME_DUPLICATE") is None, timeout=5000)
+
+
+def test_select_all_is_one_selection(window):
+    """Edit > Select All selects every top-level box as one selection of the document (a box at
+    a time made every panel read the growing selection: minutes on a site)."""
+    w = window
+    sent = []
+    w.doc.selectionChanged.connect(sent.append)
+    w.act_select_all.trigger()
+    top = {cid for cid, item in w.scene.items_by_id.items() if item.parentItem() is None}
+    assert len(sent) == 1 and set(sent[0]) == top and len(top) > 10
+    assert {i.cid for i in w.scene.selectedItems()} == top
+    w.doc.selectionChanged.disconnect(sent.append)
