@@ -29,14 +29,21 @@ def test_title_shows_unsaved_changes_and_undo_redo(window):
     assert w.doc.topology["fastt1.arr1"]["segment_kb"] == 256
 
 
-def test_set_a_property_in_the_inspector(window, qtbot):
-    w = window
-    w.doc.select(["hba.d1s1.0"])
-    field = w.inspector.field("wwpn")
+def _type_into(w, qtbot, cid: str, key: str, text: str):
+    """Select ``cid``, replace the text of its inspector field ``key`` with ``text`` by typing,
+    press Enter; the field."""
+    w.doc.select([cid])
+    field = w.inspector.field(key)
     field.setFocus()
     field.selectAll()
-    qtbot.keyClicks(field, "10:00:00:00:c9:12:34:56")
+    qtbot.keyClicks(field, text)
     qtbot.keyClick(field, Qt.Key.Key_Return)
+    return field
+
+
+def test_set_a_property_in_the_inspector(window, qtbot):
+    w = window
+    field = _type_into(w, qtbot, "hba.d1s1.0", "wwpn", "10:00:00:00:c9:12:34:56")
     assert w.doc.topology["hba.d1s1.0"]["wwpn"] == "10:00:00:00:c9:12:34:56"
     field.selectAll()
     qtbot.keyClicks(field, "not a wwpn")
@@ -376,12 +383,7 @@ def test_a_name_given_twice_in_the_inspector_shows_in_the_findings(window, qtbot
     gives the second a name of its own."""
     w = window
     assert w.findings.item_for("NAME_DUPLICATE") is None
-    w.doc.select(["fastt2"])
-    field = w.inspector.field("name")
-    field.setFocus()
-    field.selectAll()
-    qtbot.keyClicks(field, "FASTT1")
-    qtbot.keyClick(field, Qt.Key.Key_Return)
+    _type_into(w, qtbot, "fastt2", "name", "FASTT1")
     assert w.doc.topology["fastt2"].name == "FASTT1"
     qtbot.waitUntil(lambda: w.findings.item_for("NAME_DUPLICATE", ["fastt1", "fastt2"]) is not None, timeout=5000)
     w.act_undo.trigger()
