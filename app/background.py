@@ -361,7 +361,7 @@ class BackgroundAnalysis(QObject):
             warm = None
         try:
             with gc_paused():
-                bundle, out = self._results(job, ids, full, _regrouping(deltas))
+                bundle, out = self._results(job, ids, full)
         except Exception as err:  # never lose the window over an analysis bug
             self._incs_key = None  # start the analyses afresh next time
             self.analysed.emit(err)
@@ -440,9 +440,7 @@ class BackgroundAnalysis(QObject):
         self._laid = diagram
         self.laidOut.emit(laid)
 
-    def _results(
-        self, job: _Job, ids: set[str], full: bool, regrouping: bool = False
-    ) -> tuple[Any, dict[str, Analysis]]:
+    def _results(self, job: _Job, ids: set[str], full: bool) -> tuple[Any, dict[str, Analysis]]:
         """The bundle of the chosen direction (the other direction's total None: see
         :meth:`_other_directions`) and the analyses made so far, by direction."""
         topo = self._replica.topo  # type: ignore[union-attr]
@@ -456,7 +454,7 @@ class BackgroundAnalysis(QObject):
             topo.revision, job.figures, job.direction, chosen, read and read.aggregate, write and write.aggregate
         )
         bundle.origin, bundle.checked = job.origin, False
-        bundle.canvas = self._canvas = canvas_figures(chosen, self._canvas, regrouping)  # what the canvas repaints
+        bundle.canvas = self._canvas = canvas_figures(chosen, self._canvas)  # what the canvas repaints
         return bundle, out
 
     def _other_directions(self, job: _Job, ids: set[str], full: bool, out: dict[str, Analysis]) -> None:
@@ -563,9 +561,3 @@ def cross_check(bundle: Any, result: Analysis) -> CrossCheck | None:
 
     flow, cut = max_flow(result.paths, result.components) if result.paths else (0.0, [])
     return CrossCheck(bundle.revision, bundle.figures, bundle.direction, result.aggregate, flow, cut, bundle.origin)
-
-
-def _regrouping(deltas: list[Delta]) -> bool:
-    """Whether the edits added, removed or moved components (the canvas then lists some boxes'
-    members again, in the order of the result)."""
-    return any(d.removed or any(index >= 0 for _, _, index in d.components.values()) for d in deltas)

@@ -207,7 +207,12 @@ class Topology:
 
     # -- primitives used by commands and loaders -----------------------------------------
     def seq_of(self, cid: str) -> int:
+        """A component's place in design order (its creation number, restored by an undo)."""
         return self._seq[cid]
+
+    def seq_of_next(self) -> int:
+        """The creation number the next new component gets (above every ``seq_of``)."""
+        return self._next_seq
 
     def _add(self, comp: Component, index: int | None = None, seq: int | None = None) -> None:
         if comp.id in self._components:

@@ -28,26 +28,16 @@ class CanvasFigures:
     binds: dict[str, int]
     since: Analysis | None = None
     changed: list[str] | None = None
-    order: dict[str, int] | None = None  # component id -> its place in ``result.components``
-
-    def place(self) -> dict[str, int]:
-        """Each component's place in the result (a box lists its members in this order)."""
-        if self.order is None:
-            self.order = {cid: i for i, cid in enumerate(self.result.components)}
-        return self.order
 
 
-def canvas_figures(result: Analysis, before: CanvasFigures | None = None, order: bool = False) -> CanvasFigures:
-    """The canvas figures of ``result``, with what changed since ``before`` (when given) and,
-    with ``order`` (an edit that added or removed components), each component's place."""
+def canvas_figures(result: Analysis, before: CanvasFigures | None = None) -> CanvasFigures:
+    """The canvas figures of ``result``, with what changed since ``before`` (when given)."""
     group_load = {cid: v for g in COLLAPSIBLE for cid, v in result.by_group.get(g, {}).items()}
     binds = result.binding_hops()
     figures = CanvasFigures(result, group_load, binds)
     if before is not None:
         figures.since = before.result
         figures.changed = changed_components(before.result, result, before, figures)
-    if order:
-        figures.place()
     return figures
 
 

@@ -59,11 +59,12 @@ class OverviewItem(QGraphicsItem):
     def boundingRect(self) -> QRectF:
         return self._bounds
 
-    def set_bounds(self, rect: QRectF) -> None:
+    def set_bounds(self, rect: QRectF, boxes: Iterable[str] | None = None, links: Iterable[int] | None = None) -> None:
+        """The scene's new bounds; gather again what :meth:`invalidate` is given."""
         if rect != self._bounds:
             self.prepareGeometryChange()
             self._bounds = QRectF(rect)
-        self.invalidate()
+        self.invalidate(boxes, links)
 
     def invalidate(self, boxes: Iterable[str] | None = None, links: Iterable[int] | None = None) -> None:
         """Gather again at the next paint: the rectangles of ``boxes`` (ids) and the lines of

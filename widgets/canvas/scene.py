@@ -20,19 +20,23 @@ and the controller (:mod:`app.controller`) turns it into commands.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
+import weakref
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QPointF, QRectF, QTimer, Signal
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QApplication, QGraphicsScene
+from shiboken6 import isValid
 
 from planner.layout import COLLAPSIBLE, Diagram, alias_changes, box_text, default_collapsed, layout, same_geometry
 from planner.naming import label
-from planner.schema import KINDS, PORT_KINDS
+from planner.schema import KINDS
 from widgets.canvas.figures import CanvasFigures, canvas_figures, changed_components
 from widgets.canvas.items import BoxItem, LinkItem
+from widgets.canvas.lookups import ToolLookups
+from widgets.canvas.morph import Morph, depth_order, heads, morph
 from widgets.canvas.overview import FAR_SCALE, OverviewItem, overview_scene
 
 if TYPE_CHECKING:
@@ -83,7 +87,7 @@ class _PaintJob:
         return self.boxes[self.next_box :], self.links[self.next_link :]
 
 
-class DiagramScene(QGraphicsScene):
+class DiagramScene(ToolLookups, QGraphicsScene):
     """Scene of one design (see the module docstring for its signals and events)."""
 
     boxesMoved = Signal(dict)
@@ -124,6 +128,7 @@ class DiagramScene(QGraphicsScene):
         self._slice_timer.setSingleShot(True)
         self._slice_timer.setInterval(0)
         self._slice_timer.timeout.connect(self._paint_slice)
+        self.generation = 0  # counts the changes of items (made again or morphed)
         self._held: list[Any] = []  # the views' viewports held still while slices are painted
         self._held_at = 0.0
         self._links_at: dict[str, list[int]] | None = None  # box id -> the indices of the links at it
@@ -137,7 +142,7 @@ class DiagramScene(QGraphicsScene):
         self._flush_timer.setInterval(0)
         self._flush_timer.timeout.connect(self.flush)
         self.setBackgroundBrush(QApplication.palette().color(QPalette.ColorRole.Base))
-        self.selectionChanged.connect(self._selection_to_doc)
+        self.selectionChanged.connect(_selection_handler(self))
         doc.selectionChanged.connect(self.show_selection)
         doc.analysisReady.connect(self.apply_analysis)
         doc.pathHighlighted.connect(self.highlight_path)
@@ -277,9 +282,15 @@ class DiagramScene(QGraphicsScene):
             self.doc.warm_layout(self._collapsed_now(), d)  # the background's layout memo follows
         if not force and (same if same is not None else self._same_geometry(d)):
             self._relabel(d, moved, relabelled)  # nothing moved: keep the items, refresh the labels
-            if self.doc.analysis is not None:
-                self.apply_analysis(self.doc.analysis)  # held back while the layout was made
+        elif force or not self._morph(d, moved):
+            self._make_all(d)
             return
+        if self.doc.analysis is not None:
+            self.apply_analysis(self.doc.analysis)  # held back while the layout was made
+
+    def _make_all(self, d: Diagram) -> None:
+        """Show ``d`` with items made again from nothing."""
+        self.generation += 1
         self._syncing = True
         self._selected_cells = set()
         self.clear()
@@ -305,14 +316,59 @@ class DiagramScene(QGraphicsScene):
             overview_scene(self)  # its bounds and batches follow the new items
         self.rebuilt.emit()
 
+    def _morph(self, d: Diagram, moved: list[str] | None) -> bool:
+        """Show ``d`` keeping the items that did not change (see :mod:`widgets.canvas.morph`);
+        False when a rebuild is as quick. The items made or relabelled are painted with the next
+        analysis, with those whose components moved to another box."""
+        old, job = self.diagram, self._job
+        old_links = self.links
+        self._syncing = True
+        try:
+            done = morph(self, d)
+        finally:
+            self._syncing = False
+        if done is None or old is None:
+            return False
+        self.generation += 1
+        self.painted_revision, self._job, self._links_at, self._ports = None, None, None, None
+        self._relabelled_here = set()
+        self._selected_cells = {c for c in self._selected_cells if self.items_by_id.get(c.cid) is c}
+        dirty = self._dirty_boxes
+        if job is not None:  # what an analysis being painted had left: painted with the next one
+            boxes, links = job.rest()
+            dirty.update(boxes)
+            dirty.update(cid for i in links for cid in (old_links[i].a.cid, old_links[i].b.cid))
+        dirty.update(done.made, done.changed)
+        dirty.update(cid for li in done.made_links for cid in (li.a.cid, li.b.cid))
+        for cid in (*done.made, *done.changed, *done.removed):
+            self._subtexts.pop(cid, None)
+        if self._members is not None:
+            self._regroup(old, d, alias_changes(old, d) if moved is None else moved)
+            for cid in done.removed:
+                if cid not in self.items_by_id:
+                    self._member_set.difference_update(self._members.pop(cid, ()))
+        self._settle_items(done)
+        return True
+
+    def _settle_items(self, done: Morph) -> None:
+        """After a morph: the new items' detail, the selection, the path shown, the overview."""
+        if self.low_detail[0]:
+            for cid in (*done.made, *done.changed):
+                self.items_by_id[cid].set_low_detail(*self.low_detail)
+        self.show_selection(self.doc.selection)
+        if self.chosen_path is not None:
+            self.highlight_path(self.chosen_path)
+        if self.overview is not None:
+            assert self.overview_scene is not None
+            self.overview_scene.setSceneRect(self.sceneRect())
+            boxes = [*done.made, *done.changed, *done.moved, *done.removed]
+            self.overview.set_bounds(self.sceneRect(), boxes, done.stale_links)
+        self.rebuilt.emit()
+
     def _make_items(self, d: Diagram) -> None:
         """An item for each box (inside its container's) and each link of ``d``."""
-        head: dict[str, float] = {}  # container -> room above its first inner box
-        for box in d.boxes.values():
-            if box.container is not None and box.container in d.boxes:
-                top = box.y - d.boxes[box.container].y
-                head[box.container] = min(head.get(box.container, top), top)
-        for box in sorted(d.boxes.values(), key=lambda b: _depth(d, b)):  # containers first
+        head = heads(d)  # container -> room above its first inner box
+        for box in depth_order(d):  # containers first
             parent = self.items_by_id.get(box.container) if box.container else None
             item = BoxItem(box, parent, head.get(box.id))
             if parent is None:
@@ -324,9 +380,7 @@ class DiagramScene(QGraphicsScene):
         for link in d.links:
             a, b = self.items_by_id.get(link.a), self.items_by_id.get(link.b)
             if a is not None and b is not None:
-                li = LinkItem(link, a, b)
-                self.addItem(li)
-                self.links.append(li)
+                self.links.append(LinkItem(link, a, b))  # not in the scene: see LinkItem
         self.setSceneRect(QRectF(0, 0, d.width + 200, d.height + 200))
 
     def set_low_detail(self, low: bool, scale: float, force: bool = False) -> None:
@@ -423,11 +477,16 @@ class DiagramScene(QGraphicsScene):
         result: Analysis = bundle.result
         prev, self._shown = self._shown, result
         job = self._job
-        if prev is result:  # the same analysis again (with the rules' findings)
-            if job is None:
+        if prev is result:  # the same analysis again (with the rules' findings), or new items
+            dirty = self._pending_boxes()
+            if job is None and not dirty:
                 self.painted_revision = bundle.revision
                 return
+            if job is None:
+                assert self._figures is not None
+                job = self._job = _PaintJob(bundle, [], [], self._figures.group_load, self._figures.binds)
             job.bundle = bundle
+            job.boxes += dirty
         else:
             fig = getattr(bundle, "canvas", None)  # worked out by the background worker
             if fig is None or fig.result is not result:
@@ -456,10 +515,11 @@ class DiagramScene(QGraphicsScene):
         d = self.diagram
         assert d is not None
         self._members, self._member_set, self._dirty_boxes = {}, set(), set()
-        for cid in result.components:
-            if (v := d.visible(cid)) is not None:
-                self._members.setdefault(v, []).append(cid)
-                self._member_set.add(cid)
+        comps = result.components
+        for comp in self.doc.topology.components():  # in design order: see _sort_members
+            if comp.id in comps and (v := d.visible(comp.id)) is not None:
+                self._members.setdefault(v, []).append(comp.id)
+                self._member_set.add(comp.id)
 
     def _changed_boxes(self, changed: list[str], result: Analysis) -> set[str]:
         """The boxes that show the components in ``changed`` (their figures changed), and those
@@ -475,21 +535,28 @@ class DiagramScene(QGraphicsScene):
                 self._members.setdefault(v, []).append(cid)
                 self._member_set.add(cid)
                 grown.add(v)
-        self._sort_members(grown | self._regrouped)
+        self._sort_members(grown)
+        return boxes | set(self._pending_boxes())
+
+    def _pending_boxes(self) -> list[str]:
+        """The boxes relabelled, made or regrouped since the last paint (then forgotten)."""
+        self._sort_members(self._regrouped)
         self._regrouped = set()
-        boxes |= self._dirty_boxes
-        self._dirty_boxes = set()
-        return boxes
+        dirty, self._dirty_boxes = self._dirty_boxes, set()
+        return [c for c in dirty if c in self.items_by_id]
 
     def _sort_members(self, boxes: set[str]) -> None:
-        """Put the members of ``boxes`` back in the order of the result being painted (as a full
-        paint lists them), after members were added or moved to another box."""
-        if not boxes or self._members is None or self._figures is None:
+        """Put the members of ``boxes`` back in design order (as a full paint lists them), after
+        members were added or moved to another box. Not the result's order: that follows the
+        paths, which an edit elsewhere changes (a switch deleted), and a kept box would list
+        its members otherwise than a new one."""
+        if not boxes or self._members is None:
             return
-        order = self._figures.place()  # made by the worker after an edit that added or removed
+        topo = self.doc.topology
+        last, seq = topo.seq_of_next(), topo.seq_of
         for v in boxes:
             if v in self._members:
-                self._members[v].sort(key=lambda c: order.get(c, len(order)))
+                self._members[v].sort(key=lambda c: seq(c) if c in topo else last)
 
     def _paint_slice(self) -> None:
         """Paint the next boxes (and the links at them) of the analysis being painted, for about
@@ -676,80 +743,6 @@ class DiagramScene(QGraphicsScene):
     def selected_ids(self) -> list[str]:
         return [i.cid for i in self.selectedItems() if isinstance(i, BoxItem)]
 
-    # -- lookups for the tools ------------------------------------------------------------------
-    def top_selected(self) -> list[BoxItem]:
-        return [i for i in self.selectedItems() if isinstance(i, BoxItem) and i.parentItem() is None]
-
-    def refresh_links(self, items: list[BoxItem]) -> None:
-        moved = set(items)
-        for li in self.links:
-            if li.a.topLevelItem() in moved or li.b.topLevelItem() in moved:
-                li.update_path()
-
-    def port_of(self, box_id: str) -> str | None:
-        """The port a cable drawn from this box attaches to: the box's own port, or the first port
-        it shows (an HBA shows its ports, and its slot row stands for them); None for a
-        collapsed group or a box without one."""
-        if self._ports is None:
-            self._ports = {}
-            d, topo = self.diagram, self.doc.topology
-            for kind in PORT_KINDS:
-                for port in topo.of_kind(kind) if d is not None else ():
-                    box = d.boxes.get(d.visible(port.id) or "")
-                    if box is None or box.collapsed:
-                        continue
-                    self._ports.setdefault(box.id, []).append(port.id)
-                    if box.container is not None and KINDS[box.kind].part_kind:  # a slot row: its HBA's port
-                        self._ports.setdefault(box.container, []).append(port.id)
-        ports = self._ports.get(box_id)
-        return ports[0] if ports else None
-
-    def hba_item(self, item: BoxItem) -> BoxItem | None:
-        """The HBA an item shows: the HBA box itself, or the one in a slot row."""
-        if item.kind == "hba":
-            return item
-        if item.kind == "slot":
-            return next((c for c in item.childItems() if isinstance(c, BoxItem) and c.kind == "hba"), None)
-        return None
-
-    def slot_item(self, item: BoxItem) -> BoxItem | None:
-        """The slot row an item is, or lies in (an HBA box)."""
-        while item is not None and item.kind != "slot":
-            parent = item.parentItem()
-            item = parent if isinstance(parent, BoxItem) else None
-        return item
-
-    def is_free_slot(self, item: BoxItem) -> bool:
-        return item.kind == "slot" and self.hba_item(item) is None
-
-    def select_only(self, item: BoxItem) -> None:
-        """Select just ``item`` (a click)."""
-        self.clearSelection()
-        item.setSelected(True)
-
-    def port_at(self, pos: QPointF) -> BoxItem | None:
-        """The box under ``pos`` that a cable can start or end at."""
-        for it in self.items(pos):
-            if isinstance(it, BoxItem) and self.port_of(it.cid) is not None:
-                return it
-        return None
-
-    def box_at(self, pos: QPointF) -> BoxItem | None:
-        for it in self.items(pos):
-            if isinstance(it, BoxItem):
-                return it
-        return None
-
-    def focus_items(self, ids: Iterable[str]) -> QRectF:
-        rect = QRectF()
-        d = self.diagram
-        for cid in ids:
-            v = d.visible(cid) if d else None
-            item = self.items_by_id.get(v or "")
-            if item is not None:
-                rect = rect.united(item.sceneBoundingRect())
-        return rect
-
 
 def _busiest(result: Analysis, topo: Topology, members, binds: dict) -> tuple[float | None, int, list[str], int]:
     """Of the components a box shows: the highest utilization, the paths they bind, the first
@@ -776,9 +769,16 @@ def _busiest(result: Analysis, topo: Topology, members, binds: dict) -> tuple[fl
     return top, nb, lines, more
 
 
-def _depth(d: Diagram, box) -> int:
-    n = 0
-    while box.container and box.container in d.boxes:
-        box = d.boxes[box.container]
-        n += 1
-    return n
+def _selection_handler(scene: DiagramScene) -> Callable[[], None]:
+    """The scene's own selectionChanged handler, holding the scene weakly: when the scene is
+    deleted with items selected, each item leaving it signals a selection change while the
+    scene's wrapper is being torn down, and a bound method of it crashed PySide (a segfault
+    closing a window, or deleting a scene in a test, with something selected)."""
+    ref = weakref.ref(scene)
+
+    def handler() -> None:
+        s = ref()
+        if s is not None and isValid(s):
+            s._selection_to_doc()
+
+    return handler

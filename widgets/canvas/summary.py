@@ -274,15 +274,12 @@ class SummaryLayer:
     def __init__(self, scene: Any) -> None:
         self.scene = scene
         self.tiles: dict[tuple[int, int], Tile] = {}
-        self._sample: BoxItem | None = None  # one item of the scene cut into tiles
-        self._count = -1
+        self._generation = -1  # the scene's items cut into tiles (see DiagramScene.generation)
         self.rough = False  # links without antialiasing (the view sets it while the user zooms)
 
     def current(self) -> bool:
-        """Whether the tiles hold the scene's items (no rebuild since they were cut)."""
-        items = self.scene.items_by_id
-        s = self._sample
-        return len(items) == self._count and (s is None or items.get(s.cid) is s)
+        """Whether the tiles hold the scene's items (none made, moved or removed since they were cut)."""
+        return self._generation == self.scene.generation
 
     def _tile(self, key: tuple[int, int]) -> Tile:
         tile = self.tiles.get(key)
@@ -298,7 +295,7 @@ class SummaryLayer:
                 top.tile = None
         self.tiles = {}
         items = self.scene.items_by_id
-        self._count, self._sample = len(items), next(iter(items.values()), None)
+        self._generation = self.scene.generation
         for item in items.values():
             if item.parentItem() is None:
                 tile = self._tile(_key(item.x(), item.y()))
@@ -308,14 +305,14 @@ class SummaryLayer:
         for i, li in enumerate(self.scene.links):
             li.layer, li.order = self, i
             self._register(li)
-        self._warm(self._sample, list(self.tiles.values()), 0)
+        self._warm(self._generation, list(self.tiles.values()), 0)
 
-    def _warm(self, sample: BoxItem | None, tiles: list[Tile], start: int) -> None:
+    def _warm(self, generation: int, tiles: list[Tile], start: int) -> None:
         """Gather the links of ``tiles`` from ``start`` on (their polylines and the rectangles
         over each tile: on the 16x site expanded, 11,000 links, 0.4 s), a slice of WARM_SLICE_S
         at a time between events, until the scene is cut into tiles again: the first pans
         then find them gathered."""
-        if sample is not self._sample or not isValid(self.scene) or not self.current():
+        if generation != self._generation or not isValid(self.scene) or not self.current():
             return
         t0, i = time.perf_counter(), start
         while i < len(tiles):  # at least one a slice
@@ -324,7 +321,7 @@ class SummaryLayer:
             if time.perf_counter() - t0 >= WARM_SLICE_S:
                 break
         if i < len(tiles):
-            QTimer.singleShot(1, lambda: self._warm(sample, tiles, i))
+            QTimer.singleShot(1, lambda: self._warm(generation, tiles, i))
 
     def _register(self, li: LinkItem) -> None:
         for key in _keys_over(li.sceneBoundingRect()):

@@ -1,0 +1,120 @@
+"""An edit that moves boxes keeps the canvas's items that did not change (widgets.canvas.morph):
+what the canvas shows afterwards equals a fresh scene's full rebuild and full paint, after edits
+of every kind, and most items are the very objects shown before."""
+
+from __future__ import annotations
+
+import pytest
+
+from planner import edit
+from tests.widgets.test_canvas_incremental import background_canvas, free_slot, full_paint, hba_part, settle, shown
+from widgets.canvas import morph as morph_module
+from widgets.canvas.items import BOX_PEN_MARGIN
+
+
+def kept_share(before: dict, scene) -> float:
+    """The share of the items shown now that were shown before the step (the same objects)."""
+    now = scene.items_by_id
+    return sum(before.get(cid) is item for cid, item in now.items()) / len(now)
+
+
+@pytest.mark.parametrize("low", [False, True])
+def test_structural_edits_keep_the_items_and_show_what_a_rebuild_shows(qtbot, parts, benchmark_design, low):
+    doc, scene = background_canvas(qtbot, parts, benchmark_design)
+    scene.set_all_collapsed(False)
+    settle(qtbot, doc, scene)
+    if low:  # zoomed out: new items come in summary mode too
+        scene.set_low_detail(True, 0.2)
+    cable = doc.topology["cab7"]
+    ends = (cable["a"], cable["b"])
+    steps = [
+        ("delete a subsystem", lambda: doc.run(edit.delete, ["fastt3"])),  # the storage column moves up
+        ("undo", doc.undo_stack.undo),
+        ("delete a cable", lambda: doc.run(edit.delete, ["cab7"])),
+        ("cable it again", lambda: doc.run(edit.add_cable, *ends)),
+        ("add an HBA", lambda: doc.run(edit.add_hba, free_slot(doc.topology, "d2"), hba_part(parts))),
+        ("fold a drawer", lambda: scene.toggle_collapsed("d2")),
+        ("delete a switch", lambda: doc.run(edit.delete, ["sw2"])),
+        ("undo", doc.undo_stack.undo),
+        ("open it again", lambda: scene.toggle_collapsed("d2")),
+        ("undo", doc.undo_stack.undo),
+        ("delete a drawer", lambda: doc.run(edit.delete, ["d5"])),
+        ("undo it", doc.undo_stack.undo),
+    ]
+    shares = {}
+    for name, step in steps:
+        before = dict(scene.items_by_id)
+        step()
+        settle(qtbot, doc, scene)
+        mine, ref = shown(scene), full_paint(qtbot, parts, doc, scene)
+        assert mine == ref, repr((name, _diff(mine, ref))).replace("\\n", " ")
+        shares[name] = kept_share(before, scene)
+    assert shares["delete a subsystem"] > 0.9 and shares["delete a cable"] > 0.99, shares
+    assert all(share > 0.5 for share in shares.values()), shares
+
+
+def test_a_chosen_path_and_the_selection_stay_shown_across_a_morph(qtbot, parts, benchmark_design):
+    doc, scene = background_canvas(qtbot, parts, benchmark_design)
+    scene.set_all_collapsed(False)
+    settle(qtbot, doc, scene)
+    path = next(p for p in doc.analysis.result.paths if "fastt9" in p.hops[-1])
+    scene.highlight_path(path)
+    doc.select(["fastt10", "sw3"])
+    before = dict(scene.items_by_id)
+    doc.run(edit.delete, ["fastt2"])  # boxes below it move up; the path's boxes are kept
+    settle(qtbot, doc, scene)
+    assert kept_share(before, scene) > 0.9
+    assert {i.cid for i in scene.selectedItems()} == {"fastt10", "sw3"}
+    lit = {cid for cid, it in scene.items_by_id.items() if it.highlighted}
+    assert lit and {"fastt9", scene.diagram.visible(path.hops[0])} <= lit
+    assert any(li.highlighted for li in scene.links)
+    ref = full_paint(qtbot, parts, doc, scene)  # a fresh scene: no path chosen, nothing selected
+    assert {c: v[:-1] for c, v in shown(scene)[0].items()} == {c: v[:-1] for c, v in ref[0].items()}
+
+
+def test_a_change_of_most_of_the_diagram_makes_the_items_again(qtbot, parts, benchmark_design, monkeypatch):
+    """Expanding everything keeps too few items to be worth comparing: the scene is rebuilt."""
+    doc, scene = background_canvas(qtbot, parts, benchmark_design)
+    calls = []
+    real = morph_module.morph
+    monkeypatch.setattr("widgets.canvas.scene.morph", lambda s, d: calls.append(real(s, d)) or calls[-1])
+    before = dict(scene.items_by_id)
+    scene.set_all_collapsed(False)
+    settle(qtbot, doc, scene)
+    assert calls == [None]  # declined, having changed nothing
+    assert kept_share(before, scene) == 0
+    assert shown(scene) == full_paint(qtbot, parts, doc, scene)
+
+
+
+def test_a_link_drawn_from_its_boxes_is_the_link_drawn_from_its_items(qtbot, parts, benchmark_design):
+    """The morph draws a moved link from the new layout's boxes (no Qt call per end): the same
+    curve as from the items' bounding rectangles, which are the boxes and half a pen around."""
+    doc, scene = background_canvas(qtbot, parts, benchmark_design)
+    scene.set_all_collapsed(False)
+    settle(qtbot, doc, scene)
+    d = scene.diagram
+    for li in scene.links[::7]:
+        item = li.a
+        rect = item.rect().adjusted(-BOX_PEN_MARGIN, -BOX_PEN_MARGIN, BOX_PEN_MARGIN, BOX_PEN_MARGIN)
+        assert item.boundingRect() == rect
+        from_items = li.path()
+        li.update_path(d.boxes[li.link.a], d.boxes[li.link.b])
+        ours, theirs = li.path(), from_items
+        assert ours.elementCount() == theirs.elementCount() == 4
+        for k in range(4):
+            e, f = ours.elementAt(k), theirs.elementAt(k)
+            assert (e.x, e.y) == pytest.approx((f.x, f.y), abs=1e-9)
+
+
+def _diff(a, b):  # debugging aid
+    for k in range(len(a)):
+        if a[k] != b[k]:
+            if isinstance(a[k], dict):
+                for c in a[k].keys() | b[k].keys():
+                    if a[k].get(c) != b[k].get(c):
+                        return k, c, a[k].get(c), b[k].get(c)
+            for x, y in zip(a[k], b[k]):
+                if x != y:
+                    return k, x, y
+    return None
