@@ -11,6 +11,8 @@ Measures, on the 7-drawer p690 benchmark and on the 16x site (``planner.examples
   gap between ticks of a 2 ms heartbeat QTimer meanwhile (target 16 ms: one frame);
 - ``struct_edit_ms`` and ``struct_max_block_ms``: the same for a structural edit, an HBA added
   into a free slot and undone, alternately (the diagram is laid out again);
+- ``move_edit_ms`` and ``move_max_block_ms``: the same for an edit that moves boxes, a subsystem
+  deleted (the boxes below it move up) and undone;
 - ``autosave_ms`` and ``autosave_max_block_ms``: an autosave of the unsaved design until it is
   written, and the longest event-loop block meanwhile (it is encoded and written in a worker);
 - ``frames_per_s``: full repaints while panning and zooming with everything expanded, at a
@@ -194,15 +196,30 @@ def measure_struct_edit(w, repeat: int) -> tuple[float, float]:
     topo = doc.topology
     slot = next(s for s in topo.of_kind("slot") if not topo.children(s.id, "hba"))
     part = next(p for _, p in sorted(builtin_parts().items()) if p.get("kind") == "hba")
+    return _edits_and_undos(w, repeat, lambda: doc.run(edit.add_hba, slot.id, part))
+
+
+def measure_move_edit(w, repeat: int) -> tuple[float, float]:
+    """The same for an edit that moves boxes: a subsystem a third of the way down the storage
+    column deleted (every box below it moves up), then undone."""
+    doc = w.doc
+    subsystems = doc.topology.ids_of_kind("subsystem")
+    victim = subsystems[len(subsystems) // 3]
+    return _edits_and_undos(w, repeat, lambda: doc.run(edit.delete, [victim]))
+
+
+def _edits_and_undos(w, repeat: int, change) -> tuple[float, float]:
+    """Median ms from ``change`` (then its undo, alternately) to the canvas painted with the
+    analysis of the new revision; median longest event-loop block."""
     beat = Heartbeat()
     latencies, blocked = [], []
     for i in range(repeat * 2):
         beat.start()
         t0 = time.perf_counter()
         if i % 2 == 0:
-            doc.run(edit.add_hba, slot.id, part)
+            change()
         else:
-            doc.undo_stack.undo()
+            w.doc.undo_stack.undo()
         _wait_painted(w, t0)
         latencies.append(time.perf_counter() - t0)
         blocked.append(beat.stop())
@@ -266,6 +283,7 @@ def measure(name: str, topo, array: str, args: argparse.Namespace) -> dict:
     # an edit is cheap enough to measure as often on the site as on the benchmark
     out["edit_to_recolour_ms"], out["max_event_loop_block_ms"] = measure_edit(w, array, args.repeat)
     out["struct_edit_ms"], out["struct_max_block_ms"] = measure_struct_edit(w, args.repeat)
+    out["move_edit_ms"], out["move_max_block_ms"] = measure_move_edit(w, args.repeat)
     out["autosave_ms"], out["autosave_max_block_ms"] = measure_autosave(w, args.repeat)
     fps_in, fps_out, items = measure_frames(w)
     out["items"] = items
@@ -279,6 +297,8 @@ def measure(name: str, topo, array: str, args: argparse.Namespace) -> dict:
         "max_event_loop_block_ms",
         "struct_edit_ms",
         "struct_max_block_ms",
+        "move_edit_ms",
+        "move_max_block_ms",
         "autosave_ms",
         "autosave_max_block_ms",
     ):
@@ -295,6 +315,8 @@ def human(r: dict) -> str:
         f"longest event-loop block: median {r['max_event_loop_block_ms']:.0f} ms (target 16 ms)",
         f"  structural edit (an HBA added, undone) -> recoloured canvas: median {r['struct_edit_ms']:.0f} ms; "
         f"longest block: median {r['struct_max_block_ms']:.0f} ms",
+        f"  an edit that moves boxes (a subsystem deleted, undone) -> recoloured canvas: median "
+        f"{r['move_edit_ms']:.0f} ms; longest block: median {r['move_max_block_ms']:.0f} ms",
         f"  autosave (written in a worker): median {r['autosave_ms']:.0f} ms; "
         f"longest block: median {r['autosave_max_block_ms']:.0f} ms",
         f"  pan and zoom, everything expanded: {fps['zoomed_in']:.0f} frames/s zoomed in, "
