@@ -88,6 +88,8 @@ def morph(scene: DiagramScene, d: Diagram) -> Morph | None:
     old = scene.diagram
     if old is None:
         return None
+    if sum(cid in old.boxes for cid in d.boxes) < KEEP_SHARE * len(d.boxes):
+        return None  # (at most those could be kept: no need to look closer)
     items, new_heads, old_heads = scene.items_by_id, heads(d), heads(old)
     order = depth_order(d)
     keep: dict[str, BoxItem] = {}
