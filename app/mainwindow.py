@@ -37,6 +37,7 @@ from app.export_files import with_extension, written_report
 from app.recent import MAX_RECENT, forget, menu_text, recent_files, remember  # noqa: F401
 from app.session import APP_NAME, _latest_revision, _remove_autosave, data_dir, pending_recovery, settings  # noqa: F401
 from app.startup import apply_tips, build_central, show_guide, show_start_page
+from app.status import show_building
 from app.theme import apply_theme
 from planner.analysis import ANALYSIS_DIRECTIONS
 from planner.examples import EXAMPLES, build_example
@@ -68,6 +69,7 @@ class MainWindow(QMainWindow):
         self.doc.message.connect(self.show_message)
         self.doc.projectReplaced.connect(gui_gc.thaw)  # the old design's cyclic garbage can go
         self.scene.rebuilt.connect(gui_gc.freeze_when_idle)  # the new items stay: not walked again
+        self.scene.building.connect(self._show_building)
         self.controller = Controller(self.doc, catalog, self)
         self.controller.connect_canvas(self.scene)
         self.view.extra_menu = self.fill_component_menu
@@ -356,6 +358,9 @@ class MainWindow(QMainWindow):
             f"Read {mbps_text(bundle.read_mbps)}   Write {mbps_text(bundle.write_mbps)}   "
             f"({bundle.figures} figures, {len(bundle.result.paths)} paths, analysed in {bundle.seconds * 1000:.0f} ms)"
         )
+
+    def _show_building(self, made: int, total: int) -> None:
+        show_building(self, made, total)
 
     def show_message(self, text: str, error: bool = True) -> None:
         color = "#c62828" if error else ""

@@ -107,6 +107,26 @@ def test_a_link_drawn_from_its_boxes_is_the_link_drawn_from_its_items(qtbot, par
             assert (e.x, e.y) == pytest.approx((f.x, f.y), abs=1e-9)
 
 
+
+def test_a_link_is_bounded_as_a_qt_path_item_would_be(qtbot, parts, benchmark_design):
+    """Links are plain objects (not in the scene); the view's layer cuts them into tiles by
+    the bounds a QGraphicsPathItem with their path and pen would have."""
+    from PySide6.QtWidgets import QGraphicsPathItem
+
+    doc, scene = background_canvas(qtbot, parts, benchmark_design)
+    scene.set_all_collapsed(False)
+    settle(qtbot, doc, scene)
+    path = next(p for p in doc.analysis.result.paths if "fastt9" in p.hops[-1])
+    scene.highlight_path(path)  # some links wider
+    kinds = set()
+    for li in scene.links:
+        qt = QGraphicsPathItem(li.path())
+        qt.setPen(li.pen())
+        assert li.boundingRect() == qt.boundingRect() == li.sceneBoundingRect()
+        kinds.add((li.link.kind, li.pen().widthF()))
+    assert len(kinds) >= 4
+
+
 def _diff(a, b):  # debugging aid
     for k in range(len(a)):
         if a[k] != b[k]:

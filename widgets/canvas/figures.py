@@ -13,9 +13,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from planner.layout import COLLAPSIBLE
+from planner.naming import label
 
 if TYPE_CHECKING:
     from planner.analysis import Analysis
+    from planner.model import Topology
+
+#: tooltip lines of a box's components' figures (then "... n more")
+TIP_LINES = 6
 
 
 @dataclass
@@ -57,3 +62,28 @@ def changed_components(prev: Analysis, result: Analysis, old: CanvasFigures, new
     changed += [c for c in gl.keys() | ogl.keys() if gl.get(c) != ogl.get(c)]
     changed += [c for c in new.binds.keys() | old.binds.keys() if new.binds.get(c) != old.binds.get(c)]
     return changed
+
+
+def busiest(result: Analysis, topo: Topology, members, binds: dict) -> tuple[float | None, int, list[str], int]:
+    """Of the components a box shows: the highest utilization, the paths they bind, the first
+    :data:`TIP_LINES` tooltip lines and how many more there are (only the lines shown are labelled)."""
+    top: float | None = None
+    nb = more = 0
+    lines: list[str] = []
+    comps = result.components
+    for cid in members:
+        load = comps.get(cid)
+        if load is None:
+            continue
+        u = load.utilization
+        if load.capacity:
+            if len(lines) < TIP_LINES:
+                lines.append(
+                    f"{label(topo, cid)}: {load.load:,.0f} of {load.capacity:,.0f} MB/s ({(u or 0) * 100:.0f}%)"
+                )
+            else:
+                more += 1
+        nb += binds.get(cid, 0)
+        if u is not None:
+            top = u if top is None else max(top, u)
+    return top, nb, lines, more

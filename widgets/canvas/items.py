@@ -10,7 +10,17 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPalette, QPen
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QFont,
+    QFontMetricsF,
+    QPainter,
+    QPainterPath,
+    QPainterPathStroker,
+    QPalette,
+    QPen,
+)
 from PySide6.QtWidgets import (
     QApplication,
     QGraphicsItem,
@@ -444,17 +454,24 @@ LINK_WIDTH = {"cable": 1.4, "tree": 1.0, "owner": 0.8, "pv": 0.6}
 BOX_PEN_MARGIN = 0.5
 
 
-class LinkItem(QGraphicsPathItem):
+class LinkItem:
     """A cable, a tree edge (drawer -> planar -> link -> PHB -> slot), ownership or PV link.
 
     It holds its path and pen but draws nothing itself: the view's summary layer
     (:mod:`widgets.canvas.summary`) draws the links in view under the boxes, in one loop (about
-    half the cost of Qt drawing them as items). Nor is it in the scene: no click or hover is
-    meant for a link, and the scene's index of 2,000 long links made every path change cost
-    50 us (an edit that moved the storage column redrew 1,560 of them on the 16x site)."""
+    half the cost of Qt drawing them as items). Nor is it a graphics item in the scene: no click
+    or hover is meant for a link, and the scene's index of 2,000 long links made every path
+    change cost 50 us (an edit that moved the storage column redrew 1,560 of them on the 16x
+    site); a plain object also dies with its last reference, not with a Qt item's destructor
+    whenever the collector gets to it. It answers ``path``, ``pen`` and ``boundingRect`` as
+    a ``QGraphicsPathItem`` at the scene's origin would."""
+
+    __slots__ = (
+        "link", "a", "b", "cid", "util", "highlighted", "layer", "order",
+        "segments", "polyline", "near", "_path", "_pen", "_bounds",
+    )  # fmt: skip
 
     def __init__(self, link, a: BoxItem, b: BoxItem) -> None:
-        super().__init__()
         self.link, self.a, self.b = link, a, b
         self.cid = link.via or ""
         self.util: float | None = None
@@ -464,9 +481,35 @@ class LinkItem(QGraphicsPathItem):
         self.segments: dict | None = None  # its path as short straight lines by tile (for the layer)
         self.polyline: Any = None  # its path as a fine polyline (for the layer, at a working zoom)
         self.near: dict | None = None  # the rectangle of that polyline over each tile (for the layer)
-        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents)
+        self._path, self._pen, self._bounds = QPainterPath(), QPen(), None
         self.update_path()
         self.restyle()
+
+    def path(self) -> QPainterPath:
+        return self._path
+
+    def pen(self) -> QPen:
+        return self._pen
+
+    def boundingRect(self) -> QRectF:  # noqa: N802 (as the Qt item's)
+        """The path stroked with the pen, as ``QGraphicsPathItem`` bounds it (Qt's
+        qt_graphicsItem_shapeFromPath: a stroke of the pen's width, cap, join and miter)."""
+        if self._bounds is None:
+            pen, path = self._pen, self._path
+            if pen.style() == Qt.PenStyle.NoPen or pen.widthF() == 0.0 or path.isEmpty():
+                self._bounds = path.controlPointRect()
+            else:
+                stroker = QPainterPathStroker()
+                stroker.setCapStyle(pen.capStyle())
+                stroker.setWidth(pen.widthF())
+                stroker.setJoinStyle(pen.joinStyle())
+                stroker.setMiterLimit(pen.miterLimit())
+                shape = stroker.createStroke(path)
+                shape.addPath(path)
+                self._bounds = shape.controlPointRect()
+        return self._bounds
+
+    sceneBoundingRect = boundingRect  # (it stands at the scene's origin)
 
     def update_path(self, a: Any = None, b: Any = None) -> None:
         """The curve from the right edge of the left end's box to the left edge of the other:
@@ -486,7 +529,7 @@ class LinkItem(QGraphicsPathItem):
         path = QPainterPath()
         path.moveTo(x1, y1)
         path.cubicTo(x1 + dx, y1, x2 - dx, y2, x2, y2)
-        self.setPath(path)
+        self._path, self._bounds = path, None
         self.segments = self.polyline = self.near = None
         if self.layer is not None:
             self.layer.relink(self)
@@ -501,7 +544,9 @@ class LinkItem(QGraphicsPathItem):
         pen.setCosmetic(kind != "cable" or self.highlighted)
         if kind in ("owner", "pv"):
             pen.setStyle(Qt.PenStyle.DotLine)
-        self.setPen(pen)
+        if pen.widthF() != self._pen.widthF():
+            self._bounds = None
+        self._pen = pen
         if self.layer is not None:
             self.layer.restyled(self)
 

@@ -31,12 +31,12 @@ from PySide6.QtWidgets import QApplication, QGraphicsScene
 from shiboken6 import isValid
 
 from planner.layout import COLLAPSIBLE, Diagram, alias_changes, box_text, default_collapsed, layout, same_geometry
-from planner.naming import label
 from planner.schema import KINDS
-from widgets.canvas.figures import CanvasFigures, canvas_figures, changed_components
+from widgets.canvas.building import ItemBuild
+from widgets.canvas.figures import CanvasFigures, busiest, canvas_figures, changed_components
 from widgets.canvas.items import BoxItem, LinkItem
 from widgets.canvas.lookups import ToolLookups
-from widgets.canvas.morph import Morph, depth_order, heads, morph
+from widgets.canvas.morph import Morph, morph
 from widgets.canvas.overview import FAR_SCALE, OverviewItem, overview_scene
 
 if TYPE_CHECKING:
@@ -59,10 +59,10 @@ def is_structural(topo: Topology, event: Event) -> bool:
 
 #: attributes whose change can move boxes although they draw no link (a drive's bay, a part's bays)
 _GEOMETRY_KEYS = frozenset({"name", "part", "bay"})
-#: tooltip lines of a box's components' figures (then "... n more")
-TIP_LINES = 6
 #: an analysis is painted in slices of about this long, the event loop running between them
 PAINT_SLICE_S = 0.006
+#: items made from nothing (a design opened, everything expanded) in slices of about this long
+BUILD_SLICE_S = 0.012
 #: while an analysis takes several slices, the views show its progress at most this often (each
 #: slice repainting the view cost more than the slice itself: on the 16x site's overview the
 #: first edit after opening took 52 slices and 52 repaints of 10 ms, 0.8 s instead of 0.2 s)
@@ -98,6 +98,7 @@ class DiagramScene(ToolLookups, QGraphicsScene):
     hbaMoveRequested = Signal(str, str)  # hba id, slot id
     collapseChanged = Signal()
     rebuilt = Signal()  # the items were made again (many long-lived objects: see app.gui_gc)
+    building = Signal(int, int)  # boxes made, of how many (items made again a slice at a time)
 
     def __init__(self, doc, parent=None) -> None:
         super().__init__(parent)
@@ -137,6 +138,11 @@ class DiagramScene(ToolLookups, QGraphicsScene):
         self._overview_selected: set[str] = set()  # boxes the overview drew as selected
         self._layout_asked: int | None = None  # the revision a background layout was asked for
         self._relabelled_here: set[str] = set()  # boxes relabel_local changed in the diagram shown
+        self._build: ItemBuild | None = None  # the items being made (see widgets.canvas.building)
+        self._build_timer = QTimer(self)
+        self._build_timer.setSingleShot(True)
+        self._build_timer.setInterval(0)
+        self._build_timer.timeout.connect(self._build_slice)
         self._flush_timer = QTimer(self)
         self._flush_timer.setSingleShot(True)
         self._flush_timer.setInterval(0)
@@ -209,7 +215,8 @@ class DiagramScene(ToolLookups, QGraphicsScene):
                 new = replace(box, label=label, tip=tip)
                 d.boxes[cid] = new
                 self._relabelled_here.add(cid)
-                self.items_by_id[cid].set_label(new)
+                if cid in self.items_by_id:  # (else made later, from the box as it is then)
+                    self.items_by_id[cid].set_label(new)
                 self._subtexts.pop(cid, None)
                 self._dirty_boxes.add(cid)
 
@@ -244,7 +251,7 @@ class DiagramScene(ToolLookups, QGraphicsScene):
         shown now, else ask again (an edit that moved nothing came after it)."""
         topo = self.doc.topology
         if getattr(laid, "warm", False):  # the background's copy of the diagram shown: adopt it
-            if (self._layout_asked is None and laid.since is self.diagram and laid.same
+            if (self._layout_asked is None and self._build is None and laid.since is self.diagram and laid.same
                     and laid.origin is topo and laid.revision == topo.revision
                     and laid.collapsed == frozenset(self._collapsed_now())):  # fmt: skip
                 self._relabel(laid.diagram, laid.moved, laid.relabelled)
@@ -277,6 +284,7 @@ class DiagramScene(ToolLookups, QGraphicsScene):
         another box, whether it has the ``same`` geometry and the boxes ``relabelled``);
         recreate the items when anything moved (or ``force``)."""
         self._layout_asked = None
+        force = force or self._build is not None  # a build under way is begun again
         d = diagram if diagram is not None else self._layout()
         if diagram is None and hasattr(self.doc, "warm_layout"):
             self.doc.warm_layout(self._collapsed_now(), d)  # the background's layout memo follows
@@ -289,7 +297,8 @@ class DiagramScene(ToolLookups, QGraphicsScene):
             self.apply_analysis(self.doc.analysis)  # held back while the layout was made
 
     def _make_all(self, d: Diagram) -> None:
-        """Show ``d`` with items made again from nothing."""
+        """Show ``d`` with items made again from nothing, a slice at a time (see
+        :mod:`widgets.canvas.building`); the analysis is painted when they are all made."""
         self.generation += 1
         self._syncing = True
         self._selected_cells = set()
@@ -303,8 +312,27 @@ class DiagramScene(ToolLookups, QGraphicsScene):
         self._let_views_paint()
         self.diagram, self._relabelled_here = d, set()
         self.shown_topology = self.doc.topology
-        self._make_items(d)
+        self._build = ItemBuild(self, d)
+        self._build_slice()
+
+    def _build_slice(self) -> None:
+        """Make the next items of the build under way (all of them when analysing
+        synchronously); once all are made, show the selection, path and analysis on them."""
+        build = self._build
+        if build is None:
+            return
+        until = None if self.doc.synchronous else time.perf_counter() + BUILD_SLICE_S
+        if not build.step(until):
+            if not self._held:
+                self._hold_views()
+            self.building.emit(build.made, build.total)
+            self._build_timer.start()
+            return
+        self._build = None
+        self.generation += 1  # (a view may have cut a part of the items into tiles meanwhile)
         self._syncing = False
+        self._let_views_paint()
+        self.building.emit(build.total, build.total)
         self.show_selection(self.doc.selection)
         if self.doc.analysis is not None:
             self.apply_analysis(self.doc.analysis)
@@ -315,6 +343,13 @@ class DiagramScene(ToolLookups, QGraphicsScene):
         if self.overview is not None:
             overview_scene(self)  # its bounds and batches follow the new items
         self.rebuilt.emit()
+
+    def items_rect(self) -> QRectF:
+        """The bounds of the diagram's items (of the whole diagram while they are being made)."""
+        d = self.diagram
+        if self._build is not None and d is not None:
+            return QRectF(0, 0, d.width, d.height)
+        return self.itemsBoundingRect()
 
     def _morph(self, d: Diagram, moved: list[str] | None) -> bool:
         """Show ``d`` keeping the items that did not change (see :mod:`widgets.canvas.morph`);
@@ -365,24 +400,6 @@ class DiagramScene(ToolLookups, QGraphicsScene):
             self.overview.set_bounds(self.sceneRect(), boxes, done.stale_links)
         self.rebuilt.emit()
 
-    def _make_items(self, d: Diagram) -> None:
-        """An item for each box (inside its container's) and each link of ``d``."""
-        head = heads(d)  # container -> room above its first inner box
-        for box in depth_order(d):  # containers first
-            parent = self.items_by_id.get(box.container) if box.container else None
-            item = BoxItem(box, parent, head.get(box.id))
-            if parent is None:
-                item.setPos(box.x, box.y)
-                self.addItem(item)
-            else:
-                item.setPos(box.x - parent.box.x, box.y - parent.box.y)
-            self.items_by_id[box.id] = item
-        for link in d.links:
-            a, b = self.items_by_id.get(link.a), self.items_by_id.get(link.b)
-            if a is not None and b is not None:
-                self.links.append(LinkItem(link, a, b))  # not in the scene: see LinkItem
-        self.setSceneRect(QRectF(0, 0, d.width + 200, d.height + 200))
-
     def set_low_detail(self, low: bool, scale: float, force: bool = False) -> None:
         """Switch to summary boxes (inner text hidden, group names large) or back; the view calls
         it when the zoom crosses its threshold."""
@@ -397,7 +414,7 @@ class DiagramScene(ToolLookups, QGraphicsScene):
         """After a field edit: refresh the text of the items whose label changed. Falls back to a
         relayout if the edit did change the diagram's shape."""
         d = self._layout()
-        if self._same_geometry(d):
+        if self._build is None and self._same_geometry(d):
             self._relabel(d)
         else:
             self.rebuild()
@@ -472,8 +489,8 @@ class DiagramScene(ToolLookups, QGraphicsScene):
         result takes over what an older one had left to paint."""
         if self.diagram is None or bundle.origin is not self.shown_topology or not self.doc.is_current(bundle):
             return
-        if self._layout_asked is not None:
-            return  # painted once the layout of this revision is shown (_show_layout)
+        if self._layout_asked is not None or self._build is not None:
+            return  # painted once the layout of this revision is shown, its items made
         result: Analysis = bundle.result
         prev, self._shown = self._shown, result
         job = self._job
@@ -654,7 +671,7 @@ class DiagramScene(ToolLookups, QGraphicsScene):
             item.set_figure(f"{own.load:,.0f} / {own.capacity:,.0f} MB/s, {pct}", pct)
         else:
             item.set_figure("", "")
-        u, nb, lines, more = _busiest(result, topo, members, binds)
+        u, nb, lines, more = busiest(result, topo, members, binds)
         tip = [item.base_tip(), *lines] + ([f"... {more} more"] if more else [])
         if nb:
             tip.append(f"binds {nb} path{'s' if nb != 1 else ''}")
@@ -742,31 +759,6 @@ class DiagramScene(ToolLookups, QGraphicsScene):
 
     def selected_ids(self) -> list[str]:
         return [i.cid for i in self.selectedItems() if isinstance(i, BoxItem)]
-
-
-def _busiest(result: Analysis, topo: Topology, members, binds: dict) -> tuple[float | None, int, list[str], int]:
-    """Of the components a box shows: the highest utilization, the paths they bind, the first
-    :data:`TIP_LINES` tooltip lines and how many more there are (only the lines shown are labelled)."""
-    top: float | None = None
-    nb = more = 0
-    lines: list[str] = []
-    comps = result.components
-    for cid in members:
-        load = comps.get(cid)
-        if load is None:
-            continue
-        u = load.utilization
-        if load.capacity:
-            if len(lines) < TIP_LINES:
-                lines.append(
-                    f"{label(topo, cid)}: {load.load:,.0f} of {load.capacity:,.0f} MB/s ({(u or 0) * 100:.0f}%)"
-                )
-            else:
-                more += 1
-        nb += binds.get(cid, 0)
-        if u is not None:
-            top = u if top is None else max(top, u)
-    return top, nb, lines, more
 
 
 def _selection_handler(scene: DiagramScene) -> Callable[[], None]:

@@ -96,7 +96,7 @@ class DiagramView(QGraphicsView):
             self.viewport().update()
 
     def zoom_to_fit(self) -> None:
-        rect = self.dscene.itemsBoundingRect()
+        rect = self.dscene.items_rect()
         if rect.isValid():
             self.fitInView(rect.adjusted(-20, -20, 20, 20), Qt.AspectRatioMode.KeepAspectRatio)
             self._zoomed()
@@ -260,7 +260,13 @@ class DiagramView(QGraphicsView):
     def _legend_box(self) -> QRectF:
         """Where to draw the legend now (see ``_legend_state``)."""
         vp = self.viewport()
-        state = (self.horizontalScrollBar().value(), self.verticalScrollBar().value(), self.transform().m11(), vp.width(), vp.height())
+        state = (
+            self.horizontalScrollBar().value(),
+            self.verticalScrollBar().value(),
+            self.transform().m11(),
+            vp.width(),
+            vp.height(),
+        )
         now = time.monotonic()
         moving = state != self._legend_state
         self._legend_state = state

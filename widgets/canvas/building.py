@@ -1,0 +1,69 @@
+"""The canvas's items made from nothing, a slice at a time.
+
+A design opened, the theme changed or every group expanded at once makes every item again: on
+the 16x site expanded, 44,864 boxes (2.8 s). :class:`ItemBuild` makes them in order (each
+container before the boxes inside it), as many as fit in a slice; the scene
+(:meth:`widgets.canvas.scene.DiagramScene._build_slice`) runs one slice per turn of the event
+loop with its views held still, so the editor keeps answering, and shows the progress. The
+links are made with the last slice; the analysis is painted once every item is there.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QRectF
+
+from planner.layout import Diagram
+from widgets.canvas.items import BoxItem, LinkItem
+from widgets.canvas.morph import depth_order, heads
+
+if TYPE_CHECKING:
+    from widgets.canvas.scene import DiagramScene
+
+#: how often (in boxes) a slice looks at the clock
+_CLOCK_EVERY = 32
+
+
+class ItemBuild:
+    """The items of diagram ``d`` being made in ``scene`` (see the module docstring)."""
+
+    def __init__(self, scene: DiagramScene, d: Diagram) -> None:
+        self.scene, self.d = scene, d
+        self.ids = [b.id for b in depth_order(d)]  # containers first
+        self.head = heads(d)  # container -> room above its first inner box
+        self.made = 0  # boxes made so far (ids[:made])
+        scene.setSceneRect(QRectF(0, 0, d.width + 200, d.height + 200))
+
+    @property
+    def total(self) -> int:
+        return len(self.ids)
+
+    def step(self, until: float | None) -> bool:
+        """Make boxes until the clock passes ``until`` (None: all of them), then, after the last
+        box, the links. True when every item is made."""
+        scene, d, items, ids = self.scene, self.d, self.scene.items_by_id, self.ids
+        while self.made < len(ids):
+            box = d.boxes[ids[self.made]]  # as it is now (relabelled since the build began)
+            self.made += 1
+            up = d.boxes.get(box.container) if box.container else None
+            parent = items.get(up.id) if up is not None else None
+            item = BoxItem(box, parent, self.head.get(box.id))
+            if parent is None:
+                item.setPos(box.x, box.y)
+                scene.addItem(item)
+            else:
+                item.setPos(box.x - up.x, box.y - up.y)
+            items[box.id] = item
+            if until is not None and self.made % _CLOCK_EVERY == 0 and time.perf_counter() >= until:
+                return self.made == len(ids) and self._links()
+        return self._links()
+
+    def _links(self) -> bool:
+        items = self.scene.items_by_id
+        for link in self.d.links:
+            a, b = items.get(link.a), items.get(link.b)
+            if a is not None and b is not None:
+                self.scene.links.append(LinkItem(link, a, b))  # not in the scene: see LinkItem
+        return True
