@@ -16,7 +16,9 @@ def test_expanding_everything_makes_the_items_a_slice_at_a_time(qtbot, parts, be
     monkeypatch.setattr(scene_module, "BUILD_SLICE_S", 0.0)  # a few dozen boxes a turn
     progress, turns = [], []
     scene.building.connect(lambda made, total: progress.append((made, total)))
+    scene.set_low_detail(True, 0.2)  # zoomed out: each box made in summary mode
     scene.set_all_collapsed(False)  # most boxes are new: made again, not morphed
+    qtbot.waitUntil(lambda: scene._build is not None, timeout=10000)  # once laid out in the lane
     total = len(scene.diagram.boxes)
     assert 0 < len(scene.items_by_id) < total and scene.links == []  # the rest comes later
     assert scene.painted_revision is None and scene.items_rect().width() == scene.diagram.width
@@ -28,6 +30,7 @@ def test_expanding_everything_makes_the_items_a_slice_at_a_time(qtbot, parts, be
     assert progress[-1] == (total, total) and made == sorted(made) and len(made) > 10
     settle(qtbot, doc, scene)
     assert len(scene.items_by_id) == total and scene.links
+    assert all(item.low for item in scene.items_by_id.values())
     assert shown(scene) == full_paint(qtbot, parts, doc, scene)
 
 
@@ -35,9 +38,7 @@ def test_an_edit_during_a_build_begins_it_again(qtbot, parts, benchmark_design, 
     doc, scene = background_canvas(qtbot, parts, benchmark_design)
     monkeypatch.setattr(scene_module, "BUILD_SLICE_S", 0.0)
     scene.set_all_collapsed(False)
-    for _ in range(5):
-        QApplication.processEvents()
-    assert scene._build is not None
+    qtbot.waitUntil(lambda: scene._build is not None and scene._build.made > 50, timeout=10000)
     doc.run(edit.set_attr, "fastt2", "name", "fastt2-renamed")  # relabelled while being made
     doc.run(edit.delete, ["fastt3"])  # laid out again: the build begins again
     settle(qtbot, doc, scene)

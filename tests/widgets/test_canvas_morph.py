@@ -86,7 +86,6 @@ def test_a_change_of_most_of_the_diagram_makes_the_items_again(qtbot, parts, ben
     assert shown(scene) == full_paint(qtbot, parts, doc, scene)
 
 
-
 def test_a_link_drawn_from_its_boxes_is_the_link_drawn_from_its_items(qtbot, parts, benchmark_design):
     """The morph draws a moved link from the new layout's boxes (no Qt call per end): the same
     curve as from the items' bounding rectangles, which are the boxes and half a pen around."""
@@ -107,7 +106,6 @@ def test_a_link_drawn_from_its_boxes_is_the_link_drawn_from_its_items(qtbot, par
             assert (e.x, e.y) == pytest.approx((f.x, f.y), abs=1e-9)
 
 
-
 def test_a_link_is_bounded_as_a_qt_path_item_would_be(qtbot, parts, benchmark_design):
     """Links are plain objects (not in the scene); the view's layer cuts them into tiles by
     the bounds a QGraphicsPathItem with their path and pen would have."""
@@ -125,6 +123,36 @@ def test_a_link_is_bounded_as_a_qt_path_item_would_be(qtbot, parts, benchmark_de
         assert li.boundingRect() == qt.boundingRect() == li.sceneBoundingRect()
         kinds.add((li.link.kind, li.pen().widthF()))
     assert len(kinds) >= 4
+
+
+def test_a_group_folded_or_opened_is_laid_out_off_the_gui_thread(qtbot, parts, benchmark_design, monkeypatch):
+    """Opening a group laid the whole design out on the GUI thread (0.3-0.8 s on the 16x site);
+    the analysis lane lays it out now, its memo keeping the groups that stay folded."""
+    import threading
+
+    import app.background
+    import widgets.canvas.scene as scene_module
+
+    doc, scene = background_canvas(qtbot, parts, benchmark_design)
+    here, there = [], []
+    gui_layout, worker_layout = scene_module.layout, app.background.layout
+    monkeypatch.setattr(scene_module, "layout", lambda *a, **k: here.append(1) or gui_layout(*a, **k))
+    monkeypatch.setattr(
+        app.background, "layout", lambda *a, **k: there.append(threading.current_thread()) or worker_layout(*a, **k)
+    )
+    before = dict(scene.items_by_id)
+    scene.toggle_collapsed("d3")
+    assert "d3" in scene.diagram.boxes and scene.diagram.boxes["d3"].collapsed  # not yet: laid out there
+    settle(qtbot, doc, scene)
+    assert not here and there and all(t is not threading.main_thread() for t in there)
+    assert not scene.diagram.boxes["d3"].collapsed and "d3.p0" in scene.diagram.boxes
+    assert kept_share(before, scene) > 0.5  # and morphed
+    assert shown(scene) == full_paint(qtbot, parts, doc, scene)  # (a fresh scene, laid out here)
+    here.clear()
+    scene.set_all_collapsed(False)  # everything: laid out there too, the items made a slice at a time
+    settle(qtbot, doc, scene)
+    assert not here and len(scene.items_by_id) == len(scene.diagram.boxes)
+    assert shown(scene) == full_paint(qtbot, parts, doc, scene)
 
 
 def _diff(a, b):  # debugging aid

@@ -44,6 +44,7 @@ class ItemBuild:
         """Make boxes until the clock passes ``until`` (None: all of them), then, after the last
         box, the links. True when every item is made."""
         scene, d, items, ids = self.scene, self.d, self.scene.items_by_id, self.ids
+        low, scale = scene.low_detail  # zoomed out: each box in summary mode as it is made
         while self.made < len(ids):
             box = d.boxes[ids[self.made]]  # as it is now (relabelled since the build began)
             self.made += 1
@@ -56,6 +57,8 @@ class ItemBuild:
             else:
                 item.setPos(box.x - up.x, box.y - up.y)
             items[box.id] = item
+            if low:
+                item.set_low_detail(True, scale)
             if until is not None and self.made % _CLOCK_EVERY == 0 and time.perf_counter() >= until:
                 return self.made == len(ids) and self._links()
         return self._links()
