@@ -13,6 +13,9 @@ Measures, on the 7-drawer p690 benchmark and on the 16x site (``planner.examples
   into a free slot and undone, alternately (the diagram is laid out again);
 - ``move_edit_ms`` and ``move_max_block_ms``: the same for an edit that moves boxes, a subsystem
   deleted (the boxes below it move up) and undone;
+- ``fold_ms`` and ``fold_max_block_ms``: a group opened or folded again (a drawer, as a
+  double-click does) until shown and painted; ``expand_all_ms``, ``collapse_all_ms`` and their
+  ``_max_block_ms``: every group expanded, then folded (once each);
 - ``autosave_ms`` and ``autosave_max_block_ms``: an autosave of the unsaved design until it is
   written, and the longest event-loop block meanwhile (it is encoded and written in a worker);
 - ``frames_per_s``: full repaints while panning and zooming with everything expanded, at a
@@ -208,6 +211,40 @@ def measure_move_edit(w, repeat: int) -> tuple[float, float]:
     return _edits_and_undos(w, repeat, lambda: doc.run(edit.delete, [victim]))
 
 
+def _until_shown(w, change) -> tuple[float, float]:
+    """ms from ``change`` (a view change, no edit) until the canvas shows it laid out, made and
+    painted; the longest event-loop block meanwhile."""
+    scene, beat = w.scene, Heartbeat()
+    beat.start()
+    t0 = time.perf_counter()
+    change()
+    while time.perf_counter() - t0 < 120:
+        _pump()
+        if scene._layout_asked is None and scene._build is None and scene._job is None:
+            if scene.painted_revision == w.doc.topology.revision:
+                break
+    took = time.perf_counter() - t0
+    return took * 1000, beat.stop()
+
+
+def measure_folds(w, repeat: int) -> dict:
+    """A group opened and folded again (a drawer of the design's middle server, double-clicked
+    twice): median ms and longest block; then every group expanded and every group folded, once
+    each (ms, longest block)."""
+    scene = w.scene
+    drawers = w.doc.topology.ids_of_kind("drawer")
+    drawer = drawers[len(drawers) // 2]
+    times, blocks = [], []
+    for _ in range(repeat * 2):
+        took, block = _until_shown(w, lambda: scene.toggle_collapsed(drawer))
+        times.append(took)
+        blocks.append(block)
+    out = {"fold_ms": statistics.median(times), "fold_max_block_ms": statistics.median(blocks)}
+    out["expand_all_ms"], out["expand_all_max_block_ms"] = _until_shown(w, lambda: scene.set_all_collapsed(False))
+    out["collapse_all_ms"], out["collapse_all_max_block_ms"] = _until_shown(w, lambda: scene.set_all_collapsed(True))
+    return out
+
+
 def _edits_and_undos(w, repeat: int, change) -> tuple[float, float]:
     """Median ms from ``change`` (then its undo, alternately) to the canvas painted with the
     analysis of the new revision; median longest event-loop block."""
@@ -231,9 +268,8 @@ def _edits_and_undos(w, repeat: int, change) -> tuple[float, float]:
 def measure_frames(w, frames: int = 120) -> tuple[float, float, int]:
     """Frames per second panning and zooming, everything expanded: at a working zoom, and with
     the whole design in view."""
-    w.scene.set_all_collapsed(False)
+    _until_shown(w, lambda: w.scene.set_all_collapsed(False))  # laid out, made and painted
     w.view.zoom_to_fit()
-    _wait_painted(w, time.perf_counter())  # the expanded diagram laid out and its analysis painted
     _wait_quiet(w)  # the editor idle, as after a user's last edit: no rules or cross-check running
     items = len(w.scene.items())
     vp = w.view.viewport()
@@ -285,6 +321,7 @@ def measure(name: str, topo, array: str, args: argparse.Namespace) -> dict:
     out["struct_edit_ms"], out["struct_max_block_ms"] = measure_struct_edit(w, args.repeat)
     out["move_edit_ms"], out["move_max_block_ms"] = measure_move_edit(w, args.repeat)
     out["autosave_ms"], out["autosave_max_block_ms"] = measure_autosave(w, args.repeat)
+    out.update(measure_folds(w, args.repeat))
     fps_in, fps_out, items = measure_frames(w)
     out["items"] = items
     out["frames_per_s"] = {"zoomed_in": round(fps_in, 1), "zoomed_out": round(fps_out, 1)}
@@ -301,6 +338,12 @@ def measure(name: str, topo, array: str, args: argparse.Namespace) -> dict:
         "move_max_block_ms",
         "autosave_ms",
         "autosave_max_block_ms",
+        "fold_ms",
+        "fold_max_block_ms",
+        "expand_all_ms",
+        "expand_all_max_block_ms",
+        "collapse_all_ms",
+        "collapse_all_max_block_ms",
     ):
         out[key] = round(out[key], 1)
     return out
@@ -319,6 +362,9 @@ def human(r: dict) -> str:
         f"{r['move_edit_ms']:.0f} ms; longest block: median {r['move_max_block_ms']:.0f} ms",
         f"  autosave (written in a worker): median {r['autosave_ms']:.0f} ms; "
         f"longest block: median {r['autosave_max_block_ms']:.0f} ms",
+        f"  a group opened or folded: median {r['fold_ms']:.0f} ms, longest block {r['fold_max_block_ms']:.0f} ms; "
+        f"expand all {r['expand_all_ms']:.0f} ms (block {r['expand_all_max_block_ms']:.0f} ms), "
+        f"collapse all {r['collapse_all_ms']:.0f} ms (block {r['collapse_all_max_block_ms']:.0f} ms)",
         f"  pan and zoom, everything expanded: {fps['zoomed_in']:.0f} frames/s zoomed in, "
         f"{fps['zoomed_out']:.0f} frames/s with the whole design in view (target 60)",
     ]
