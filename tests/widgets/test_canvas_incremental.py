@@ -156,14 +156,22 @@ def test_edits_and_undos_show_what_a_full_rebuild_shows(qtbot, parts, benchmark_
         assert shown(scene) == full_paint(qtbot, parts, doc, scene)
 
 
-def test_a_structural_edit_is_laid_out_off_the_gui_thread(qtbot, parts, benchmark_design, monkeypatch):
-    doc, scene = background_canvas(qtbot, parts, benchmark_design)
-    here, there = [], []
+def layouts_counted(monkeypatch) -> tuple[list, list]:
+    """The layouts made from now on: on the GUI thread (one entry each), in the lanes (the
+    thread of each)."""
+    here: list = []
+    there: list = []
     gui_layout, worker_layout = scene_module.layout, app.background.layout
     monkeypatch.setattr(scene_module, "layout", lambda *a, **k: here.append(1) or gui_layout(*a, **k))
     monkeypatch.setattr(
         app.background, "layout", lambda *a, **k: there.append(threading.current_thread()) or worker_layout(*a, **k)
     )
+    return here, there
+
+
+def test_a_structural_edit_is_laid_out_off_the_gui_thread(qtbot, parts, benchmark_design, monkeypatch):
+    doc, scene = background_canvas(qtbot, parts, benchmark_design)
+    here, there = layouts_counted(monkeypatch)
     doc.run(edit.add_hba, free_slot(doc.topology), hba_part(parts))
     settle(qtbot, doc, scene)
     assert not here and there and all(t is not threading.main_thread() for t in there)

@@ -7,7 +7,15 @@ from __future__ import annotations
 import pytest
 
 from planner import edit
-from tests.widgets.test_canvas_incremental import background_canvas, free_slot, full_paint, hba_part, settle, shown
+from tests.widgets.test_canvas_incremental import (
+    background_canvas,
+    free_slot,
+    full_paint,
+    hba_part,
+    layouts_counted,
+    settle,
+    shown,
+)
 from widgets.canvas import morph as morph_module
 from widgets.canvas.items import BOX_PEN_MARGIN
 
@@ -130,16 +138,8 @@ def test_a_group_folded_or_opened_is_laid_out_off_the_gui_thread(qtbot, parts, b
     the analysis lane lays it out now, its memo keeping the groups that stay folded."""
     import threading
 
-    import app.background
-    import widgets.canvas.scene as scene_module
-
     doc, scene = background_canvas(qtbot, parts, benchmark_design)
-    here, there = [], []
-    gui_layout, worker_layout = scene_module.layout, app.background.layout
-    monkeypatch.setattr(scene_module, "layout", lambda *a, **k: here.append(1) or gui_layout(*a, **k))
-    monkeypatch.setattr(
-        app.background, "layout", lambda *a, **k: there.append(threading.current_thread()) or worker_layout(*a, **k)
-    )
+    here, there = layouts_counted(monkeypatch)
     before = dict(scene.items_by_id)
     scene.toggle_collapsed("d3")
     assert "d3" in scene.diagram.boxes and scene.diagram.boxes["d3"].collapsed  # not yet: laid out there

@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QRectF
 
 from planner.layout import Diagram
-from widgets.canvas.items import BoxItem, LinkItem
-from widgets.canvas.morph import depth_order, heads
+from widgets.canvas.items import LinkItem
+from widgets.canvas.morph import depth_order, heads, make_item
 
 if TYPE_CHECKING:
     from widgets.canvas.scene import DiagramScene
@@ -43,20 +43,12 @@ class ItemBuild:
     def step(self, until: float | None) -> bool:
         """Make boxes until the clock passes ``until`` (None: all of them), then, after the last
         box, the links. True when every item is made."""
-        scene, d, items, ids = self.scene, self.d, self.scene.items_by_id, self.ids
+        scene, d, ids = self.scene, self.d, self.ids
         low, scale = scene.low_detail  # zoomed out: each box in summary mode as it is made
         while self.made < len(ids):
             box = d.boxes[ids[self.made]]  # as it is now (relabelled since the build began)
             self.made += 1
-            up = d.boxes.get(box.container) if box.container else None
-            parent = items.get(up.id) if up is not None else None
-            item = BoxItem(box, parent, self.head.get(box.id))
-            if parent is None:
-                item.setPos(box.x, box.y)
-                scene.addItem(item)
-            else:
-                item.setPos(box.x - up.x, box.y - up.y)
-            items[box.id] = item
+            item = make_item(scene, d, box, self.head.get(box.id))
             if low:
                 item.set_low_detail(True, scale)
             if until is not None and self.made % _CLOCK_EVERY == 0 and time.perf_counter() >= until:

@@ -52,6 +52,21 @@ def depth_order(d: Diagram) -> list[Box]:
     return sorted(d.boxes.values(), key=of)
 
 
+def make_item(scene: DiagramScene, d: Diagram, box: Box, head: float | None) -> BoxItem:
+    """A new item for ``box`` of ``d`` in ``scene``, inside its container's item (made before
+    it), where the diagram places it."""
+    up = d.boxes.get(box.container) if box.container else None
+    parent = scene.items_by_id.get(up.id) if up is not None else None
+    item = BoxItem(box, parent, head)
+    if parent is None or up is None:
+        item.setPos(box.x, box.y)
+        scene.addItem(item)
+    else:
+        item.setPos(box.x - up.x, box.y - up.y)
+    scene.items_by_id[box.id] = item
+    return item
+
+
 def _same_frame(old: Box, new: Box, old_head: float, new_head: float) -> bool:
     """Whether an item made for ``old`` draws ``new`` once moved and relabelled."""
     return (old.kind, old.w, old.h, old.container, old.collapsed, old.state, old.cells, old_head) == (
@@ -128,19 +143,12 @@ def _drop_boxes(scene: DiagramScene, keep: dict[str, BoxItem], done: Morph) -> N
 def _place_boxes(scene: DiagramScene, d: Diagram, order: list[Box], keep, new_heads, done: Morph) -> set[str]:
     """Move and relabel the kept items, make the others; returns the boxes whose place in the
     scene changed (moved, or inside a box that moved)."""
-    items, shifted = scene.items_by_id, set()
+    shifted: set[str] = set()
     for box in order:
         up = d.boxes.get(box.container) if box.container else None
         item = keep.get(box.id)
         if item is None:
-            parent = items.get(up.id) if up is not None else None
-            item = BoxItem(box, parent, new_heads.get(box.id))
-            if parent is None:
-                item.setPos(box.x, box.y)
-                scene.addItem(item)
-            else:
-                item.setPos(box.x - up.x, box.y - up.y)
-            items[box.id] = item
+            make_item(scene, d, box, new_heads.get(box.id))
             done.made.append(box.id)
             continue
         x, y = (box.x, box.y) if up is None else (box.x - up.x, box.y - up.y)
