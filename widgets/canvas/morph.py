@@ -8,7 +8,7 @@ size, kind and container keeps its item (moved where the new layout puts it, rel
 text changed), a link between two kept items keeps its item (its path redrawn if an end moved);
 only the other boxes and links are made again, and only they and the boxes whose components
 changed are repainted with the next analysis. The result is the scene a full rebuild would
-make (``tests/test_canvas_morph.py`` compares the two after edits of every kind).
+make (``tests/widgets/test_canvas_morph.py`` compares the two after edits of every kind).
 """
 
 from __future__ import annotations
