@@ -155,6 +155,46 @@ def test_a_group_folded_or_opened_is_laid_out_off_the_gui_thread(qtbot, parts, b
     assert shown(scene) == full_paint(qtbot, parts, doc, scene)
 
 
+@pytest.mark.parametrize("seed", [3, 11])
+def test_random_interleavings_end_in_what_a_rebuild_shows(qtbot, parts, benchmark_design, monkeypatch, seed):
+    """Groups folded and opened, everything expanded or folded, subsystems deleted, undo and
+    redo, attribute edits and zoom changes in a random order, each let run a random number of
+    turns of the event loop (so layouts, morphs and builds in slices overlap): once quiet, the
+    canvas shows what a fresh scene's full paint shows."""
+    import random
+
+    from PySide6.QtWidgets import QApplication
+
+    import widgets.canvas.scene as scene_module
+
+    monkeypatch.setattr(scene_module, "BUILD_SLICE_S", 0.002)
+    doc, scene = background_canvas(qtbot, parts, benchmark_design)
+    rnd = random.Random(seed)
+    topo = doc.topology
+    subsystems, drawers, arrays = topo.ids_of_kind("subsystem"), topo.ids_of_kind("drawer"), topo.ids_of_kind("array")
+    steps = [
+        lambda: scene.toggle_collapsed(rnd.choice(drawers)),
+        lambda: scene.set_all_collapsed(rnd.random() < 0.5),
+        lambda: doc.run(edit.delete, [rnd.choice([s for s in subsystems if s in doc.topology])]),
+        doc.undo_stack.undo,
+        doc.undo_stack.redo,
+        lambda: doc.run(edit.set_attr, rnd.choice(arrays), "segment_kb", rnd.choice([64, 128, 256])),
+        lambda: scene.set_low_detail(rnd.random() < 0.5, rnd.choice([0.2, 0.5, 1.0])),
+        lambda: doc.run(
+            edit.set_attr, rnd.choice([d for d in drawers if d in doc.topology]), "name", f"D{rnd.random()}"
+        ),
+        lambda: doc.run(edit.add_hba, free_slot(doc.topology, rnd.choice(drawers)), hba_part(parts)),
+    ]
+    for _ in range(30):
+        rnd.choice(steps)()
+        for _ in range(rnd.randint(0, 30)):
+            QApplication.processEvents()
+    settle(qtbot, doc, scene)
+    qtbot.waitUntil(lambda: scene._build is None and not doc.background_busy(), timeout=30000)
+    settle(qtbot, doc, scene)
+    assert shown(scene) == full_paint(qtbot, parts, doc, scene)
+
+
 def _diff(a, b):  # debugging aid
     for k in range(len(a)):
         if a[k] != b[k]:
