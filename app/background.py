@@ -56,6 +56,11 @@ GIL_SWITCH_S = 0.0002
 #: direction (at most this long, until the GUI thread sets :attr:`BackgroundAnalysis.gui_turn`): the two would
 #: otherwise take turns at the interpreter and the repaint would stretch over several frames.
 GUI_FIRST_S = 0.05
+#: After sending a layout the lane lets the GUI thread show it (the canvas moves its items, the
+#: overview gathers them again) before it analyses the edit, at most this long: the two taking
+#: turns at the interpreter made a subsystem deleted on the 16x site block the GUI 50-110 ms
+#: instead of 25-45.
+LAYOUT_FIRST_S = 0.1
 #: ... and waits this long for another edit (a key held down, a spin box stepped) before it
 #: analyses the other direction: an edit that comes is analysed first, and the other direction
 #: (its total in the headline) and the rules catch up with both at once
@@ -438,7 +443,12 @@ class BackgroundAnalysis(QObject):
         finally:
             self._lane.light = False
         self._laid = diagram
+        if warm_of:
+            self.laidOut.emit(laid)
+            return
+        self.gui_turn.clear()
         self.laidOut.emit(laid)
+        self.gui_turn.wait(LAYOUT_FIRST_S)  # the canvas shows it before the analysis starts
 
     def _results(self, job: _Job, ids: set[str], full: bool) -> tuple[Any, dict[str, Analysis]]:
         """The bundle of the chosen direction (the other direction's total None: see

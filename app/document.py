@@ -339,11 +339,15 @@ class Document(QObject):
             self._background.warm(request)
 
     def _on_laid_out(self, result: Any) -> None:
-        if isinstance(result, Exception):
-            self.message.emit(f"layout failed in the background: {result}; laid out here instead")
-        elif result.origin is not self.topology:
-            return
-        self.layoutReady.emit(result)
+        try:
+            if isinstance(result, Exception):
+                self.message.emit(f"layout failed in the background: {result}; laid out here instead")
+            elif result.origin is not self.topology:
+                return
+            self.layoutReady.emit(result)
+        finally:
+            if self._background is not None:  # the lane analyses once the layout is painted
+                QTimer.singleShot(0, self._background.gui_turn.set)
 
     def _on_totalled(self, done: Any) -> None:
         """Both directions' totals of the revision shown (``analysed`` sent the chosen one

@@ -129,6 +129,9 @@ def test_a_link_is_bounded_as_a_qt_path_item_would_be(qtbot, parts, benchmark_de
         qt = QGraphicsPathItem(li.path())
         qt.setPen(li.pen())
         assert li.boundingRect() == qt.boundingRect() == li.sceneBoundingRect()
+        first, last = li.path().elementAt(0), li.path().elementAt(3)
+        assert li.ends == (first.x, first.y, last.x, last.y)  # the overview's line
+        assert li.rgba == li.pen().color().rgba()
         kinds.add((li.link.kind, li.pen().widthF()))
     assert len(kinds) >= 4
 
