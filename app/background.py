@@ -60,7 +60,7 @@ GUI_FIRST_S = 0.05
 #: overview gathers them again) before it analyses the edit, at most this long: the two taking
 #: turns at the interpreter made a subsystem deleted on the 16x site block the GUI 50-110 ms
 #: instead of 25-45.
-LAYOUT_FIRST_S = 0.1
+LAYOUT_FIRST_S = 0.3
 #: ... and waits this long for another edit (a key held down, a spin box stepped) before it
 #: analyses the other direction: an edit that comes is analysed first, and the other direction
 #: (its total in the headline) and the rules catch up with both at once

@@ -157,6 +157,7 @@ class Document(QObject):
         self.cross_check: Any = None  # the last CrossCheck of the design shown
         self._layout_request: tuple | None = None  # (collapsed, positions, diagram shown) for the next job
         self._warm_request: tuple | None = None  # the same and the design, sent with it (see warm_layout)
+        self.layout_showing = False  # the canvas is showing a layout in slices (see layout_shown)
         self._attach()
 
     def _on_clean_changed(self, _clean: bool) -> None:
@@ -346,8 +347,16 @@ class Document(QObject):
                 return
             self.layoutReady.emit(result)
         finally:
-            if self._background is not None:  # the lane analyses once the layout is painted
+            if self._background is not None and not self.layout_showing:  # else: see layout_shown
                 QTimer.singleShot(0, self._background.gui_turn.set)
+
+    def layout_shown(self) -> None:
+        """The canvas has shown the layout sent last, its items changed in slices (it set
+        :attr:`layout_showing` meanwhile): the analysis lane, waiting for it (at most
+        ``LAYOUT_FIRST_S``), goes on."""
+        self.layout_showing = False
+        if self._background is not None:
+            QTimer.singleShot(0, self._background.gui_turn.set)
 
     def _on_totalled(self, done: Any) -> None:
         """Both directions' totals of the revision shown (``analysed`` sent the chosen one

@@ -26,8 +26,12 @@ def kept_share(before: dict, scene) -> float:
     return sum(before.get(cid) is item for cid, item in now.items()) / len(now)
 
 
-@pytest.mark.parametrize("low", [False, True])
-def test_structural_edits_keep_the_items_and_show_what_a_rebuild_shows(qtbot, parts, benchmark_design, low):
+@pytest.mark.parametrize(("low", "sliced"), [(False, False), (True, False), (False, True)])
+def test_structural_edits_keep_the_items_and_show_what_a_rebuild_shows(
+    qtbot, parts, benchmark_design, monkeypatch, low, sliced
+):
+    if sliced:  # each morph in slices of 32 boxes or links, the event loop turning between them
+        monkeypatch.setattr(morph_module, "MORPH_SLICE_S", 0.0)
     doc, scene = background_canvas(qtbot, parts, benchmark_design)
     scene.set_all_collapsed(False)
     settle(qtbot, doc, scene)
@@ -80,12 +84,46 @@ def test_a_chosen_path_and_the_selection_stay_shown_across_a_morph(qtbot, parts,
     assert {c: v[:-1] for c, v in shown(scene)[0].items()} == {c: v[:-1] for c, v in ref[0].items()}
 
 
+def test_a_morph_in_slices_holds_the_views_and_paints_once_done(qtbot, parts, benchmark_design, monkeypatch):
+    """A morph runs a slice per turn of the event loop (the 16x site's storage column moved
+    blocked the loop 20-25 ms in one go), the views held still and the analysis waiting; the
+    path lit up meanwhile finishes it at once. Either way the canvas ends as a full paint."""
+    from PySide6.QtWidgets import QGraphicsView
+
+    monkeypatch.setattr(morph_module, "MORPH_SLICE_S", 0.0)
+    doc, scene = background_canvas(qtbot, parts, benchmark_design)
+    view = QGraphicsView(scene, scene.test_owner)
+    scene.set_all_collapsed(False)
+    settle(qtbot, doc, scene)
+    slices = []
+    real = scene._morph_slice
+    monkeypatch.setattr(scene, "_morph_slice", lambda: slices.append(scene._morphing) or real())
+    scene._morph_timer.timeout.disconnect()
+    scene._morph_timer.timeout.connect(scene._morph_slice)
+    doc.run(edit.delete, ["fastt3"])
+    qtbot.waitUntil(lambda: scene._morphing is not None, timeout=30000)
+    assert not view.viewport().updatesEnabled() and scene.painted_revision is None
+    settle(qtbot, doc, scene)
+    assert len(slices) > 3 and view.viewport().updatesEnabled()
+    assert shown(scene) == full_paint(qtbot, parts, doc, scene)
+
+    path = next(p for p in doc.analysis.result.paths if "fastt9" in p.hops[-1])
+    doc.undo_stack.undo()
+    qtbot.waitUntil(lambda: scene._morphing is not None, timeout=30000)
+    scene.highlight_path(path)  # needs every link: the morph is finished first
+    assert scene._morphing is None and any(li.highlighted for li in scene.links)
+    assert len(scene.links) == len(scene.diagram.links)
+    settle(qtbot, doc, scene)
+    scene.highlight_path(None)
+    assert shown(scene) == full_paint(qtbot, parts, doc, scene)
+
+
 def test_a_change_of_most_of_the_diagram_makes_the_items_again(qtbot, parts, benchmark_design, monkeypatch):
     """Expanding everything keeps too few items to be worth comparing: the scene is rebuilt."""
     doc, scene = background_canvas(qtbot, parts, benchmark_design)
     calls = []
     real = morph_module.morph
-    monkeypatch.setattr("widgets.canvas.scene.morph", lambda s, d: calls.append(real(s, d)) or calls[-1])
+    monkeypatch.setattr("widgets.canvas.morph.morph", lambda s, d: calls.append(real(s, d)) or calls[-1])
     before = dict(scene.items_by_id)
     scene.set_all_collapsed(False)
     settle(qtbot, doc, scene)
@@ -114,9 +152,11 @@ def test_a_link_drawn_from_its_boxes_is_the_link_drawn_from_its_items(qtbot, par
             assert (e.x, e.y) == pytest.approx((f.x, f.y), abs=1e-9)
 
 
-def test_a_link_is_bounded_as_a_qt_path_item_would_be(qtbot, parts, benchmark_design):
+def test_a_link_is_bounded_around_what_its_pen_draws(qtbot, parts, benchmark_design):
     """Links are plain objects (not in the scene); the view's layer cuts them into tiles by
-    the bounds a QGraphicsPathItem with their path and pen would have."""
+    their bounds: the rectangle of the curve's control points, a pen's width around, which
+    holds the bounds a QGraphicsPathItem with their path and pen has (Qt's stroke of the path)
+    and is at most a pen's width larger than them each side."""
     from PySide6.QtWidgets import QGraphicsPathItem
 
     doc, scene = background_canvas(qtbot, parts, benchmark_design)
@@ -128,7 +168,10 @@ def test_a_link_is_bounded_as_a_qt_path_item_would_be(qtbot, parts, benchmark_de
     for li in scene.links:
         qt = QGraphicsPathItem(li.path())
         qt.setPen(li.pen())
-        assert li.boundingRect() == qt.boundingRect() == li.sceneBoundingRect()
+        ours, theirs = li.boundingRect(), qt.boundingRect()
+        assert ours == li.sceneBoundingRect() and ours.contains(theirs)
+        slack = max(li.pen().widthF(), 1.0) + 1e-9
+        assert theirs.adjusted(-slack, -slack, slack, slack).contains(ours)
         first, last = li.path().elementAt(0), li.path().elementAt(3)
         assert li.ends == (first.x, first.y, last.x, last.y)  # the overview's line
         assert li.rgba == li.pen().color().rgba()
@@ -171,6 +214,7 @@ def test_random_interleavings_end_in_what_a_rebuild_shows(qtbot, parts, benchmar
     import widgets.canvas.scene as scene_module
 
     monkeypatch.setattr(scene_module, "BUILD_SLICE_S", 0.002)
+    monkeypatch.setattr(morph_module, "MORPH_SLICE_S", 0.0)  # a slice of 32 boxes or links
     doc, scene = background_canvas(qtbot, parts, benchmark_design)
     rnd = random.Random(seed)
     topo = doc.topology
@@ -193,7 +237,7 @@ def test_random_interleavings_end_in_what_a_rebuild_shows(qtbot, parts, benchmar
         for _ in range(rnd.randint(0, 30)):
             QApplication.processEvents()
     settle(qtbot, doc, scene)
-    qtbot.waitUntil(lambda: scene._build is None and not doc.background_busy(), timeout=30000)
+    qtbot.waitUntil(lambda: scene._build is scene._morphing is None and not doc.background_busy(), timeout=30000)
     settle(qtbot, doc, scene)
     assert shown(scene) == full_paint(qtbot, parts, doc, scene)
 

@@ -17,13 +17,10 @@ from PySide6.QtCore import QRectF
 
 from planner.layout import Diagram
 from widgets.canvas.items import LinkItem
-from widgets.canvas.morph import depth_order, heads, make_item
+from widgets.canvas.morph import CLOCK_EVERY, depth_order, heads, make_item
 
 if TYPE_CHECKING:
     from widgets.canvas.scene import DiagramScene
-
-#: how often (in boxes) a slice looks at the clock
-_CLOCK_EVERY = 32
 
 
 class ItemBuild:
@@ -51,7 +48,7 @@ class ItemBuild:
             item = make_item(scene, d, box, self.head.get(box.id))
             if low:
                 item.set_low_detail(True, scale)
-            if until is not None and self.made % _CLOCK_EVERY == 0 and time.perf_counter() >= until:
+            if until is not None and self.made % CLOCK_EVERY == 0 and time.perf_counter() >= until:
                 return self.made == len(ids) and self._links()
         return self._links()
 

@@ -17,7 +17,6 @@ from PySide6.QtGui import (
     QFontMetricsF,
     QPainter,
     QPainterPath,
-    QPainterPathStroker,
     QPalette,
     QPen,
 )
@@ -489,37 +488,36 @@ class LinkItem:
         self.update_path()
         self.restyle()
 
+    def controls(self) -> tuple[tuple[float, float], ...]:
+        """Its curve's four control points: a cubic from ``ends[:2]`` leaving to the right, to
+        ``ends[2:]`` arriving from the left."""
+        x1, y1, x2, y2 = self.ends
+        dx = max((x2 - x1) * 0.5, 20)
+        return (x1, y1), (x1 + dx, y1), (x2 - dx, y2), (x2, y2)
+
     def path(self) -> QPainterPath:
-        """Its curve: a cubic from ``ends[:2]`` to ``ends[2:]``, made when first asked for (an
-        edit that moves the storage column of the 16x site moves 1,560 links, whose curves only
-        a view zoomed in on them draws)."""
+        """Its curve (see :meth:`controls`), made when first asked for: an edit that moves the
+        storage column of the 16x site moves 1,560 links, whose curves only a view zoomed in
+        on them draws."""
         if self._path is None:
-            x1, y1, x2, y2 = self.ends
-            dx = max((x2 - x1) * 0.5, 20)
+            p0, p1, p2, p3 = self.controls()
             path = self._path = QPainterPath()
-            path.moveTo(x1, y1)
-            path.cubicTo(x1 + dx, y1, x2 - dx, y2, x2, y2)
+            path.moveTo(*p0)
+            path.cubicTo(*p1, *p2, *p3)
         return self._path
 
     def pen(self) -> QPen:
         return self._pen
 
     def boundingRect(self) -> QRectF:  # noqa: N802 (as the Qt item's)
-        """The path stroked with the pen, as ``QGraphicsPathItem`` bounds it (Qt's
-        qt_graphicsItem_shapeFromPath: a stroke of the pen's width, cap, join and miter)."""
+        """The rectangle of its curve's control points, a pen's width around: it holds what the
+        pen draws (the bounds ``QGraphicsPathItem`` would give, Qt's stroke of the path, were
+        30 us a link, most of cutting a site's links into tiles again after an edit)."""
         if self._bounds is None:
-            pen, path = self._pen, self.path()
-            if pen.style() == Qt.PenStyle.NoPen or pen.widthF() == 0.0 or path.isEmpty():
-                self._bounds = path.controlPointRect()
-            else:
-                stroker = QPainterPathStroker()
-                stroker.setCapStyle(pen.capStyle())
-                stroker.setWidth(pen.widthF())
-                stroker.setJoinStyle(pen.joinStyle())
-                stroker.setMiterLimit(pen.miterLimit())
-                shape = stroker.createStroke(path)
-                shape.addPath(path)
-                self._bounds = shape.controlPointRect()
+            xs, ys = zip(*self.controls())
+            m = max(self._pen.widthF(), 1.0)
+            left, right, top, bottom = min(xs), max(xs), min(ys), max(ys)
+            self._bounds = QRectF(left - m, top - m, right - left + 2 * m, bottom - top + 2 * m)
         return self._bounds
 
     sceneBoundingRect = boundingRect  # (it stands at the scene's origin)

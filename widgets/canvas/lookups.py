@@ -24,11 +24,13 @@ class ToolLookups:
     items_by_id: dict[str, BoxItem]
     links: list
     _ports: dict[str, list[str]] | None
+    finish_morph: Any  # (see widgets.canvas.morph.Morphing)
 
     def top_selected(self) -> list[BoxItem]:
         return [i for i in self.selectedItems() if isinstance(i, BoxItem) and i.parentItem() is None]
 
     def refresh_links(self, items: list[BoxItem]) -> None:
+        self.finish_morph()
         moved = set(items)
         for li in self.links:
             if li.a.topLevelItem() in moved or li.b.topLevelItem() in moved:

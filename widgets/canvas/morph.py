@@ -13,17 +13,23 @@ make (``tests/widgets/test_canvas_morph.py`` compares the two after edits of eve
 
 from __future__ import annotations
 
+import time
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 import shiboken6
 from PySide6.QtCore import QRectF
 
-from planner.layout import Box, Diagram
+from planner.layout import Box, Diagram, alias_changes
 from widgets.canvas.items import BoxItem, LinkItem
 
 if TYPE_CHECKING:
     from widgets.canvas.scene import DiagramScene
 
+#: how often (in boxes or links) a step looks at the clock
+CLOCK_EVERY = 32
+#: how long a slice of a morph runs before the event loop turns again (the views held)
+MORPH_SLICE_S = 0.008
 #: below this share of the new diagram's boxes kept, a rebuild is as quick (expand all)
 KEEP_SHARE = 0.5
 
@@ -86,20 +92,104 @@ def _link_key(link: Any) -> tuple[str, str, str, str]:
 
 
 class Morph:
-    """What :func:`morph` did: the boxes made or changed (to repaint), the links made again."""
+    """A morph under way (see :func:`morph`): :meth:`step` moves and makes the boxes in depth
+    order, then matches the links, a slice at a time; it says what it did, for the scene to
+    repaint: the boxes made or changed, the links made again or redrawn."""
 
-    def __init__(self) -> None:
+    def __init__(self, scene: DiagramScene, d: Diagram, order: list[Box], keep: dict[str, BoxItem], head) -> None:
+        self.scene, self.d, self.order, self.keep, self.head = scene, d, order, keep, head
         self.made: list[str] = []  # boxes with a new item
         self.changed: list[str] = []  # kept items with another text
         self.moved: list[str] = []  # kept items now elsewhere (and the boxes inside them)
         self.removed: list[str] = []  # boxes no longer shown (or shown by a new item)
         self.made_links: list[LinkItem] = []
         self.stale_links: list[int] = []  # indices whose link is another item or was redrawn
+        self.shifted: set[str] = set()  # boxes whose place in the scene changed
+        self.placed = 0  # boxes of ``order`` placed so far
+        self.linked = 0  # links of ``d`` matched so far
+        self.links: list[LinkItem] = []  # the scene's links to be
+        self.spare: dict[tuple, list[LinkItem]] | None = None  # the old links by what they join
+        self.old: Diagram | None = None  # the diagram shown before (set by the scene)
+        self.aliases: list[str] | None = None  # the components shown by another box, if known
+        self.preparing: Iterator[None] | None = None  # the views' preparations (see Morphing)
+        self.overview_told = False
+        self.ready = False  # all made: the views are let paint on the next turn
+
+    def step(self, until: float | None) -> bool:
+        """Place boxes, then match links, until the clock passes ``until`` (None: to the end);
+        True once done (the scene's links are then the new ones)."""
+        while self.placed < len(self.order):
+            self._place(self.order[self.placed])
+            self.placed += 1
+            if until is not None and self.placed % CLOCK_EVERY == 0 and time.perf_counter() >= until:
+                return False
+        if self.spare is None:
+            self.spare = {}
+            for li in self.scene.links:
+                li.layer = None  # the view's summary layer is cut again (see SummaryLayer.current)
+                self.spare.setdefault(_link_key(li.link), []).append(li)
+        links = self.d.links
+        while self.linked < len(links):
+            self._relink(links[self.linked])
+            self.linked += 1
+            if until is not None and self.linked % CLOCK_EVERY == 0 and time.perf_counter() >= until:
+                return False
+        old, new = self.scene.links, self.links
+        self.stale_links += [i for i, li in enumerate(new) if i >= len(old) or old[i] is not li]
+        self.stale_links += range(len(new), len(old))
+        self.scene.links = new
+        return True
+
+    def _place(self, box: Box) -> None:
+        """Move and relabel the kept item of ``box``, or make one."""
+        d, scene = self.d, self.scene
+        up = d.boxes.get(box.container) if box.container else None
+        item = self.keep.get(box.id)
+        if item is None:
+            make_item(scene, d, box, self.head.get(box.id))
+            self.made.append(box.id)
+            return
+        shifted = self.shifted
+        x, y = (box.x, box.y) if up is None else (box.x - up.x, box.y - up.y)
+        if (item.x(), item.y()) != (x, y):
+            item.setPos(x, y)
+            shifted.add(box.id)
+        elif up is not None and up.id in shifted:
+            shifted.add(box.id)
+        if box.id in shifted:
+            item.update()  # its device-cached picture was made at another fraction of a pixel
+        if box.id in shifted or (item.box.x, item.box.y) != (box.x, box.y):
+            self.moved.append(box.id)
+        if (item.box.label, item.box.tip) != (box.label, box.tip):
+            item.set_label(box)
+            self.changed.append(box.id)
+        item.box = box
+
+    def _relink(self, link: Any) -> None:
+        """The old item of a link between two kept items (its curve redrawn if an end moved),
+        else a new one."""
+        items = self.scene.items_by_id
+        a, b = items.get(link.a), items.get(link.b)
+        if a is None or b is None:
+            return
+        same = self.spare.get(_link_key(link)) if self.spare is not None else None
+        li = same.pop() if same else None
+        if li is not None and li.a is a and li.b is b:
+            li.link = link
+            if link.a in self.shifted or link.b in self.shifted:
+                li.update_path(self.d.boxes[link.a], self.d.boxes[link.b])  # items stand at their boxes
+                self.stale_links.append(len(self.links))
+        else:
+            li = LinkItem(link, a, b)  # (links are not in the scene: see LinkItem)
+            self.made_links.append(li)
+        self.links.append(li)
 
 
 def morph(scene: DiagramScene, d: Diagram) -> Morph | None:
-    """Make ``scene``'s items those of ``d`` (see the module docstring); None, having changed
-    nothing, when too few items would be kept to be worth it (the caller rebuilds)."""
+    """Begin to make ``scene``'s items those of ``d`` (see the module docstring): the items not
+    kept are gone, the scene shows ``d``; the returned :class:`Morph` places the others and
+    matches the links as it is stepped. None, having changed nothing, when too few items would
+    be kept to be worth it (the caller rebuilds)."""
     old = scene.diagram
     if old is None:
         return None
@@ -116,13 +206,8 @@ def morph(scene: DiagramScene, d: Diagram) -> Morph | None:
             keep[box.id] = item
     if len(keep) < KEEP_SHARE * len(d.boxes):
         return None
-    done = Morph()
+    done = Morph(scene, d, order, keep, new_heads)
     _drop_boxes(scene, keep, done)
-    shifted = _place_boxes(scene, d, order, keep, new_heads, done)
-    old_links, scene.links = scene.links, _relink(scene, d, shifted, done)
-    new = scene.links
-    done.stale_links += [i for i, li in enumerate(new) if i >= len(old_links) or old_links[i] is not li]
-    done.stale_links += range(len(new), len(old_links))
     scene.diagram = d
     scene.setSceneRect(QRectF(0, 0, d.width + 200, d.height + 200))
     return done
@@ -140,55 +225,131 @@ def _drop_boxes(scene: DiagramScene, keep: dict[str, BoxItem], done: Morph) -> N
             shiboken6.delete(item)  # out of the scene with the items inside it, as clear() does
 
 
-def _place_boxes(scene: DiagramScene, d: Diagram, order: list[Box], keep, new_heads, done: Morph) -> set[str]:
-    """Move and relabel the kept items, make the others; returns the boxes whose place in the
-    scene changed (moved, or inside a box that moved)."""
-    shifted: set[str] = set()
-    for box in order:
-        up = d.boxes.get(box.container) if box.container else None
-        item = keep.get(box.id)
-        if item is None:
-            make_item(scene, d, box, new_heads.get(box.id))
-            done.made.append(box.id)
-            continue
-        x, y = (box.x, box.y) if up is None else (box.x - up.x, box.y - up.y)
-        if (item.x(), item.y()) != (x, y):
-            item.setPos(x, y)
-            shifted.add(box.id)
-        elif up is not None and up.id in shifted:
-            shifted.add(box.id)
-        if box.id in shifted:
-            item.update()  # its device-cached picture was made at another fraction of a pixel
-        if box.id in shifted or (item.box.x, item.box.y) != (box.x, box.y):
-            done.moved.append(box.id)
-        if (item.box.label, item.box.tip) != (box.label, box.tip):
-            item.set_label(box)
-            done.changed.append(box.id)
-        item.box = box
-    return shifted
+class Morphing:
+    """The morph's part of :class:`widgets.canvas.scene.DiagramScene` (a mixin): begin it,
+    step it a slice per turn of the event loop with the views held still, finish it at once
+    when something needs the whole of it (another layout, a path to light up), and repaint what
+    it changed."""
 
+    def _morph(self: Any, d: Diagram, moved: list[str] | None) -> bool:
+        """Show ``d`` keeping the items that did not change (see :func:`morph`); False when a
+        rebuild is as quick. The items made or relabelled are painted with the analysis once
+        the morph is done, with those whose components moved to another box."""
+        old, job, old_links = self.diagram, self._job, self.links
+        self._syncing = True
+        try:
+            done = morph(self, d)
+        finally:
+            self._syncing = False
+        if done is None or old is None:
+            return False
+        self.generation += 1
+        self.painted_revision, self._job, self._links_at, self._ports = None, None, None, None
+        self._slice_timer.stop()  # (its views stay held)
+        self._relabelled_here = set()
+        if job is not None:  # what an analysis being painted had left: painted with the next one
+            boxes, links = job.rest()
+            self._dirty_boxes.update(boxes)
+            self._dirty_boxes.update(cid for i in links for cid in (old_links[i].a.cid, old_links[i].b.cid))
+        done.old, done.aliases = old, moved
+        self._morphing = done
+        self._morph_slice()
+        return True
 
-def _relink(scene: DiagramScene, d: Diagram, shifted: set[str], done: Morph) -> list[LinkItem]:
-    """The links of ``d``: the old item of a link between two kept items (its path redrawn if
-    an end moved), a new item for the others."""
-    spare: dict[tuple, list[LinkItem]] = {}
-    for li in scene.links:
-        li.layer = None  # the view's summary layer is cut again (see SummaryLayer.current)
-        spare.setdefault(_link_key(li.link), []).append(li)
-    items, links = scene.items_by_id, []
-    for link in d.links:
-        a, b = items.get(link.a), items.get(link.b)
-        if a is None or b is None:
-            continue
-        same = spare.get(_link_key(link))
-        li = same.pop() if same else None
-        if li is not None and li.a is a and li.b is b:
-            li.link = link
-            if link.a in shifted or link.b in shifted:
-                li.update_path(d.boxes[link.a], d.boxes[link.b])  # each item stands at its box now
-                done.stale_links.append(len(links))
-        else:
-            li = LinkItem(link, a, b)  # (links are not in the scene: see LinkItem)
-            done.made_links.append(li)
-        links.append(li)
-    return links
+    def _morph_slice(self: Any) -> None:
+        """The next slice of the morph under way (all of it when analysing synchronously)."""
+        done = self._morphing
+        if done is None:
+            return
+        until = None if self.doc.synchronous else time.perf_counter() + MORPH_SLICE_S
+        if not done.ready:
+            finished = self._step_morph(done, until) and self._prepare_views(done, until)
+            if finished and (until is None or not self._held):
+                self._morphed(done)
+                return
+            done.ready = finished  # (the views held are let paint on the next turn)
+            if not self._held:
+                self._hold_views()
+            self.doc.layout_showing = True  # the analysis waits for it (see Document.layout_shown)
+            self._morph_timer.start()
+            return
+        self._morphed(done)
+
+    def _prepare_views(self: Any, done: Morph, until: float | None) -> bool:
+        """Once the items are those of the new layout: what the views' next paint needs, made
+        in slices while they are held (see ``DiagramView.preparing``; the overview's batches
+        gathered); True when all of it is made. Nothing when analysing synchronously or
+        finishing at once: each view makes it when it paints."""
+        if until is None:
+            return True
+        if done.preparing is None:
+            done.preparing = self._preparations(done)
+        for _ in done.preparing:
+            if time.perf_counter() >= until:
+                return False
+        return True
+
+    def _preparations(self: Any, done: Morph) -> Iterator[None]:
+        self._tell_overview(done)
+        for view in self.views():
+            preparing = getattr(view, "preparing", None)
+            if preparing is not None:
+                yield from preparing()
+        if self.far and self.overview is not None:
+            scales = [v.transform().m11() for v in self.overview_scene.views()]
+            yield from self.overview.preparing(scales)
+
+    def _tell_overview(self: Any, done: Morph) -> None:
+        """The overview gathers again what the morph changed (once)."""
+        if self.overview is None or done.overview_told:
+            return
+        done.overview_told = True
+        assert self.overview_scene is not None
+        self.overview_scene.setSceneRect(self.sceneRect())
+        boxes = [*done.made, *done.changed, *done.moved, *done.removed]
+        self.overview.set_bounds(self.sceneRect(), boxes, done.stale_links)
+
+    def finish_morph(self: Any) -> None:
+        """Do the rest of the morph under way at once (nothing when there is none)."""
+        done = self._morphing
+        if done is not None:
+            self._morph_timer.stop()
+            self._step_morph(done, None)
+            self._morphed(done)
+
+    def _step_morph(self: Any, done: Morph, until: float | None) -> bool:
+        self._syncing = True
+        try:
+            return done.step(until)
+        finally:
+            self._syncing = False
+
+    def _morphed(self: Any, done: Morph) -> None:
+        """The morph is done: what changed is repainted with the analysis, the overview
+        gathers it again; the selection and the path shown are marked on the new items."""
+        self._morphing = None
+        d, old = self.diagram, done.old
+        self._selected_cells = {c for c in self._selected_cells if self.items_by_id.get(c.cid) is c}
+        dirty = self._dirty_boxes
+        dirty.update(done.made, done.changed)
+        dirty.update(cid for li in done.made_links for cid in (li.a.cid, li.b.cid))
+        for cid in (*done.made, *done.changed, *done.removed):
+            self._subtexts.pop(cid, None)
+        if self._members is not None:
+            self._regroup(old, d, alias_changes(old, d) if done.aliases is None else done.aliases)
+            for cid in done.removed:
+                if cid not in self.items_by_id:
+                    self._member_set.difference_update(self._members.pop(cid, ()))
+        if self.low_detail[0]:
+            for cid in (*done.made, *done.changed):
+                self.items_by_id[cid].set_low_detail(*self.low_detail)
+        self.show_selection(self.doc.selection)
+        if self.chosen_path is not None:
+            self.highlight_path(self.chosen_path)
+        self._tell_overview(done)
+        self._let_views_paint()
+        if getattr(self.doc, "layout_showing", False):
+            self.doc.layout_shown()
+        self.rebuilt.emit()
+        if self.doc.analysis is not None:
+            self.apply_analysis(self.doc.analysis)  # held back while the items were changed

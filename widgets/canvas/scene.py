@@ -36,7 +36,7 @@ from widgets.canvas.building import ItemBuild
 from widgets.canvas.figures import CanvasFigures, busiest, canvas_figures, changed_components
 from widgets.canvas.items import BoxItem, LinkItem
 from widgets.canvas.lookups import ToolLookups
-from widgets.canvas.morph import Morph, morph
+from widgets.canvas.morph import Morph, Morphing
 from widgets.canvas.overview import FAR_SCALE, OverviewItem, overview_scene
 
 if TYPE_CHECKING:
@@ -87,7 +87,7 @@ class _PaintJob:
         return self.boxes[self.next_box :], self.links[self.next_link :]
 
 
-class DiagramScene(ToolLookups, QGraphicsScene):
+class DiagramScene(Morphing, ToolLookups, QGraphicsScene):
     """Scene of one design (see the module docstring for its signals and events)."""
 
     boxesMoved = Signal(dict)
@@ -125,10 +125,7 @@ class DiagramScene(ToolLookups, QGraphicsScene):
         self._dirty_boxes: set[str] = set()  # relabelled since the last paint: repaint their figures
         self._figures: CanvasFigures | None = None  # the figures of the analysis painted
         self._job: _PaintJob | None = None  # the analysis being painted, slice by slice
-        self._slice_timer = QTimer(self)
-        self._slice_timer.setSingleShot(True)
-        self._slice_timer.setInterval(0)
-        self._slice_timer.timeout.connect(self._paint_slice)
+        self._slice_timer = _next_turn(self, self._paint_slice)
         self.generation = 0  # counts the changes of items (made again or morphed)
         self._held: list[Any] = []  # the views' viewports held still while slices are painted
         self._held_at = 0.0
@@ -139,14 +136,10 @@ class DiagramScene(ToolLookups, QGraphicsScene):
         self._layout_asked: int | None = None  # the revision a background layout was asked for
         self._relabelled_here: set[str] = set()  # boxes relabel_local changed in the diagram shown
         self._build: ItemBuild | None = None  # the items being made (see widgets.canvas.building)
-        self._build_timer = QTimer(self)
-        self._build_timer.setSingleShot(True)
-        self._build_timer.setInterval(0)
-        self._build_timer.timeout.connect(self._build_slice)
-        self._flush_timer = QTimer(self)
-        self._flush_timer.setSingleShot(True)
-        self._flush_timer.setInterval(0)
-        self._flush_timer.timeout.connect(self.flush)
+        self._build_timer = _next_turn(self, self._build_slice)
+        self._morphing: Morph | None = None  # the morph under way (see widgets.canvas.morph)
+        self._morph_timer = _next_turn(self, self._morph_slice)
+        self._flush_timer = _next_turn(self, self.flush)
         self.setBackgroundBrush(QApplication.palette().color(QPalette.ColorRole.Base))
         self.selectionChanged.connect(_selection_handler(self))
         doc.selectionChanged.connect(self.show_selection)
@@ -189,6 +182,7 @@ class DiagramScene(ToolLookups, QGraphicsScene):
     def relabel_local(self, ids: Iterable[str]) -> None:
         """After an attribute edit that moves nothing: refresh the text of the boxes of ``ids``
         and of their neighbours (parent, children, references), without a layout."""
+        self.finish_morph()
         d, topo = self.diagram, self.doc.topology
         if d is None:
             return
@@ -250,6 +244,7 @@ class DiagramScene(ToolLookups, QGraphicsScene):
         """A layout made in the background: show it if it is of the design and collapse state
         shown now, else ask again (an edit that moved nothing came after it)."""
         topo = self.doc.topology
+        self.finish_morph()
         if getattr(laid, "warm", False):  # the background's copy of the diagram shown: adopt it
             if (self._layout_asked is None and self._build is None and laid.since is self.diagram and laid.same
                     and laid.origin is topo and laid.revision == topo.revision
@@ -284,17 +279,17 @@ class DiagramScene(ToolLookups, QGraphicsScene):
         another box, whether it has the ``same`` geometry and the boxes ``relabelled``);
         recreate the items when anything moved (or ``force``)."""
         self._layout_asked = None
+        self.finish_morph()
         force = force or self._build is not None  # a build under way is begun again
         d = diagram if diagram is not None else self._layout()
         if diagram is None and hasattr(self.doc, "warm_layout"):
             self.doc.warm_layout(self._collapsed_now(), d)  # the background's layout memo follows
         if not force and (same if same is not None else self._same_geometry(d)):
             self._relabel(d, moved, relabelled)  # nothing moved: keep the items, refresh the labels
+            if self.doc.analysis is not None:
+                self.apply_analysis(self.doc.analysis)  # held back while the layout was made
         elif force or not self._morph(d, moved):
-            self._make_all(d)
-            return
-        if self.doc.analysis is not None:
-            self.apply_analysis(self.doc.analysis)  # held back while the layout was made
+            self._make_all(d)  # (the morph or the build paints the analysis once done)
 
     def _make_all(self, d: Diagram) -> None:
         """Show ``d`` with items made again from nothing, a slice at a time (see
@@ -342,61 +337,16 @@ class DiagramScene(ToolLookups, QGraphicsScene):
             overview_scene(self)  # its bounds and batches follow the new items
         self.rebuilt.emit()
 
+    def changing(self) -> bool:
+        """Whether the items are being made or morphed in slices (work of lower priority waits)."""
+        return self._build is not None or self._morphing is not None
+
     def items_rect(self) -> QRectF:
         """The bounds of the diagram's items (of the whole diagram while they are being made)."""
         d = self.diagram
         if self._build is not None and d is not None:
             return QRectF(0, 0, d.width, d.height)
         return self.itemsBoundingRect()
-
-    def _morph(self, d: Diagram, moved: list[str] | None) -> bool:
-        """Show ``d`` keeping the items that did not change (see :mod:`widgets.canvas.morph`);
-        False when a rebuild is as quick. The items made or relabelled are painted with the next
-        analysis, with those whose components moved to another box."""
-        old, job = self.diagram, self._job
-        old_links = self.links
-        self._syncing = True
-        try:
-            done = morph(self, d)
-        finally:
-            self._syncing = False
-        if done is None or old is None:
-            return False
-        self.generation += 1
-        self.painted_revision, self._job, self._links_at, self._ports = None, None, None, None
-        self._relabelled_here = set()
-        self._selected_cells = {c for c in self._selected_cells if self.items_by_id.get(c.cid) is c}
-        dirty = self._dirty_boxes
-        if job is not None:  # what an analysis being painted had left: painted with the next one
-            boxes, links = job.rest()
-            dirty.update(boxes)
-            dirty.update(cid for i in links for cid in (old_links[i].a.cid, old_links[i].b.cid))
-        dirty.update(done.made, done.changed)
-        dirty.update(cid for li in done.made_links for cid in (li.a.cid, li.b.cid))
-        for cid in (*done.made, *done.changed, *done.removed):
-            self._subtexts.pop(cid, None)
-        if self._members is not None:
-            self._regroup(old, d, alias_changes(old, d) if moved is None else moved)
-            for cid in done.removed:
-                if cid not in self.items_by_id:
-                    self._member_set.difference_update(self._members.pop(cid, ()))
-        self._settle_items(done)
-        return True
-
-    def _settle_items(self, done: Morph) -> None:
-        """After a morph: the new items' detail, the selection, the path shown, the overview."""
-        if self.low_detail[0]:
-            for cid in (*done.made, *done.changed):
-                self.items_by_id[cid].set_low_detail(*self.low_detail)
-        self.show_selection(self.doc.selection)
-        if self.chosen_path is not None:
-            self.highlight_path(self.chosen_path)
-        if self.overview is not None:
-            assert self.overview_scene is not None
-            self.overview_scene.setSceneRect(self.sceneRect())
-            boxes = [*done.made, *done.changed, *done.moved, *done.removed]
-            self.overview.set_bounds(self.sceneRect(), boxes, done.stale_links)
-        self.rebuilt.emit()
 
     def set_low_detail(self, low: bool, scale: float, force: bool = False) -> None:
         """Switch to summary boxes (inner text hidden, group names large) or back; the view calls
@@ -411,6 +361,7 @@ class DiagramScene(ToolLookups, QGraphicsScene):
     def relabel(self) -> None:
         """After a field edit: refresh the text of the items whose label changed. Falls back to a
         relayout if the edit did change the diagram's shape."""
+        self.finish_morph()
         d = self._layout()
         if self._build is None and self._same_geometry(d):
             self._relabel(d)
@@ -495,7 +446,7 @@ class DiagramScene(ToolLookups, QGraphicsScene):
         result takes over what an older one had left to paint."""
         if self.diagram is None or bundle.origin is not self.shown_topology or not self.doc.is_current(bundle):
             return
-        if self._layout_asked is not None or self._build is not None:
+        if self._layout_asked is not None or self._build is not None or self._morphing is not None:
             return  # painted once the layout of this revision is shown, its items made
         result: Analysis = bundle.result
         prev, self._shown = self._shown, result
@@ -706,6 +657,7 @@ class DiagramScene(ToolLookups, QGraphicsScene):
     def highlight_path(self, path: Any) -> None:
         """Light up a path's boxes and links; only its own binding hop keeps the binding mark
         (``None``: back to every binding hop marked)."""
+        self.finish_morph()
         d = self.diagram
         on: set[str] = set()
         bind = None
@@ -765,6 +717,15 @@ class DiagramScene(ToolLookups, QGraphicsScene):
 
     def selected_ids(self) -> list[str]:
         return [i.cid for i in self.selectedItems() if isinstance(i, BoxItem)]
+
+
+def _next_turn(scene: DiagramScene, slot: Callable[[], None]) -> QTimer:
+    """A single-shot timer of the scene that runs ``slot`` at the next turn of the event loop."""
+    timer = QTimer(scene)
+    timer.setSingleShot(True)
+    timer.setInterval(0)
+    timer.timeout.connect(slot)
+    return timer
 
 
 def _selection_handler(scene: DiagramScene) -> Callable[[], None]:

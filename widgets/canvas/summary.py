@@ -18,6 +18,7 @@ from __future__ import annotations
 import functools
 import time
 from bisect import bisect_left, bisect_right
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -38,8 +39,12 @@ MARGIN = 8.0
 #: at a working zoom a link is drawn as a polyline of pieces about this long (scene units; at
 #: the view's 8x zoom limit a piece of the gentlest bend strays well under a pixel from the curve)
 FINE_PIECE = 12.0
+#: how many items or links the layer's preparations handle between two looks at the clock
+_PAUSE_EVERY = 16
 #: after the tiles are cut, their links are gathered between events in slices this long
 WARM_SLICE_S = 0.004
+#: ... and wait this long (ms) while the scene changes its items in slices
+WARM_WAIT_MS = 20
 
 
 SOLID = Qt.PenStyle.SolidLine
@@ -69,10 +74,12 @@ class Tile:
         self.lines: list[tuple] | None = None  # (pen, lines)
         self._links: list[tuple] | None = None  # see link_bounds
         self.dirty = True  # changed since it was drawn last (a repaint of it is due)
+        self.epoch = 0  # counts its invalidations (see gathering_links)
 
     def invalidate(self) -> None:
         """Gather the batches again at the next paint, and have the views draw the tile again."""
         self.boxes = self.lines = self._links = None
+        self.epoch += 1
         if not self.dirty:
             self.dirty = True
             self.layer.scene.invalidate(self.bounds, QGraphicsScene.SceneLayer.BackgroundLayer)
@@ -83,18 +90,30 @@ class Tile:
         whole link's for a dotted one) and ``whole``, the link's own (left, top, right, bottom).
         A cable's rectangle is a diagonal across many tiles; its curve crosses few of them."""
         if self._links is None:
-            self._links = []
-            cell = self.cell
-            for li in self.links:
-                r = li.boundingRect()  # the link's item sits at the scene's origin
-                pen = li.pen()
-                solid = pen.style() == SOLID
-                whole = (r.left(), r.top(), r.right(), r.bottom())
-                near = _near(li, self.key, cell) if solid else whole
-                if near is not None:
-                    thin = pen if pen.isCosmetic() else _hairline(pen)
-                    self._links.append((li, pen, thin, li.path(), *near, solid, whole))
+            for _ in self.gathering_links():
+                pass
+        assert self._links is not None
         return self._links
+
+    def gathering_links(self) -> Iterator[None]:
+        """Gather :meth:`link_bounds`, pausing (yielding) every few links; what is gathered is
+        dropped if the tile is invalidated meanwhile."""
+        if self._links is not None:
+            return
+        epoch, out, cell = self.epoch, [], self.cell
+        for n, li in enumerate(list(self.links)):
+            r = li.boundingRect()  # the link's item sits at the scene's origin
+            pen = li.pen()
+            solid = pen.style() == SOLID
+            whole = (r.left(), r.top(), r.right(), r.bottom())
+            near = _near(li, self.key, cell) if solid else whole
+            if near is not None:
+                thin = pen if pen.isCosmetic() else _hairline(pen)
+                out.append((li, pen, thin, li.path(), *near, solid, whole))
+            if n % _PAUSE_EVERY == _PAUSE_EVERY - 1:
+                yield
+        if epoch == self.epoch:
+            self._links = out
 
     def gather(self) -> None:
         ops: dict[tuple, tuple[Any, Any, list]] = {}
@@ -141,21 +160,17 @@ def polyline(li: LinkItem) -> tuple | None:
     """The link's curve as a fine polyline (kept until the link moves): its points (numpy;
     building QPointF one by one cost 0.75 ms a link, most of a first pan over a site), their x (None unless they run left to right) and its y made ascending (with the sign
     that does it), so the pieces over a strip are found by bisection; and the longest piece's
-    length. None: a path of another shape."""
+    length."""
     if li.polyline is None:
-        path = li.path()
-        if path.elementCount() != 4:
-            li.polyline = ()
-        else:
-            r = path.boundingRect()
-            n = max(8, min(400, int((r.width() + r.height()) / FINE_PIECE) // 8 * 8))  # few distinct n
-            ctrl = np.array([(e.x, e.y) for e in map(path.elementAt, range(4))])
-            pts = _basis_array(n) @ ctrl
-            xs = pts[:, 0]
-            sign = 1.0 if pts[-1, 1] >= pts[0, 1] else -1.0
-            ascending = bool(np.all(np.diff(xs) >= 0))
-            reach = float(np.hypot(*np.diff(pts, axis=0).T).max())  # the longest piece
-            li.polyline = (pts, xs.tolist() if ascending else None, (sign * pts[:, 1]).tolist(), sign, reach)
+        ctrl = np.array(li.controls())
+        span = ctrl.max(axis=0) - ctrl.min(axis=0)
+        n = max(8, min(400, int((span[0] + span[1]) / FINE_PIECE) // 8 * 8))  # few distinct n
+        pts = _basis_array(n) @ ctrl
+        xs = pts[:, 0]
+        sign = 1.0 if pts[-1, 1] >= pts[0, 1] else -1.0
+        ascending = bool(np.all(np.diff(xs) >= 0))
+        reach = float(np.hypot(*np.diff(pts, axis=0).T).max())  # the longest piece
+        li.polyline = (pts, xs.tolist() if ascending else None, (sign * pts[:, 1]).tolist(), sign, reach)
     return li.polyline or None
 
 
@@ -290,38 +305,67 @@ class SummaryLayer:
     def build(self) -> None:
         """Cut the scene into tiles: each top-level box goes to the tile of its top-left corner,
         each link to every tile its bounding rectangle touches."""
+        for _ in self._cutting():
+            pass
+        self._warm(self._generation, list(self.tiles.values()))
+
+    def _cutting(self) -> Iterator[None]:
+        """:meth:`build`, pausing (yielding) every few items; the layer is current once done."""
         for tile in self.tiles.values():
             for top in tile.tops:
                 top.tile = None
         self.tiles = {}
-        items = self.scene.items_by_id
-        self._generation = self.scene.generation
-        for item in items.values():
+        self._generation = -1  # (a paint meanwhile cuts the tiles itself)
+        generation, scene = self.scene.generation, self.scene
+        for n, item in enumerate(list(scene.items_by_id.values())):
             if item.parentItem() is None:
                 tile = self._tile(_key(item.x(), item.y()))
                 tile.tops.append(item)
                 tile.bounds = tile.bounds.united(item.sceneBoundingRect().adjusted(-2, -2, 2, 2))
                 item.tile = tile
-        for i, li in enumerate(self.scene.links):
+            if n % _PAUSE_EVERY == _PAUSE_EVERY - 1:
+                yield
+        for i, li in enumerate(scene.links):
             li.layer, li.order = self, i
             self._register(li)
-        self._warm(self._generation, list(self.tiles.values()), 0)
+            if i % _PAUSE_EVERY == _PAUSE_EVERY - 1:
+                yield
+        self._generation = generation
 
-    def _warm(self, generation: int, tiles: list[Tile], start: int) -> None:
-        """Gather the links of ``tiles`` from ``start`` on (their polylines and the rectangles
-        over each tile: on the 16x site expanded, 11,000 links, 0.4 s), a slice of WARM_SLICE_S
-        at a time between events, until the scene is cut into tiles again: the first pans
-        then find them gathered."""
+    def preparing(self, exposed: QRectF) -> Iterator[None]:
+        """Make what a paint of ``exposed`` (scene coordinates) needs, pausing (yielding) every
+        few items: the tiles cut again if the scene's items changed, the links of the tiles in
+        ``exposed`` gathered. The scene runs it in slices after an edit moved its items, the
+        views held still, so their first paint only draws (on the 16x site, cutting the tiles
+        and gathering the links in view after the storage column moved took 100-200 ms in that
+        paint)."""
+        if not self.current():
+            yield from self._cutting()
+            self._warm(self._generation, list(self.tiles.values()))
+        for tile in list(self.tiles.values()):
+            if tile.bounds.intersects(exposed):
+                yield from tile.gathering_links()
+
+    def _warm(self, generation: int, tiles: list[Tile]) -> None:
+        """Gather the links of ``tiles`` (their polylines and the rectangles over each tile: on
+        the 16x site expanded, 11,000 links, 0.4 s), a slice of WARM_SLICE_S at a time between
+        events, until the scene is cut into tiles again: the first pans then find them
+        gathered. A tile's links are gathered a few at a time (one tile of the 16x site after
+        its storage column moved took 20-40 ms)."""
+        steps = (step for tile in tiles for step in tile.gathering_links())
+        self._warm_slice(generation, steps)
+
+    def _warm_slice(self, generation: int, steps: Iterator[None]) -> None:
         if generation != self._generation or not isValid(self.scene) or not self.current():
             return
-        t0, i = time.perf_counter(), start
-        while i < len(tiles):  # at least one a slice
-            tiles[i].link_bounds()
-            i += 1
-            if time.perf_counter() - t0 >= WARM_SLICE_S:
-                break
-        if i < len(tiles):
-            QTimer.singleShot(1, lambda: self._warm(generation, tiles, i))
+        if self.scene.changing():  # the scene's own slices first (see DiagramScene.changing)
+            QTimer.singleShot(WARM_WAIT_MS, lambda: self._warm_slice(generation, steps))
+            return
+        until = time.perf_counter() + WARM_SLICE_S
+        for _ in steps:
+            if time.perf_counter() >= until:
+                QTimer.singleShot(1, lambda: self._warm_slice(generation, steps))
+                return
 
     def _register(self, li: LinkItem) -> None:
         for key in _keys_over(li.sceneBoundingRect()):

@@ -6,7 +6,7 @@ scene's signals; the view never changes the model.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 
 import shiboken6
 from PySide6.QtCore import QPointF, QRectF, Qt, QTimer, Signal
@@ -296,6 +296,17 @@ class DiagramView(QGraphicsView):
                 return rect
         x, y = corners[0]
         return QRectF(x, y, w, h)
+
+    def preparing(self) -> Iterator[None]:
+        """What the next paint needs made beforehand, a piece per step (see
+        :meth:`SummaryLayer.preparing`): the scene runs it while it holds the views still."""
+        if self.scene() is not self.dscene:
+            return  # (zoomed far out: the overview is shown)
+        rect = self.mapToScene(self.viewport().rect()).boundingRect()
+        cut = self.summary.current()
+        yield from self.summary.preparing(rect)
+        if not cut:
+            self.resetCachedContent()  # the links drawn before the items changed
 
     def paintEvent(self, event) -> None:
         if self.scene() is self.dscene and not self.summary.current():  # a rebuilt scene
