@@ -48,7 +48,7 @@ def settle(qtbot, doc, scene) -> None:
 
 def gathered(scene) -> None:
     """What a paint of the overview does first."""
-    if scene.overview._fills is None:
+    if not scene.overview.gathered:
         scene.overview._gather()
 
 
@@ -93,11 +93,12 @@ def shown(scene) -> tuple:
     )
     gathered(scene)
     ov = scene.overview
-    fills = [(c.rgba(), sorted((r.x(), r.y(), r.width(), r.height()) for r in rects)) for c, rects in ov._fills]
+    ov_fills, ov_lines = ov.batches()
+    fills = [(c.rgba(), sorted((r.x(), r.y(), r.width(), r.height()) for r in rects)) for c, rects in ov_fills]
     lines = sorted(
-        (p.color().rgba(), p.widthF(), sorted((s.x1(), s.y1(), s.x2(), s.y2()) for s in ls)) for p, ls in ov._lines
+        (p.color().rgba(), p.widthF(), sorted((s.x1(), s.y1(), s.x2(), s.y2()) for s in ls)) for p, ls in ov_lines
     )
-    names = sorted((n, r.x(), r.y()) for r, n in ov._names)
+    names = sorted((n, r.x(), r.y()) for r, n in ov.names())
     return boxes, links, fills, lines, names
 
 

@@ -29,15 +29,15 @@ def test_far_zoom_shows_the_overview_and_back(qtbot, parts, benchmark_design):
     assert len(items) == 1 and isinstance(items[0], OverviewItem)
     overview = items[0]
     render(view.scene())
-    assert overview._fills is not None
-    rects = sum(len(r) for _, r in overview._fills)
-    assert rects == len(scene.items_by_id)  # every box, one rectangle each
-    assert sum(len(lines) for _, lines in overview._lines) == len(scene.links)
+    assert overview.gathered
+    fills, lines = overview.batches()
+    assert sum(len(r) for _, r in fills) == len(scene.items_by_id)  # every box, one rectangle each
+    assert sum(len(ls) for _, ls in lines) == len(scene.links)
     doc.run(edit.set_attr, "fastt1.arr1", "segment_kb", 256)  # a new analysis: gathered again
     scene.flush()
-    assert overview._fills is None
+    assert not overview.gathered
     render(view.scene())
-    assert overview._fills is not None
+    assert overview.gathered
     centre = view.mapToScene(view.viewport().rect().center())
     view.zoom(1 / view.transform().m11())
     assert not scene.far and view.scene() is scene

@@ -11,6 +11,7 @@ links are made with the last slice; the analysis is painted once every item is t
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QRectF
@@ -31,6 +32,9 @@ class ItemBuild:
         self.ids = [b.id for b in depth_order(d)]  # containers first
         self.head = heads(d)  # container -> room above its first inner box
         self.made = 0  # boxes made so far (ids[:made])
+        self.linked = 0  # links of ``d`` looked at so far
+        self.preparing: Iterator[None] | None = None  # what the views need (see DiagramScene)
+        self.ready = False  # all made and prepared: the views are let paint on the next turn
         scene.setSceneRect(QRectF(0, 0, d.width + 200, d.height + 200))
 
     @property
@@ -38,8 +42,8 @@ class ItemBuild:
         return len(self.ids)
 
     def step(self, until: float | None) -> bool:
-        """Make boxes until the clock passes ``until`` (None: all of them), then, after the last
-        box, the links. True when every item is made."""
+        """Make boxes, then links, until the clock passes ``until`` (None: all of them). True
+        when every item is made."""
         scene, d, ids = self.scene, self.d, self.ids
         low, scale = scene.low_detail  # zoomed out: each box in summary mode as it is made
         while self.made < len(ids):
@@ -49,13 +53,14 @@ class ItemBuild:
             if low:
                 item.set_low_detail(True, scale)
             if until is not None and self.made % CLOCK_EVERY == 0 and time.perf_counter() >= until:
-                return self.made == len(ids) and self._links()
-        return self._links()
-
-    def _links(self) -> bool:
-        items = self.scene.items_by_id
-        for link in self.d.links:
+                return False
+        items, links = scene.items_by_id, d.links
+        while self.linked < len(links):  # (the 16x site expanded has 11,000: 140 ms)
+            link = links[self.linked]
+            self.linked += 1
             a, b = items.get(link.a), items.get(link.b)
             if a is not None and b is not None:
-                self.scene.links.append(LinkItem(link, a, b))  # not in the scene: see LinkItem
+                scene.links.append(LinkItem(link, a, b))  # not in the scene: see LinkItem
+            if until is not None and self.linked % CLOCK_EVERY == 0 and time.perf_counter() >= until:
+                return False
         return True

@@ -275,22 +275,22 @@ class Morphing:
             return
         self._morphed(done)
 
-    def _prepare_views(self: Any, done: Morph, until: float | None) -> bool:
-        """Once the items are those of the new layout: what the views' next paint needs, made
-        in slices while they are held (see ``DiagramView.preparing``; the overview's batches
-        gathered); True when all of it is made. Nothing when analysing synchronously or
-        finishing at once: each view makes it when it paints."""
+    def _prepare_views(self: Any, job: Any, until: float | None) -> bool:
+        """Once the items are made (``job``, a morph or a build of the scene, holds how far it
+        got): what the views' next paint needs, made in slices while they are held (see
+        ``DiagramView.preparing``; the overview's batches gathered, its picture drawn); True
+        when all of it is made. Nothing when analysing synchronously or finishing at once:
+        each view makes it when it paints."""
         if until is None:
             return True
-        if done.preparing is None:
-            done.preparing = self._preparations(done)
-        for _ in done.preparing:
+        if job.preparing is None:
+            job.preparing = self._view_preparations()
+        for _ in job.preparing:
             if time.perf_counter() >= until:
                 return False
         return True
 
-    def _preparations(self: Any, done: Morph) -> Iterator[None]:
-        self._tell_overview(done)
+    def _view_preparations(self: Any) -> Iterator[None]:
         for view in self.views():
             preparing = getattr(view, "preparing", None)
             if preparing is not None:
@@ -320,9 +320,12 @@ class Morphing:
     def _step_morph(self: Any, done: Morph, until: float | None) -> bool:
         self._syncing = True
         try:
-            return done.step(until)
+            if not done.step(until):
+                return False
         finally:
             self._syncing = False
+        self._tell_overview(done)
+        return True
 
     def _morphed(self: Any, done: Morph) -> None:
         """The morph is done: what changed is repainted with the analysis, the overview

@@ -312,19 +312,23 @@ class DiagramScene(Morphing, ToolLookups, QGraphicsScene):
 
     def _build_slice(self) -> None:
         """Make the next items of the build under way (all of them when analysing
-        synchronously); once all are made, show the selection, path and analysis on them."""
+        synchronously), then what the views' first paint needs; once all is made, let the
+        views paint (on the next turn) and show the selection, path and analysis."""
         build = self._build
         if build is None:
             return
         until = None if self.doc.synchronous else time.perf_counter() + BUILD_SLICE_S
-        if not build.step(until):
-            if not self._held:
-                self._hold_views()
-            self.building.emit(build.made, build.total)
-            self._build_timer.start()
-            return
+        if not build.ready:
+            finished = self._step_build(build, until) and self._prepare_views(build, until)
+            if not finished or (until is not None and self._held):
+                build.ready = finished  # (the views held are let paint on the next turn)
+                if not self._held:
+                    self._hold_views()
+                if build.made < build.total:  # (then links and what the views need: it stays)
+                    self.building.emit(build.made, build.total)
+                self._build_timer.start()
+                return
         self._build = None
-        self.generation += 1  # (a view may have cut a part of the items into tiles meanwhile)
         self._syncing = False
         self._let_views_paint()
         self.building.emit(build.total, build.total)
@@ -333,9 +337,19 @@ class DiagramScene(Morphing, ToolLookups, QGraphicsScene):
             self.apply_analysis(self.doc.analysis)
         if self.chosen_path is not None:
             self.highlight_path(self.chosen_path)
+        self.rebuilt.emit()
+
+    def _step_build(self, build: ItemBuild, until: float | None) -> bool:
+        """The next items of ``build``; once all are made, the views cut them into tiles anew
+        and the overview gathers them."""
+        if build.linked == len(build.d.links) and build.made == build.total:
+            return True  # (made: preparing the views)
+        if not build.step(until):
+            return False
+        self.generation += 1  # (a view may have cut a part of the items into tiles meanwhile)
         if self.overview is not None:
             overview_scene(self)  # its bounds and batches follow the new items
-        self.rebuilt.emit()
+        return True
 
     def changing(self) -> bool:
         """Whether the items are being made or morphed in slices (work of lower priority waits)."""
@@ -665,15 +679,22 @@ class DiagramScene(Morphing, ToolLookups, QGraphicsScene):
             on = {v for h in path.hops if (v := d.visible(h))}
             bind = d.visible(path.bottleneck) if path.bottleneck else ""
         self.chosen_path = path
+        lit = []  # boxes and links lit up or no longer (the overview gathers them again)
         for cid, item in self.items_by_id.items():
+            if item.highlighted != (cid in on):
+                lit.append(cid)
             item.set_highlight(cid in on)
             item.set_bind_shown(bind is None or cid == bind)
         hop_set = set(path.hops) if path is not None else set()
-        for li in self.links:
+        restyled = []
+        for i, li in enumerate(self.links):
             tree = li.link.kind == "tree" and li.a.cid in on and li.b.cid in on
-            li.highlighted = path is not None and (li.cid in hop_set or tree)
-            li.restyle()
-        self._overview_changed()
+            now = path is not None and (li.cid in hop_set or tree)
+            if now != li.highlighted:
+                li.highlighted = now
+                li.restyle()
+                restyled.append(i)
+        self._overview_changed(lit, restyled)
 
     # -- selection ----------------------------------------------------------------------------
     def _selection_to_doc(self) -> None:
