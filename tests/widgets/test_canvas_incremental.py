@@ -9,6 +9,7 @@ import pytest
 from PySide6.QtWidgets import QApplication, QGraphicsSimpleTextItem, QWidget
 
 import app.background
+import widgets.canvas.painting as painting_module
 import widgets.canvas.scene as scene_module
 from app.document import Document
 from planner import edit
@@ -186,7 +187,7 @@ def test_a_stale_result_is_never_painted_over_a_newer_one(qtbot, parts, benchmar
     opened = topo.of_kind("drawer")[0].id
     scene.toggle_collapsed(opened)
     settle(qtbot, doc, scene)
-    monkeypatch.setattr(scene_module, "PAINT_SLICE_S", 0.0)  # one box per turn of the event loop
+    monkeypatch.setattr(painting_module, "PAINT_SLICE_S", 0.0)  # one box per turn of the event loop
     painted = []
     paint_box = scene._paint_box
 
@@ -250,8 +251,8 @@ def test_views_show_a_sliced_paint_at_most_every_refresh_interval(qtbot, parts, 
     opened = doc.topology.of_kind("drawer")[0].id
     scene.toggle_collapsed(opened)
     settle(qtbot, doc, scene)
-    monkeypatch.setattr(scene_module, "PAINT_SLICE_S", 0.0)  # one box per turn of the event loop
-    monkeypatch.setattr(scene_module, "VIEW_REFRESH_S", 3600.0)  # no progress shown in between
+    monkeypatch.setattr(painting_module, "PAINT_SLICE_S", 0.0)  # one box per turn of the event loop
+    monkeypatch.setattr(painting_module, "VIEW_REFRESH_S", 3600.0)  # no progress shown in between
     paints = []
     vp = view.viewport()
     real_paint = view.paintEvent

@@ -22,7 +22,7 @@ from __future__ import annotations
 import time
 import weakref
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QPointF, QRectF, QTimer, Signal
@@ -33,11 +33,12 @@ from shiboken6 import isValid
 from planner.layout import COLLAPSIBLE, Diagram, alias_changes, box_text, default_collapsed, layout, same_geometry
 from planner.schema import KINDS
 from widgets.canvas.building import ItemBuild
-from widgets.canvas.figures import CanvasFigures, busiest, canvas_figures, changed_components
+from widgets.canvas.figures import CanvasFigures, canvas_figures, changed_components
 from widgets.canvas.items import BoxItem, LinkItem
 from widgets.canvas.lookups import ToolLookups
 from widgets.canvas.morph import Morph, Morphing
 from widgets.canvas.overview import FAR_SCALE, OverviewItem, overview_scene
+from widgets.canvas.painting import Painting, PaintJob
 
 if TYPE_CHECKING:
     from planner.analysis import Analysis
@@ -59,35 +60,11 @@ def is_structural(topo: Topology, event: Event) -> bool:
 
 #: attributes whose change can move boxes although they draw no link (a drive's bay, a part's bays)
 _GEOMETRY_KEYS = frozenset({"name", "part", "bay"})
-#: an analysis is painted in slices of about this long, the event loop running between them
-PAINT_SLICE_S = 0.006
 #: items made from nothing (a design opened, everything expanded) in slices of about this long
 BUILD_SLICE_S = 0.012
-#: while an analysis takes several slices, the views show its progress at most this often (each
-#: slice repainting the view cost more than the slice itself: on the 16x site's overview the
-#: first edit after opening took 52 slices and 52 repaints of 10 ms, 0.8 s instead of 0.2 s)
-VIEW_REFRESH_S = 0.25
 
 
-@dataclass
-class _PaintJob:
-    """An analysis being painted: the boxes and links still to do (in order; ``next_box`` and
-    ``next_link`` mark how far it got). Links in ``links`` are restyled whatever their figure
-    (a full paint); the links at a painted box only when their figure changed."""
-
-    bundle: Any
-    boxes: list[str]
-    links: list[int]  # indices in the scene's links
-    group_load: dict[str, float]
-    binds: dict[str, int]
-    next_box: int = 0
-    next_link: int = 0
-
-    def rest(self) -> tuple[list[str], list[int]]:
-        return self.boxes[self.next_box :], self.links[self.next_link :]
-
-
-class DiagramScene(Morphing, ToolLookups, QGraphicsScene):
+class DiagramScene(Painting, Morphing, ToolLookups, QGraphicsScene):
     """Scene of one design (see the module docstring for its signals and events)."""
 
     boxesMoved = Signal(dict)
@@ -124,7 +101,7 @@ class DiagramScene(Morphing, ToolLookups, QGraphicsScene):
         self._member_set: set[str] = set()
         self._dirty_boxes: set[str] = set()  # relabelled since the last paint: repaint their figures
         self._figures: CanvasFigures | None = None  # the figures of the analysis painted
-        self._job: _PaintJob | None = None  # the analysis being painted, slice by slice
+        self._job: PaintJob | None = None  # the analysis being painted, slice by slice
         self._slice_timer = _next_turn(self, self._paint_slice)
         self.generation = 0  # counts the changes of items (made again or morphed)
         self._held: list[Any] = []  # the views' viewports held still while slices are painted
@@ -472,7 +449,7 @@ class DiagramScene(Morphing, ToolLookups, QGraphicsScene):
                 return
             if job is None:
                 assert self._figures is not None
-                job = self._job = _PaintJob(bundle, [], [], self._figures.group_load, self._figures.binds)
+                job = self._job = PaintJob(bundle, [], [], self._figures.group_load, self._figures.binds)
             job.bundle = bundle
             job.boxes += dirty
         else:
@@ -496,7 +473,7 @@ class DiagramScene(Morphing, ToolLookups, QGraphicsScene):
                 boxes = list(dict.fromkeys(boxes + rest))
                 links = list(dict.fromkeys(links + rest_links))
             self._figures = fig
-            self._job = _PaintJob(bundle, boxes, links, group_load, binds)
+            self._job = PaintJob(bundle, boxes, links, group_load, binds)
         self._paint_slice()
 
     def _collect_members(self, result: Analysis) -> None:
@@ -545,128 +522,6 @@ class DiagramScene(Morphing, ToolLookups, QGraphicsScene):
         for v in boxes:
             if v in self._members:
                 self._members[v].sort(key=lambda c: seq(c) if c in topo else last)
-
-    def _paint_slice(self) -> None:
-        """Paint the next boxes (and the links at them) of the analysis being painted, for about
-        :data:`PAINT_SLICE_S`; go on at the next turn of the event loop. A result that is no
-        longer current stops (the newer one takes over the rest)."""
-        job = self._job
-        if job is None or job.bundle.origin is not self.shown_topology or not self.doc.is_current(job.bundle):
-            self._let_views_paint()
-            return
-        d, topo, result = self.diagram, self.doc.topology, job.bundle.result
-        assert d is not None
-        members = self._members or {}
-        budget = None if self.doc.synchronous else time.perf_counter() + PAINT_SLICE_S
-        painted: list[str] = []
-        restyled: list[int] = []  # indices in self.links
-        links_at = self._links_by_box()
-
-        def spent() -> bool:  # one box or link at least per slice
-            return budget is not None and time.perf_counter() >= budget
-
-        while job.next_box < len(job.boxes) and not (painted and spent()):
-            cid = job.boxes[job.next_box]
-            job.next_box += 1
-            item = self.items_by_id.get(cid)
-            if item is None:
-                continue
-            self._paint_box(item, result, topo, members.get(cid, ()), job.group_load, job.binds)
-            painted.append(cid)
-            for i in links_at.get(cid, ()):
-                li = self.links[i]
-                util = self._link_util(li, result)
-                if util != li.util:
-                    li.util = util
-                    li.restyle()
-                    restyled.append(i)
-        while job.next_link < len(job.links) and not ((painted or restyled) and spent()):
-            i = job.links[job.next_link]
-            li = self.links[i]
-            job.next_link += 1
-            li.util = self._link_util(li, result)
-            li.restyle()
-            restyled.append(i)
-        self._overview_changed(painted, restyled)
-        if job.next_box < len(job.boxes) or job.next_link < len(job.links):
-            if not self._held:
-                self._hold_views()
-            elif time.perf_counter() - self._held_at >= VIEW_REFRESH_S:
-                self._let_views_paint()  # show the progress; held again after the next slice
-            self._slice_timer.start()
-            return
-        self._job = None
-        self._let_views_paint()
-        self.painted_revision = job.bundle.revision
-
-    def _hold_views(self) -> None:
-        """Stop the views repainting what the slices change (see :data:`VIEW_REFRESH_S`)."""
-        views = self.views() + (self.overview_scene.views() if self.overview is not None else [])
-        self._held = [v.viewport() for v in views if v.viewport().updatesEnabled()]
-        for vp in self._held:
-            vp.setUpdatesEnabled(False)
-        self._held_at = time.perf_counter()
-
-    def _let_views_paint(self) -> None:
-        """Let the held views repaint (all of their viewport, once)."""
-        held, self._held = self._held, []
-        for vp in held:
-            vp.setUpdatesEnabled(True)
-
-    def _links_by_box(self) -> dict[str, list[int]]:
-        """Box id -> the indices of the links at it."""
-        if self._links_at is None:
-            self._links_at = {}
-            for i, li in enumerate(self.links):
-                self._links_at.setdefault(li.a.cid, []).append(i)
-                if li.b.cid != li.a.cid:
-                    self._links_at.setdefault(li.b.cid, []).append(i)
-        return self._links_at
-
-    def _paint_box(self, item: BoxItem, result: Analysis, topo: Topology, members, group_load, binds) -> None:
-        cid = item.cid
-        own = result.components.get(cid)
-        pct = f"{(own.utilization or 0) * 100:.0f}\u00a0%" if own is not None and own.capacity else ""
-        if item.box.collapsed and cid in group_load:
-            first = item.box.label.split("\n")[1] + ", " if "\n" in item.box.label else ""
-            load = f"{group_load[cid]:,.0f} MB/s"
-            if pct:
-                full = f"{first}{own.load:,.0f} / {own.capacity:,.0f} MB/s, {pct}"
-                texts: tuple[str, ...] = (full, f"{first}{load}, {pct}", f"{load}, {pct}", f"{first}{load}")
-            else:
-                texts = (f"{first}{load}",)
-            if self._subtexts.get(cid) != texts:  # wrapping and eliding cost: only for a new text
-                self._subtexts[cid] = texts
-                item.set_subtext(*texts)
-        if pct and not item.box.collapsed:
-            item.set_figure(f"{own.load:,.0f} / {own.capacity:,.0f} MB/s, {pct}", pct)
-        else:
-            item.set_figure("", "")
-        u, nb, lines, more = busiest(result, topo, members, binds)
-        tip = [item.base_tip(), *lines] + ([f"... {more} more"] if more else [])
-        if nb:
-            tip.append(f"binds {nb} path{'s' if nb != 1 else ''}")
-        item.set_analysis(u, nb, "\n".join(tip))
-
-    def _link_util(self, li: LinkItem, result: Analysis) -> float | None:
-        topo = self.doc.topology
-        if li.link.kind == "tree":
-            load = result.components.get(li.b.cid)
-            return load.utilization if load else None
-        if li.link.kind != "cable":
-            return None
-        cab = topo.get(li.cid)
-        if cab is None:
-            return None
-        ends = (cab["a"], cab["b"])
-        us = [u for p in ends if p in result.components and (u := result.components[p].utilization) is not None]
-        if us:
-            return max(us)
-        for p in ends:  # a port without a figure of its own (an HBA port): colour by its adapter
-            comp = topo.get(p)
-            if comp is not None and comp.parent in result.components:
-                return result.components[comp.parent].utilization
-        return None
 
     def highlight_path(self, path: Any) -> None:
         """Light up a path's boxes and links; only its own binding hop keeps the binding mark
