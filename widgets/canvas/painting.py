@@ -43,6 +43,8 @@ class PaintJob:
     binds: dict[str, int]
     next_box: int = 0
     next_link: int = 0
+    preparing: Any = None  # what the views need before they show it (see Painting._show_progress)
+    prepared: bool = False
 
     def rest(self) -> tuple[list[str], list[int]]:
         return self.boxes[self.next_box :], self.links[self.next_link :]
@@ -58,6 +60,9 @@ class Painting:
         job = self._job
         if job is None or job.bundle.origin is not self.shown_topology or not self.doc.is_current(job.bundle):
             self._let_views_paint()
+            return
+        if job.preparing is not None:  # the views are to show the progress, or the end
+            self._show_progress(job)
             return
         d, topo, result = self.diagram, self.doc.topology, job.bundle.result
         assert d is not None
@@ -93,15 +98,31 @@ class Painting:
             li.restyle()
             restyled.append(i)
         self._overview_changed(painted, restyled)
+        more = job.next_box < len(job.boxes) or job.next_link < len(job.links)
+        if not more and (budget is None or not self._held):
+            self._job = None
+            self._let_views_paint()
+            self.painted_revision = job.bundle.revision
+            return
+        if not self._held:
+            self._hold_views()
+        elif not more or time.perf_counter() - self._held_at >= VIEW_REFRESH_S:
+            job.preparing = self._view_preparations()  # then shown (held again after the next slice)
+        self._slice_timer.start()
+
+    def _show_progress(self: Any, job: PaintJob) -> None:
+        """A slice of making what the held views' paint needs; once made, let them paint on the
+        next turn, then go on painting (or be done)."""
+        if not job.prepared:
+            job.prepared = self._prepare_views(job, time.perf_counter() + PAINT_SLICE_S)
+            self._slice_timer.start()
+            return
+        job.preparing, job.prepared = None, False
+        self._let_views_paint()
         if job.next_box < len(job.boxes) or job.next_link < len(job.links):
-            if not self._held:
-                self._hold_views()
-            elif time.perf_counter() - self._held_at >= VIEW_REFRESH_S:
-                self._let_views_paint()  # show the progress; held again after the next slice
             self._slice_timer.start()
             return
         self._job = None
-        self._let_views_paint()
         self.painted_revision = job.bundle.revision
 
     def _hold_views(self: Any) -> None:

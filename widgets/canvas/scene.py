@@ -76,6 +76,7 @@ class DiagramScene(Painting, Morphing, ToolLookups, QGraphicsScene):
     collapseChanged = Signal()
     rebuilt = Signal()  # the items were made again (many long-lived objects: see app.gui_gc)
     building = Signal(int, int)  # boxes made, of how many (items made again a slice at a time)
+    sliced = Signal()  # a slice of a build done (many long-lived objects made: see app.gui_gc)
 
     def __init__(self, doc, parent=None) -> None:
         super().__init__(parent)
@@ -303,6 +304,7 @@ class DiagramScene(Painting, Morphing, ToolLookups, QGraphicsScene):
                     self._hold_views()
                 if build.made < build.total:  # (then links and what the views need: it stays)
                     self.building.emit(build.made, build.total)
+                self.sliced.emit()
                 self._build_timer.start()
                 return
         self._build = None
