@@ -46,3 +46,47 @@ def test_an_edit_during_a_build_begins_it_again(qtbot, parts, benchmark_design, 
     assert "fastt3" not in scene.items_by_id and "fastt2-renamed" in scene.items_by_id["fastt2"].box.label
     assert shown(scene) == full_paint(qtbot, parts, doc, scene)
 
+
+def test_folding_everything_deletes_the_old_items_a_slice_at_a_time(qtbot, parts, benchmark_design, monkeypatch):
+    """The items of everything expanded go in the build's first slices (Qt deleted the 16x
+    site's 44,864 at once: 300 ms), the inner ones first; meanwhile no tool finds one of them."""
+    import shiboken6
+
+    from widgets.canvas.items import BoxItem
+
+    doc, scene = background_canvas(qtbot, parts, benchmark_design)
+    scene.set_all_collapsed(False)
+    settle(qtbot, doc, scene)
+    old = dict(scene.items_by_id)
+    monkeypatch.setattr(scene_module, "BUILD_SLICE_S", 0.0)  # a few items a turn
+    scene.set_all_collapsed(True)
+    qtbot.waitUntil(lambda: scene._build is not None, timeout=10000)
+    gone, found = [sum(not shiboken6.isValid(item) for item in old.values())], set()
+    assert gone[0] < len(old) / 2
+    while scene._grave:
+        for item in list(old.values())[::50]:
+            if shiboken6.isValid(item):
+                found.add(scene.box_at(item.sceneBoundingRect().center()))
+        QApplication.processEvents()
+        gone.append(sum(not shiboken6.isValid(item) for item in old.values()))
+    steps = [b - a for a, b in zip(gone, gone[1:])]
+    assert len(steps) > 5 and max(steps) <= 16  # a few a slice: a container after what it holds
+    assert all(b is None or scene.items_by_id.get(b.cid) is b for b in found)
+    settle(qtbot, doc, scene)
+    assert not any(shiboken6.isValid(item) for item in old.values() if scene.items_by_id.get(item.cid) is not item)
+    boxes = [i for i in scene.items() if isinstance(i, BoxItem)]
+    assert sorted(i.cid for i in boxes) == sorted(scene.items_by_id)
+    assert shown(scene) == full_paint(qtbot, parts, doc, scene)
+
+
+def test_a_grave_frees_what_it_holds_a_little_at_a_time():
+    import time
+
+    from widgets.canvas.grave import Grave
+
+    grave = Grave()
+    big, lists = {i: [i] for i in range(1000)}, list(range(1000))
+    grave.bury(big, lists, {}, [])  # (empty ones are not kept)
+    assert grave and not grave.dig(time.perf_counter() - 1)  # a past deadline: one step
+    assert len(big) + len(lists) == 2000 - 64
+    assert grave.dig(None) and not grave and not big and not lists

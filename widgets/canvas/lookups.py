@@ -80,15 +80,19 @@ class ToolLookups:
     def port_at(self, pos: QPointF) -> BoxItem | None:
         """The box under ``pos`` that a cable can start or end at."""
         for it in self.items(pos):
-            if isinstance(it, BoxItem) and self.port_of(it.cid) is not None:
+            if self._shown_box(it) and self.port_of(it.cid) is not None:
                 return it
         return None
 
     def box_at(self, pos: QPointF) -> BoxItem | None:
         for it in self.items(pos):
-            if isinstance(it, BoxItem):
+            if self._shown_box(it):
                 return it
         return None
+
+    def _shown_box(self, it: Any) -> bool:
+        """Whether ``it`` is a box of the diagram shown (not one of before, not yet deleted)."""
+        return isinstance(it, BoxItem) and self.items_by_id.get(it.cid) is it
 
     def focus_items(self, ids: Iterable[str]) -> QRectF:
         rect = QRectF()

@@ -27,6 +27,7 @@ from PySide6.QtCore import QLineF, QRectF, Qt
 from PySide6.QtGui import QColor, QPainter, QPen, QPixmap
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene, QStyleOptionGraphicsItem
 
+from widgets.canvas.grave import Grave
 from widgets.canvas.items import font, metrics, util_color
 
 #: below this zoom the scene shows the overview instead of its items
@@ -102,6 +103,7 @@ class OverviewItem(QGraphicsItem):
         self._pens: dict[tuple[int, int], QPen] = {}  # (rgba, width) -> the pen
         self._box_names: dict[str, tuple[QRectF, str]] = {}
         self._changed: set[int] = set()  # stripes changed since the picture was drawn
+        self._grave = Grave()  # the batches of everything gathered before (freed as it gathers)
         #: the picture: (bounds, zoom step, pixmap), its stripes drawn but for ``_changed``
         self._cached: tuple[QRectF, float, QPixmap] | None = None
 
@@ -172,6 +174,9 @@ class OverviewItem(QGraphicsItem):
         if self._all:
             self._all = False
             self._changed.update(self._stripes)
+            for stripe in self._stripes.values():  # (freed below, the batches entry by entry)
+                self._grave.bury(*stripe.fills.values(), *stripe.lines.values())
+            self._grave.bury(self._stripes, self._box_keys, self._link_keys, self._box_names)
             self._stripes, self._box_keys, self._link_keys, self._box_names = {}, {}, {}, {}
             self._stale_boxes, self._stale_links = set(scene.items_by_id), set(range(len(scene.links)))
         boxes, links = self._stale_boxes, self._stale_links
@@ -183,6 +188,8 @@ class OverviewItem(QGraphicsItem):
                 self._gather_link(scene, links.pop())
             n += 1
             if n % _PAUSE_EVERY == 0:
+                if self._grave:
+                    self._grave.dig(time.perf_counter() + 0.001)
                 yield
         self.gathered = not self._all  # (else invalidated meanwhile: gathered at the next paint)
 

@@ -34,6 +34,7 @@ from planner.layout import COLLAPSIBLE, Diagram, alias_changes, box_text, defaul
 from planner.schema import KINDS
 from widgets.canvas.building import ItemBuild
 from widgets.canvas.figures import CanvasFigures, canvas_figures, changed_components
+from widgets.canvas.grave import Grave
 from widgets.canvas.items import BoxItem, LinkItem
 from widgets.canvas.lookups import ToolLookups
 from widgets.canvas.morph import Morph, Morphing
@@ -114,6 +115,7 @@ class DiagramScene(Painting, Morphing, ToolLookups, QGraphicsScene):
         self._layout_asked: int | None = None  # the revision a background layout was asked for
         self._relabelled_here: set[str] = set()  # boxes relabel_local changed in the diagram shown
         self._build: ItemBuild | None = None  # the items being made (see widgets.canvas.building)
+        self._grave = Grave()  # what a build dropped, freed in its slices
         self._build_timer = _next_turn(self, self._build_slice)
         self._morphing: Morph | None = None  # the morph under way (see widgets.canvas.morph)
         self._morph_timer = _next_turn(self, self._morph_slice)
@@ -275,9 +277,13 @@ class DiagramScene(Painting, Morphing, ToolLookups, QGraphicsScene):
         self.generation += 1
         self._syncing = True
         self._selected_cells = set()
-        self.clear()
-        self.items_by_id.clear()
-        self.links.clear()
+        blocked = self.blockSignals(True)
+        self.clearSelection()
+        self.blockSignals(blocked)
+        inner_first = sorted(self.items_by_id.values(), key=lambda item: item.depth)  # (deleted from the end)
+        self._grave.bury_items(inner_first)  # in the build's first slices (see widgets.canvas.grave)
+        self._grave.bury(self.items_by_id, self.links, self._members, self._links_at, self._subtexts)
+        self.items_by_id, self.links = {}, []
         self.painted_revision = None
         self._ports = None
         self._shown, self._members = None, None
@@ -297,7 +303,11 @@ class DiagramScene(Painting, Morphing, ToolLookups, QGraphicsScene):
             return
         until = None if self.doc.synchronous else time.perf_counter() + BUILD_SLICE_S
         if not build.ready:
-            finished = self._step_build(build, until) and self._prepare_views(build, until)
+            finished = (
+                self._grave.dig(until)  # the items shown before go first
+                and self._step_build(build, until)
+                and self._prepare_views(build, until)
+            )
             if not finished or (until is not None and self._held):
                 build.ready = finished  # (the views held are let paint on the next turn)
                 if not self._held:
