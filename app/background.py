@@ -35,6 +35,7 @@ from PySide6.QtCore import QObject, Signal
 
 from app import gui_gc
 from planner.analysis import Analysis
+from planner.diagram_order import containers_first, heads
 from planner.gcpause import gc_paused, hold_gc, release_gc
 from planner.incremental import Delta, IncrementalAnalysis, Partition, Replica
 from planner.layout import LayoutMemo, alias_changes, changed_boxes, layout, same_geometry
@@ -428,6 +429,7 @@ class BackgroundAnalysis(QObject):
         try:
             with gc_paused():
                 diagram = layout(topo, set(collapsed), editor=True, memo=self._layout_memo)
+                containers_first(diagram), heads(diagram)  # kept on it for the canvas (60 ms on a site)
                 laid = LaidOut(topo.revision, origin, frozenset(collapsed), diagram, since, warm=warm_of)
                 if since is not None:  # what the canvas would otherwise work out on the GUI thread
                     laid.moved = alias_changes(since, diagram)  # reads only .alias

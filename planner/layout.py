@@ -81,6 +81,7 @@ class Diagram:
     folded: dict[str, dict[str, str]] | None = field(default=None, repr=False, compare=False)
     direct: dict[str, str] | None = field(default=None, repr=False, compare=False)
     memo: LayoutMemo | None = field(default=None, repr=False, compare=False)  # while laid out
+    orders: dict[str, object] | None = field(default=None, repr=False, compare=False)  # diagram_order
 
     def visible(self, cid: str) -> str | None:
         """The box that shows ``cid``: its own, or that of the collapsed group hiding it."""

@@ -60,7 +60,8 @@ def test_folding_everything_deletes_the_old_items_a_slice_at_a_time(qtbot, parts
     old = dict(scene.items_by_id)
     monkeypatch.setattr(scene_module, "BUILD_SLICE_S", 0.0)  # a few items a turn
     scene.set_all_collapsed(True)
-    qtbot.waitUntil(lambda: scene._build is not None, timeout=10000)
+    while scene._build is None:  # (laid out in the lane)
+        QApplication.processEvents()
     gone, found = [sum(not shiboken6.isValid(item) for item in old.values())], set()
     assert gone[0] < len(old) / 2
     while scene._grave:
@@ -90,3 +91,24 @@ def test_a_grave_frees_what_it_holds_a_little_at_a_time():
     assert grave and not grave.dig(time.perf_counter() - 1)  # a past deadline: one step
     assert len(big) + len(lists) == 2000 - 64
     assert grave.dig(None) and not grave and not big and not lists
+
+
+def test_containers_come_first_and_the_orders_are_kept_on_the_diagram(parts, benchmark_design):
+    """The canvas makes each item inside its container's, so containers first; the two orders
+    it needs are worked out once per diagram (in the analysis lane with the layout)."""
+    from planner.diagram_order import containers_first, heads
+    from planner.layout import layout
+
+    d = layout(benchmark_design, set(), editor=True)
+    order = containers_first(d)
+    seen: set[str] = set()
+    for cid in order:
+        up = d.boxes[cid].container
+        assert up is None or up not in d.boxes or up in seen
+        seen.add(cid)
+    assert sorted(order) == sorted(d.boxes) and any(d.boxes[c].container in d.boxes for c in order)
+    head = heads(d)
+    for cid, box in d.boxes.items():
+        if box.container in d.boxes:
+            assert head[box.container] <= box.y - d.boxes[box.container].y
+    assert containers_first(d) is order and heads(d) is head  # kept

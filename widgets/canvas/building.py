@@ -16,9 +16,10 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QRectF
 
+from planner.diagram_order import containers_first, heads
 from planner.layout import Diagram
 from widgets.canvas.items import LinkItem
-from widgets.canvas.morph import CLOCK_EVERY, depth_order, heads, make_item
+from widgets.canvas.morph import CLOCK_EVERY, make_item
 
 if TYPE_CHECKING:
     from widgets.canvas.scene import DiagramScene
@@ -29,7 +30,7 @@ class ItemBuild:
 
     def __init__(self, scene: DiagramScene, d: Diagram) -> None:
         self.scene, self.d = scene, d
-        self.ids = [b.id for b in depth_order(d)]  # containers first
+        self.ids = containers_first(d)
         self.head = heads(d)  # container -> room above its first inner box
         self.made = 0  # boxes made so far (ids[:made])
         self.linked = 0  # links of ``d`` looked at so far

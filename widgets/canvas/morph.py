@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 import shiboken6
 from PySide6.QtCore import QRectF
 
+from planner.diagram_order import containers_first, heads
 from planner.layout import Box, Diagram, alias_changes
 from widgets.canvas.items import BoxItem, LinkItem
 
@@ -32,30 +33,6 @@ CLOCK_EVERY = 32
 MORPH_SLICE_S = 0.008
 #: below this share of the new diagram's boxes kept, a rebuild is as quick (expand all)
 KEEP_SHARE = 0.5
-
-
-def heads(d: Diagram) -> dict[str, float]:
-    """Container id -> the room above its first inner box (a box's title row)."""
-    head: dict[str, float] = {}
-    for box in d.boxes.values():
-        if box.container is not None and box.container in d.boxes:
-            top = box.y - d.boxes[box.container].y
-            head[box.container] = min(head.get(box.container, top), top)
-    return head
-
-
-def depth_order(d: Diagram) -> list[Box]:
-    """The boxes of ``d``, each container before the boxes inside it."""
-    depth: dict[str, int] = {}
-
-    def of(box: Box) -> int:
-        n = depth.get(box.id)
-        if n is None:
-            up = d.boxes.get(box.container) if box.container else None
-            n = depth[box.id] = 0 if up is None else of(up) + 1
-        return n
-
-    return sorted(d.boxes.values(), key=of)
 
 
 def make_item(scene: DiagramScene, d: Diagram, box: Box, head: float | None) -> BoxItem:
@@ -196,7 +173,7 @@ def morph(scene: DiagramScene, d: Diagram) -> Morph | None:
     if sum(cid in old.boxes for cid in d.boxes) < KEEP_SHARE * len(d.boxes):
         return None  # (at most those could be kept: no need to look closer)
     items, new_heads, old_heads = scene.items_by_id, heads(d), heads(old)
-    order = depth_order(d)
+    order = [d.boxes[cid] for cid in containers_first(d)]
     keep: dict[str, BoxItem] = {}
     for box in order:
         item, was = items.get(box.id), old.boxes.get(box.id)
