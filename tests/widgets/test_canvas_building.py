@@ -108,7 +108,7 @@ def test_containers_come_first_and_the_orders_are_kept_on_the_diagram(parts, ben
         seen.add(cid)
     assert sorted(order) == sorted(d.boxes) and any(d.boxes[c].container in d.boxes for c in order)
     head = heads(d)
-    for cid, box in d.boxes.items():
+    for box in d.boxes.values():
         if box.container in d.boxes:
             assert head[box.container] <= box.y - d.boxes[box.container].y
     assert containers_first(d) is order and heads(d) is head  # kept

@@ -147,6 +147,15 @@ class OverviewItem(QGraphicsItem):
             [(self._pens[k], list(lines[k].values())) for k in lines],
         )
 
+    def occupied(self, area: QRectF) -> bool:
+        """Whether a box gathered lies under ``area`` (scene coordinates)."""
+        for i in _stripes_of(area.top(), area.bottom()):
+            stripe = self._stripes.get(i)
+            for batch in stripe.fills.values() if stripe is not None else ():
+                if any(r.intersects(area) for r in batch.values()):
+                    return True
+        return False
+
     def names(self) -> list[tuple[QRectF, str]]:
         return list(self._box_names.values())
 
