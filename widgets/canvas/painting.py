@@ -43,6 +43,7 @@ class PaintJob:
     binds: dict[str, int]
     next_box: int = 0
     next_link: int = 0
+    collecting: Any = None  # which box shows each component, before any is painted
     preparing: Any = None  # what the views need before they show it (see Painting._show_progress)
     prepared: bool = False
 
@@ -64,10 +65,18 @@ class Painting:
         if job.preparing is not None:  # the views are to show the progress, or the end
             self._show_progress(job)
             return
+        budget = None if self.doc.synchronous else time.perf_counter() + PAINT_SLICE_S
+        if job.collecting is not None:  # which box shows what, first
+            for _ in job.collecting:
+                if budget is not None and time.perf_counter() >= budget:
+                    if not self._held:
+                        self._hold_views()
+                    self._slice_timer.start()
+                    return
+            job.collecting = None
         d, topo, result = self.diagram, self.doc.topology, job.bundle.result
         assert d is not None
         members = self._members or {}
-        budget = None if self.doc.synchronous else time.perf_counter() + PAINT_SLICE_S
         painted: list[str] = []
         restyled: list[int] = []  # indices in self.links
         links_at = self._links_by_box()
