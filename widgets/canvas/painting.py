@@ -66,14 +66,8 @@ class Painting:
             self._show_progress(job)
             return
         budget = None if self.doc.synchronous else time.perf_counter() + PAINT_SLICE_S
-        if job.collecting is not None:  # which box shows what, first
-            for _ in job.collecting:
-                if budget is not None and time.perf_counter() >= budget:
-                    if not self._held:
-                        self._hold_views()
-                    self._slice_timer.start()
-                    return
-            job.collecting = None
+        if not self._collected(job, budget):
+            return
         d, topo, result = self.diagram, self.doc.topology, job.bundle.result
         assert d is not None
         members = self._members or {}
@@ -118,6 +112,18 @@ class Painting:
         elif not more or time.perf_counter() - self._held_at >= VIEW_REFRESH_S:
             job.preparing = self._view_preparations()  # then shown (held again after the next slice)
         self._slice_timer.start()
+
+    def _collected(self: Any, job: PaintJob, budget: float | None) -> bool:
+        """Which box shows each component, first (False: the next slice goes on with it)."""
+        if job.collecting is not None:
+            for _ in job.collecting:
+                if budget is not None and time.perf_counter() >= budget:
+                    if not self._held:
+                        self._hold_views()
+                    self._slice_timer.start()
+                    return False
+            job.collecting = None
+        return True
 
     def _show_progress(self: Any, job: PaintJob) -> None:
         """A slice of making what the held views' paint needs; once made, let them paint on the
