@@ -404,3 +404,35 @@ def test_once_cut_into_tiles_their_links_are_gathered_between_events(qtbot, part
     li = next(li for li in scene.links if li.near)
     li.update_path()
     assert li.near is None and li.polyline is None
+
+
+def test_far_out_the_items_wait_for_their_detail_until_the_view_comes_back(qtbot, parts, benchmark_design):
+    """Far out the view shows the overview, not the items: their summary mode is not redone at
+    each zoom step there (a pass over the 16x site's items took 200 ms), but on the way back
+    they show what a pass at that zoom shows."""
+    doc, scene, view = zoomed(qtbot, parts, benchmark_design, 0.3)
+    view.viewport().grab()
+
+    def looks() -> dict:
+        return {
+            cid: (
+                i.low,
+                i.summary is not None and i.summary.isVisible(),
+                i.summary.font().pointSizeF() if i.summary else 0,
+            )
+            for cid, i in scene.items_by_id.items()
+        }
+
+    passes = []
+    real = type(next(iter(scene.items_by_id.values()))).set_low_detail
+    for item in scene.items_by_id.values():
+        item.set_low_detail = lambda low, scale, item=item: passes.append(1) or real(item, low, scale)
+    view.zoom(FAR_SCALE * 0.5 / view.transform().m11())
+    view.zoom(0.9)
+    view.zoom(0.9)
+    assert scene.far and not passes  # far out: nothing done to the items
+    view.zoom(0.25 / view.transform().m11())
+    assert not scene.far and passes
+    came_back = looks()
+    scene.set_low_detail(*scene.low_detail, force=True)
+    assert looks() == came_back

@@ -95,6 +95,7 @@ class DiagramScene(Painting, Morphing, ToolLookups, QGraphicsScene):
         self.overview: OverviewItem | None = None  # the whole diagram as one item, zoomed far out
         self.overview_scene: QGraphicsScene | None = None  # the scene the view shows then
         self.far = False  # zoomed far out: the view shows the overview (see widgets.canvas.overview)
+        self._detail_due = False  # the items' detail is not of low_detail (set when back from far)
         self._syncing = False
         self._pending = ""  # "", "local", "relabel" or "relayout": what the events since the last refresh need
         self._touched: set[str] = set()  # components changed by "local" events (their boxes are relabelled)
@@ -355,11 +356,14 @@ class DiagramScene(Painting, Morphing, ToolLookups, QGraphicsScene):
         """Switch to summary boxes (inner text hidden, group names large) or back; the view calls
         it when the zoom crosses its threshold."""
         self.far = low and scale < FAR_SCALE
+        force = force or (self._detail_due and not self.far)
         if not force and self.low_detail[0] == low and (not low or abs(scale / self.low_detail[1] - 1) < 0.4):
             return
         self.low_detail = (low, scale)
-        for item in self.items_by_id.values():
-            item.set_low_detail(low, scale)
+        self._detail_due = self.far  # far out no item is shown (the overview is): done on the way back
+        if not self.far:  # (a pass over the 16x site's 44,864 items took 200 ms)
+            for item in self.items_by_id.values():
+                item.set_low_detail(low, scale)
 
     def relabel(self) -> None:
         """After a field edit: refresh the text of the items whose label changed. Falls back to a
