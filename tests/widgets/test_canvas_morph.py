@@ -5,6 +5,7 @@ of every kind, and most items are the very objects shown before."""
 from __future__ import annotations
 
 import pytest
+from PySide6.QtCore import QTimer
 
 from planner import edit
 from tests.widgets.test_canvas_incremental import (
@@ -103,8 +104,9 @@ def test_a_morph_in_slices_holds_the_views_and_paints_once_done(qtbot, parts, be
     doc.run(edit.delete, ["fastt3"])
     qtbot.waitUntil(lambda: scene._morphing is not None, timeout=30000)
     assert not view.viewport().updatesEnabled() and scene.painted_revision is None
+    assert doc.layout_showing  # the analysis lane waits for it (at most LAYOUT_FIRST_S)
     settle(qtbot, doc, scene)
-    assert len(slices) > 3 and view.viewport().updatesEnabled()
+    assert len(slices) > 3 and view.viewport().updatesEnabled() and not doc.layout_showing
     assert shown(scene) == full_paint(qtbot, parts, doc, scene)
 
     path = next(p for p in doc.analysis.result.paths if "fastt9" in p.hops[-1])
@@ -253,3 +255,27 @@ def _diff(a, b):  # debugging aid
                 if x != y:
                     return k, x, y
     return None
+
+
+def test_the_analysis_waits_for_the_canvas_to_show_a_layout(qtbot, parts, benchmark_design, monkeypatch):
+    """The lane lays an edit out, then lets the canvas show it before it analyses the edit (the
+    two sharing the interpreter doubled each slice of the morph); the canvas says when."""
+    import app.background
+
+    monkeypatch.setattr(app.background, "LAYOUT_FIRST_S", 30.0)
+    doc, scene = background_canvas(qtbot, parts, benchmark_design)
+    shown_at, analysed_at = [], []
+    real_shown = doc.layout_shown
+    doc.analysisReady.connect(lambda b: analysed_at.append(doc.topology.revision))
+
+    def hold_then_show(laid) -> None:  # the canvas taking its time, as a sliced morph does
+        doc.layout_showing = True
+        QTimer.singleShot(300, lambda: (shown_at.append(len(analysed_at)), real_shown()))
+
+    monkeypatch.setattr(scene, "_show_layout", lambda laid: None)
+    doc.layoutReady.disconnect()
+    doc.layoutReady.connect(hold_then_show)
+    doc.request_layout(scene._collapsed_now(), scene.diagram)
+    doc.run(edit.delete, ["fastt3"])
+    qtbot.waitUntil(lambda: bool(analysed_at), timeout=10000)
+    assert shown_at == [0]  # nothing analysed before the canvas had shown the layout
