@@ -59,7 +59,9 @@ def shown(scene) -> tuple:
     boxes = {}
     for cid, it in scene.items_by_id.items():
         b = it.box
-        texts = tuple(sorted(c.text() for c in it.childItems() if isinstance(c, QGraphicsSimpleTextItem)))
+        texts = tuple(  # (a hidden one, such as the summary name made while zoomed out, shows nothing)
+            sorted(c.text() for c in it.childItems() if isinstance(c, QGraphicsSimpleTextItem) and c.isVisible())
+        )
         util = None if it.util is None else round(it.util, 9)
         up = it.parentItem()
         pos = it.scenePos()  # (to a millionth: a kept item's place may differ in the last bit)
