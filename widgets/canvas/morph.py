@@ -230,7 +230,13 @@ class Morphing:
             self._dirty_boxes.update(cid for i in links for cid in (old_links[i].a.cid, old_links[i].b.cid))
         done.old, done.aliases = old, moved
         self._morphing = done
-        self._morph_slice()
+        if self.doc.synchronous:
+            self._morph_slice()
+        else:  # the first slice on the next turn (working out what to keep took this one)
+            if not self._held:
+                self._hold_views()
+            self.doc.layout_showing = True  # the analysis waits for it (see Document.layout_shown)
+            self._morph_timer.start()
         return True
 
     def _morph_slice(self: Any) -> None:
@@ -331,5 +337,4 @@ class Morphing:
         if getattr(self.doc, "layout_showing", False):
             self.doc.layout_shown()
         self.rebuilt.emit()
-        if self.doc.analysis is not None:
-            self.apply_analysis(self.doc.analysis)  # held back while the items were changed
+        self.paint_analysis_soon()  # held back while the items were changed

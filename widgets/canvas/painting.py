@@ -15,6 +15,8 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from PySide6.QtCore import QTimer
+
 from widgets.canvas.figures import busiest
 from widgets.canvas.items import BoxItem, LinkItem
 
@@ -112,6 +114,18 @@ class Painting:
         elif not more or time.perf_counter() - self._held_at >= VIEW_REFRESH_S:
             job.preparing = self._view_preparations()  # then shown (held again after the next slice)
         self._slice_timer.start()
+
+    def paint_analysis_soon(self: Any) -> None:
+        """Paint the document's analysis on the next turn of the event loop (at once when
+        analysing synchronously): the items were just changed, the views are about to paint."""
+        if self.doc.synchronous:
+            self._paint_analysis_now()
+        else:
+            QTimer.singleShot(0, self, self._paint_analysis_now)
+
+    def _paint_analysis_now(self: Any) -> None:
+        if self.doc.analysis is not None:
+            self.apply_analysis(self.doc.analysis)
 
     def _collected(self: Any, job: PaintJob, budget: float | None) -> bool:
         """Which box shows each component, first (False: the next slice goes on with it)."""

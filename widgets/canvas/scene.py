@@ -323,11 +323,10 @@ class DiagramScene(Painting, Morphing, ToolLookups, QGraphicsScene):
         self._let_views_paint()
         self.building.emit(build.total, build.total)
         self.show_selection(self.doc.selection)
-        if self.doc.analysis is not None:
-            self.apply_analysis(self.doc.analysis)
         if self.chosen_path is not None:
             self.highlight_path(self.chosen_path)
         self.rebuilt.emit()
+        self.paint_analysis_soon()
 
     def _step_build(self, build: ItemBuild, until: float | None) -> bool:
         """The next items of ``build``; once all are made, the views cut them into tiles anew
