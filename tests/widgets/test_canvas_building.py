@@ -18,7 +18,8 @@ def test_expanding_everything_makes_the_items_a_slice_at_a_time(qtbot, parts, be
     scene.building.connect(lambda made, total: progress.append((made, total)))
     scene.set_low_detail(True, 0.2)  # zoomed out: each box made in summary mode
     scene.set_all_collapsed(False)  # most boxes are new: made again, not morphed
-    qtbot.waitUntil(lambda: scene._build is not None, timeout=10000)  # once laid out in the lane
+    # once laid out in the lane, and the items shown before deleted (its first slices)
+    qtbot.waitUntil(lambda: scene._build is not None and bool(scene.items_by_id), timeout=10000)
     total = len(scene.diagram.boxes)
     assert 0 < len(scene.items_by_id) < total and scene.links == []  # the rest comes later
     assert scene.painted_revision is None and scene.items_rect().width() == scene.diagram.width

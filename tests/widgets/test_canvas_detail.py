@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 import shiboken6
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor, QImage
 from PySide6.QtWidgets import QGraphicsItem
 
@@ -436,3 +436,41 @@ def test_far_out_the_items_wait_for_their_detail_until_the_view_comes_back(qtbot
     came_back = looks()
     scene.set_low_detail(*scene.low_detail, force=True)
     assert looks() == came_back
+
+
+def test_a_box_restyled_keeps_the_links_of_its_tile(qtbot, parts, benchmark_design):
+    """A box selected or recoloured changes no link: at a working zoom its tile keeps the links
+    it gathered (an analysis recolouring the boxes in view had every link over them gathered
+    again in the next paint); zoomed out, where the layer draws the boxes, the tile is drawn
+    again with the box's new summary."""
+    doc, scene, view = zoomed(qtbot, parts, benchmark_design, 1.0)
+    view.viewport().grab()
+    item = next(i for i in scene.items_by_id.values() if i.parentItem() is None and i.tile is not None)
+    tile = item.tile
+    links = tile.link_bounds()
+    doc.select([item.cid])
+    assert tile._links is links  # kept
+    view.zoom(0.3 / view.transform().m11())
+    view.viewport().grab()
+    tile = item.tile
+    assert tile.boxes is not None and not tile.dirty
+    doc.select([])
+    assert tile.boxes is None and tile.dirty  # gathered and drawn again
+
+
+def test_a_region_invalidated_out_of_view_is_not_drawn(qtbot, parts, benchmark_design, monkeypatch):
+    """The scene invalidates a tile's whole region (a link restyled); the view draws only what
+    it shows of it: the tiles out of view are not gathered in its paint."""
+    from PySide6.QtWidgets import QGraphicsScene
+
+    doc, scene, view = zoomed(qtbot, parts, benchmark_design, 1.0)
+    view.centerOn(0, 0)
+    view.viewport().grab()
+    seen = view.mapToScene(view.viewport().rect()).boundingRect()
+    far = [t for t in view.summary.tiles.values() if not t.bounds.intersects(seen) and t.links]
+    assert far
+    for t in far:
+        t.invalidate()
+    scene.invalidate(QRectF(0, 0, scene.width(), scene.height()), QGraphicsScene.SceneLayer.BackgroundLayer)
+    view.viewport().grab()
+    assert all(t._links is None for t in far)

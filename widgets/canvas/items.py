@@ -278,7 +278,7 @@ class BoxItem(QGraphicsRectItem):
         self.update()
         top = self.topLevelItem()
         if isinstance(top, BoxItem) and top.tile is not None:
-            top.tile.invalidate()
+            top.tile.invalidate_boxes()
 
     def set_low_detail(self, low: bool, scale: float) -> None:
         """Summary mode when zoomed far out: inner text hidden, a group shows its name large; the

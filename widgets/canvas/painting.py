@@ -48,6 +48,7 @@ class PaintJob:
     collecting: Any = None  # which box shows each component, before any is painted
     preparing: Any = None  # what the views need before they show it (see Painting._show_progress)
     prepared: bool = False
+    restyled: bool = False  # links restyled: their tiles are gathered before the views paint
 
     def rest(self) -> tuple[list[str], list[int]]:
         return self.boxes[self.next_box :], self.links[self.next_link :]
@@ -103,15 +104,16 @@ class Painting:
             li.restyle()
             restyled.append(i)
         self._overview_changed(painted, restyled)
+        job.restyled = job.restyled or bool(restyled)
         more = job.next_box < len(job.boxes) or job.next_link < len(job.links)
-        if not more and (budget is None or not self._held):
+        if not more and (budget is None or not (self._held or job.restyled)):
             self._job = None
             self._let_views_paint()
             self.painted_revision = job.bundle.revision
             return
-        if not self._held:
+        if not self._held:  # (links restyled: their tiles are gathered again before a paint)
             self._hold_views()
-        elif not more or time.perf_counter() - self._held_at >= VIEW_REFRESH_S:
+        if not more or time.perf_counter() - self._held_at >= VIEW_REFRESH_S:
             job.preparing = self._view_preparations()  # then shown (held again after the next slice)
         self._slice_timer.start()
 

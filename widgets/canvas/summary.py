@@ -84,6 +84,16 @@ class Tile:
             self.dirty = True
             self.layer.scene.invalidate(self.bounds, QGraphicsScene.SceneLayer.BackgroundLayer)
 
+    def invalidate_boxes(self) -> None:
+        """A box of the tile is drawn differently: its summaries are gathered again, the links
+        kept (a box's colour changes none of them: an analysis that recoloured the boxes in
+        view had every link over them gathered again in the next paint, 60-80 ms on the 16x
+        site); the views draw the tile again where the layer draws the boxes (zoomed out)."""
+        self.boxes = None
+        if self.layer.scene.low_detail[0] and not self.dirty:
+            self.dirty = True
+            self.layer.scene.invalidate(self.bounds, QGraphicsScene.SceneLayer.BackgroundLayer)
+
     def link_bounds(self) -> list[tuple]:
         """(link, pen, thin, path, left, top, right, bottom, solid, whole) of the links through
         the tile: ``thin``, the pen while the user zooms (see ``_paint_links``); the rectangle of what the link draws over the tile (its curve's points there; the
@@ -332,19 +342,24 @@ class SummaryLayer:
                 yield
         self._generation = generation
 
-    def preparing(self, exposed: QRectF) -> Iterator[None]:
+    def preparing(self, exposed: QRectF, low: bool = False) -> Iterator[None]:
         """Make what a paint of ``exposed`` (scene coordinates) needs, pausing (yielding) every
         few items: the tiles cut again if the scene's items changed, the links of the tiles in
-        ``exposed`` gathered. The scene runs it in slices after an edit moved its items, the
-        views held still, so their first paint only draws (on the 16x site, cutting the tiles
-        and gathering the links in view after the storage column moved took 100-200 ms in that
-        paint)."""
+        ``exposed`` gathered (zoomed out, ``low``: their batches of summaries and lines). The
+        scene runs it in slices after an edit moved its items or restyled links, the views held
+        still, so their first paint only draws (on the 16x site, cutting the tiles and
+        gathering the links in view after the storage column moved took 100-200 ms in that
+        paint; a drawer opened under the view, 60-80 ms)."""
         if not self.current():
             yield from self._cutting()
             self._warm(self._generation, list(self.tiles.values()))
         for tile in list(self.tiles.values()):
             if tile.bounds.intersects(exposed):
-                yield from tile.gathering_links()
+                if low and (tile.boxes is None or tile.lines is None):
+                    tile.gather()  # (zoomed out: the boxes' summaries and the links as lines)
+                    yield
+                else:
+                    yield from tile.gathering_links()
 
     def _warm(self, generation: int, tiles: list[Tile]) -> None:
         """Gather the links of ``tiles`` (their polylines and the rectangles over each tile: on

@@ -312,7 +312,7 @@ class DiagramView(QGraphicsView):
             return  # (zoomed far out: the overview is shown)
         rect = self.mapToScene(self.viewport().rect()).boundingRect()
         cut = self.summary.current()
-        yield from self.summary.preparing(rect)
+        yield from self.summary.preparing(rect, self.dscene.low_detail[0])
         if not cut:
             self.resetCachedContent()  # the links drawn before the items changed
 
@@ -324,8 +324,9 @@ class DiagramView(QGraphicsView):
 
     def drawBackground(self, painter: QPainter, rect: QRectF) -> None:
         super().drawBackground(painter, rect)
-        if self.scene() is self.dscene:
-            self.summary.paint(painter, rect, self.dscene.low_detail[0])
+        if self.scene() is self.dscene:  # (a scene region invalidated may reach out of view)
+            shown = rect.intersected(self.mapToScene(self.viewport().rect()).boundingRect())
+            self.summary.paint(painter, shown, self.dscene.low_detail[0])
 
     def drawForeground(self, painter: QPainter, rect: QRectF) -> None:
         if not self.dscene.items_by_id:
