@@ -57,10 +57,10 @@ GIL_SWITCH_S = 0.0002
 #: direction (at most this long, until the GUI thread sets :attr:`BackgroundAnalysis.gui_turn`): the two would
 #: otherwise take turns at the interpreter and the repaint would stretch over several frames.
 GUI_FIRST_S = 0.05
-#: After sending a layout the lane lets the GUI thread show it (the canvas moves its items, the
-#: overview gathers them again) before it analyses the edit, at most this long: the two taking
-#: turns at the interpreter made a subsystem deleted on the 16x site block the GUI 50-110 ms
-#: instead of 25-45.
+#: After sending a layout the lane lets the GUI thread show it (the canvas places its items in
+#: slices; ``Document.layout_shown``) before it analyses the edit, at most this long: the two
+#: taking turns at the interpreter made a subsystem deleted on the 16x site block the GUI
+#: 50-110 ms instead of 25-45, and took longer in all.
 LAYOUT_FIRST_S = 0.3
 #: ... and waits this long for another edit (a key held down, a spin box stepped) before it
 #: analyses the other direction: an edit that comes is analysed first, and the other direction

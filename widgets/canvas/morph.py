@@ -308,6 +308,8 @@ class Morphing:
         finally:
             self._syncing = False
         self._tell_overview(done)
+        if getattr(self.doc, "layout_showing", False):
+            self.doc.layout_shown()  # the items are placed: the analysis goes on while the views are prepared
         return True
 
     def _morphed(self: Any, done: Morph) -> None:
