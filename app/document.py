@@ -351,7 +351,7 @@ class Document(QObject):
                 QTimer.singleShot(0, self._background.gui_turn.set)
 
     def layout_shown(self) -> None:
-        """The canvas has shown the layout sent last, its items changed in slices (it set
+        """The canvas has placed the items of the layout sent last, in slices (it set
         :attr:`layout_showing` meanwhile): the analysis lane, waiting for it (at most
         ``LAYOUT_FIRST_S``), goes on."""
         self.layout_showing = False

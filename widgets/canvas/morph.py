@@ -253,7 +253,6 @@ class Morphing:
             done.ready = finished  # (the views held are let paint on the next turn)
             if not self._held:
                 self._hold_views()
-            self.doc.layout_showing = True  # the analysis waits for it (see Document.layout_shown)
             self._morph_timer.start()
             return
         self._morphed(done)
@@ -336,7 +335,5 @@ class Morphing:
             self.highlight_path(self.chosen_path)
         self._tell_overview(done)
         self._let_views_paint()
-        if getattr(self.doc, "layout_showing", False):
-            self.doc.layout_shown()
         self.rebuilt.emit()
         self.paint_analysis_soon()  # held back while the items were changed
