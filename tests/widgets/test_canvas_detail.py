@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QGraphicsItem
 
 from tests.widgets.test_canvas import make_canvas
 from widgets.canvas import items as canvas_items
+from widgets.canvas.backdrop import holds
 from widgets.canvas.items import HIGHLIGHT, BoxItem
 from widgets.canvas.overview import FAR_SCALE
 from widgets.canvas.view import LOW_DETAIL_SCALE
@@ -294,8 +295,15 @@ def test_links_are_rough_while_zooming_and_smooth_once_it_settles(qtbot, parts, 
     assert view.summary.rough and smooth and not any(smooth)
     smooth.clear()
     qtbot.waitUntil(lambda: not view.summary.rough, timeout=5000)
+    assert holds(view.backdrop, smooth=True)  # drawn smooth beforehand, in slices
+    view.viewport().repaint()
+    assert not smooth  # the paint copied them
+    copied = view.viewport().grab().toImage()
+    view.backdrop.drop()
+    view.resetCachedContent()
     view.viewport().repaint()
     assert smooth and all(smooth)
+    assert view.viewport().grab().toImage() == copied  # what the paint would have stroked
 
 
 def test_while_zooming_cables_are_stroked_as_hairlines_of_their_colour(qtbot, parts, benchmark_design, monkeypatch):
@@ -319,6 +327,7 @@ def test_while_zooming_cables_are_stroked_as_hairlines_of_their_colour(qtbot, pa
 
     monkeypatch.setattr(QPainter, "drawPolyline", note(real_poly))
     monkeypatch.setattr(QPainter, "drawPath", note(real_path))
+    view.backdrop.drop()  # (drawn beforehand when the zoom settled)
     view.resetCachedContent()  # the links are drawn into the view's cached background
     view.viewport().repaint()  # smooth
     wide = {(p.color().rgba(), p.widthF()) for p in pens if not p.isCosmetic()}

@@ -19,6 +19,7 @@ and the controller (:mod:`app.controller`) turns it into commands.
 
 from __future__ import annotations
 
+import itertools
 import time
 import weakref
 from collections.abc import Callable, Iterable, Iterator
@@ -464,7 +465,9 @@ class DiagramScene(Painting, Morphing, ToolLookups, QGraphicsScene):
                 return
             if job is None:
                 assert self._figures is not None
-                job = self._job = PaintJob(bundle, [], [], self._figures.group_load, self._figures.binds)
+                fig = self._figures
+                links_at = self._collecting_links() if self._links_at is None else None  # (see below)
+                job = self._job = PaintJob(bundle, [], [], fig.group_load, fig.binds, collecting=links_at)
             job.bundle = bundle
             job.boxes += dirty
         else:
@@ -490,6 +493,8 @@ class DiagramScene(Painting, Morphing, ToolLookups, QGraphicsScene):
                 boxes = list(dict.fromkeys(boxes + rest))
                 links = list(dict.fromkeys(links + rest_links))
             self._figures = fig
+            if self._links_at is None:  # (the items were made again: which links are at each box)
+                collecting = itertools.chain(collecting or (), self._collecting_links())
             self._job = PaintJob(bundle, boxes, links, group_load, binds, collecting=collecting)
         self._paint_slice()
 

@@ -80,6 +80,7 @@ class Tile:
         """Gather the batches again at the next paint, and have the views draw the tile again."""
         self.boxes = self.lines = self._links = None
         self.epoch += 1
+        self.layer.version += 1
         if not self.dirty:
             self.dirty = True
             self.layer.scene.invalidate(self.bounds, QGraphicsScene.SceneLayer.BackgroundLayer)
@@ -301,6 +302,7 @@ class SummaryLayer:
         self.tiles: dict[tuple[int, int], Tile] = {}
         self._generation = -1  # the scene's items cut into tiles (see DiagramScene.generation)
         self.rough = False  # links without antialiasing (the view sets it while the user zooms)
+        self.version = 0  # counts the changes to what the links look like (see Backdrop)
 
     def current(self) -> bool:
         """Whether the tiles hold the scene's items (none made, moved or removed since they were cut)."""
@@ -325,6 +327,7 @@ class SummaryLayer:
             for top in tile.tops:
                 top.tile = None
         self.tiles = {}
+        self.version += 1
         self._generation = -1  # (a paint meanwhile cuts the tiles itself)
         generation, scene = self.scene.generation, self.scene
         for n, item in enumerate(list(scene.items_by_id.values())):
@@ -423,14 +426,33 @@ class SummaryLayer:
             t.dirty = False
         return len(shown)
 
+    def dirty_over(self, rect: QRectF) -> list[QRectF]:
+        """The bounds of the tiles over ``rect`` changed since they were drawn (the views draw
+        them again at their next paint)."""
+        return [t.bounds for t in self.tiles.values() if t.dirty and t.bounds.intersects(rect)]
+
+    def drawn(self, exposed: QRectF) -> None:
+        """The tiles over ``exposed`` were drawn (from a :class:`widgets.canvas.backdrop.Backdrop`)."""
+        for t in self.tiles.values():
+            if t.dirty and t.bounds.intersects(exposed):
+                t.dirty = False
+
+    def stroking(self, painter: QPainter, exposed: QRectF, smooth: bool) -> Iterator[None]:
+        """What :meth:`paint` draws of the links over ``exposed``, pausing (yielding) every few
+        links (a :class:`widgets.canvas.backdrop.Backdrop` made in slices). The layer must be
+        current and the links of the tiles over ``exposed`` gathered."""
+        shown = [t for t in self.tiles.values() if t.bounds.intersects(exposed)]
+        picked = self._picked(shown, exposed, smooth)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, smooth)
+        for i in range(0, len(picked), _PAUSE_EVERY):
+            self._stroke(painter, picked[i : i + _PAUSE_EVERY], exposed)
+            yield
+
     @staticmethod
-    def _paint_links(painter: QPainter, shown: list[Tile], exposed: QRectF, smooth: bool = True) -> None:
-        """The links through ``shown`` that meet ``exposed``, as the curves they are, in their own
-        pens. A pan uncovers two strips (the view clips to their union): each strip is drawn with
-        a plain rectangular clip, far cheaper to stroke through than the union. Not ``smooth``
-        (while the user zooms): no antialiasing, and the cables one pixel wide in their colour
-        (a 1.4-unit pen is stroked as a filled outline, 3x the cost of a hairline: 400 links
-        of the 16x site 14.7 ms against 4.5 ms)."""
+    def _picked(shown: list[Tile], exposed: QRectF, smooth: bool) -> list[tuple]:
+        """The links through ``shown`` whose curve meets ``exposed`` over one of them, in the
+        scene's order, with the pen to draw them in (see :meth:`_paint_links`)."""
         seen: set[LinkItem] = set()
         picked = []
         left, top, right, bottom = exposed.left(), exposed.top(), exposed.right(), exposed.bottom()
@@ -440,25 +462,41 @@ class SummaryLayer:
                     seen.add(li)  # over this tile the curve meets what is exposed: drawn
                     picked.append((li, pen if smooth else thin, path, *whole, solid))
         picked.sort(key=lambda e: e[0].order)  # in the scene's order, as Qt drew them as items
+        return picked
+
+    @staticmethod
+    def _stroke(painter: QPainter, picked: list[tuple], part: QRectF) -> None:
+        """Stroke the ``picked`` links over ``part`` (scene coordinates)."""
+        left, top, right, bottom = part.left(), part.top(), part.right(), part.bottom()
+        for li, pen, path, x0, y0, x1, y1, solid in picked:
+            if x1 >= left and x0 <= right and y1 >= top and y0 <= bottom:
+                # only the pieces over the part (the whole curve stroked, clipped, cost 60 us
+                # a link: a pan of the 16x site crossed 600); a dotted pen whole, its dots
+                # then fall where they always do
+                pieces = _visible_pieces(li, left, top, right, bottom) if solid else None
+                if pieces is None:
+                    painter.setPen(pen)
+                    painter.drawPath(path)
+                elif pieces.size() > 1:
+                    painter.setPen(pen)
+                    painter.drawPolyline(pieces)
+
+    @classmethod
+    def _paint_links(cls, painter: QPainter, shown: list[Tile], exposed: QRectF, smooth: bool = True) -> None:
+        """The links through ``shown`` that meet ``exposed``, as the curves they are, in their own
+        pens. A pan uncovers two strips (the view clips to their union): each strip is drawn with
+        a plain rectangular clip, far cheaper to stroke through than the union. Not ``smooth``
+        (while the user zooms): no antialiasing, and the cables one pixel wide in their colour
+        (a 1.4-unit pen is stroked as a filled outline, 3x the cost of a hairline: 400 links
+        of the 16x site 14.7 ms against 4.5 ms)."""
+        picked = cls._picked(shown, exposed, smooth)
         painter.setBrush(Qt.BrushStyle.NoBrush)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, smooth)  # the view's cache painter has none
         strips = _strips(painter)
         for part in strips or [exposed]:
             if strips:
                 part = _clip_to(painter, part)
-            left, top, right, bottom = part.left(), part.top(), part.right(), part.bottom()
-            for li, pen, path, x0, y0, x1, y1, solid in picked:
-                if x1 >= left and x0 <= right and y1 >= top and y0 <= bottom:
-                    # only the pieces over the part (the whole curve stroked, clipped, cost 60 us
-                    # a link: a pan of the 16x site crossed 600); a dotted pen whole, its dots
-                    # then fall where they always do
-                    pieces = _visible_pieces(li, left, top, right, bottom) if solid else None
-                    if pieces is None:
-                        painter.setPen(pen)
-                        painter.drawPath(path)
-                    elif pieces.size() > 1:
-                        painter.setPen(pen)
-                        painter.drawPolyline(pieces)
+            cls._stroke(painter, picked, part)
 
     @staticmethod
     def _paint_summary(painter: QPainter, shown: list[Tile]) -> None:

@@ -13,6 +13,7 @@ from PySide6.QtCore import QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QBrush, QColor, QCursor, QKeySequence, QPainter, QPalette, QPen
 from PySide6.QtWidgets import QApplication, QGraphicsView, QMenu
 
+from widgets.canvas.backdrop import Backdrop, holds
 from widgets.canvas.items import BIND, BoxItem, font, legend_rows
 from widgets.canvas.overview import overview_scene
 from widgets.canvas.scene import DiagramScene
@@ -25,6 +26,8 @@ LOW_DETAIL_SCALE = 0.6
 #: in view: on the 16x site 21 frames/s antialiased, 72 without); this long after the last
 #: step they are drawn again, smooth
 ZOOM_SETTLE_MS = 150
+#: the links are drawn smooth again in slices this long (see :mod:`widgets.canvas.backdrop`)
+SETTLE_SLICE_S = 0.006
 #: while the view pans or zooms the legend looks for a free corner at most this often
 LEGEND_HOLD_S = 0.15
 BOUNDS = Qt.ItemSelectionMode.IntersectsItemBoundingRect
@@ -75,6 +78,8 @@ class DiagramView(QGraphicsView):
         self._smooth_again.setSingleShot(True)
         self._smooth_again.setInterval(ZOOM_SETTLE_MS)
         self._smooth_again.timeout.connect(self._zoom_settled)
+        self.backdrop = Backdrop(self)  # the links drawn beforehand, in slices
+        self._settling: Iterator[None] | None = None
         # what the layer draws is in the background, cached: a pan draws only the strips it uncovers
         self.setCacheMode(QGraphicsView.CacheModeFlag.CacheBackground)
 
@@ -88,12 +93,33 @@ class DiagramView(QGraphicsView):
         self._zoomed()
 
     def _zoom_settled(self) -> None:
-        """The zoom has been still for ZOOM_SETTLE_MS: links smooth again (the repaint also lets
-        the legend look again for a corner with no box under it)."""
+        """The zoom has been still for ZOOM_SETTLE_MS: links smooth again, drawn beforehand in
+        slices (one paint of them all took 25-90 ms on the 16x site); the repaint also lets the
+        legend look again for a corner with no box under it."""
         if self.summary.rough:
-            self.summary.rough = False
-            self.resetCachedContent()
-            self.viewport().update()
+            self._settling = self.backdrop.making(whole=True, smooth=True)
+            self._settle_slice()
+
+    def _settle_slice(self) -> None:
+        if self._settling is None or self._smooth_again.isActive():
+            self._settling = None  # (zooming again: it settles anew)
+            return
+        if self.dscene.changing():  # the scene's own slices first; they prepare the view too
+            QTimer.singleShot(20, self, self._settle_slice)
+            return
+        until = time.perf_counter() + SETTLE_SLICE_S
+        for _ in self._settling:
+            if time.perf_counter() >= until:
+                QTimer.singleShot(1, self, self._settle_slice)
+                return
+        if not holds(self.backdrop, smooth=True) and self.summary.current() and self.scene() is self.dscene:
+            self._settling = self.backdrop.making(whole=True, smooth=True)  # (the view moved meanwhile)
+            QTimer.singleShot(1, self, self._settle_slice)
+            return
+        self._settling = None
+        self.summary.rough = False
+        self.resetCachedContent()
+        self.viewport().update()
 
     def zoom_to_fit(self) -> None:
         rect = self.dscene.items_rect()
@@ -312,9 +338,12 @@ class DiagramView(QGraphicsView):
             return  # (zoomed far out: the overview is shown)
         rect = self.mapToScene(self.viewport().rect()).boundingRect()
         cut = self.summary.current()
-        yield from self.summary.preparing(rect, self.dscene.low_detail[0])
+        low = self.dscene.low_detail[0]
+        yield from self.summary.preparing(rect, low)
         if not cut:
             self.resetCachedContent()  # the links drawn before the items changed
+        if not low:
+            yield from self.backdrop.making(whole=not cut)
 
     def paintEvent(self, event) -> None:
         if self.scene() is self.dscene and not self.summary.current():  # a rebuilt scene
@@ -323,10 +352,15 @@ class DiagramView(QGraphicsView):
         super().paintEvent(event)
 
     def drawBackground(self, painter: QPainter, rect: QRectF) -> None:
+        if self.scene() is not self.dscene:
+            super().drawBackground(painter, rect)
+            return
+        shown = rect.intersected(self.mapToScene(self.viewport().rect()).boundingRect())
+        low = self.dscene.low_detail[0]
+        if not low and self.backdrop.draw(painter, shown):
+            return  # (drawn beforehand)
         super().drawBackground(painter, rect)
-        if self.scene() is self.dscene:  # (a scene region invalidated may reach out of view)
-            shown = rect.intersected(self.mapToScene(self.viewport().rect()).boundingRect())
-            self.summary.paint(painter, shown, self.dscene.low_detail[0])
+        self.summary.paint(painter, shown, low)  # (a scene region invalidated may reach out of view)
 
     def drawForeground(self, painter: QPainter, rect: QRectF) -> None:
         if not self.dscene.items_by_id:

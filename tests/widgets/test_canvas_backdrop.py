@@ -1,0 +1,113 @@
+"""The links a view shows after a change are drawn beforehand, in slices, and its paint copies
+them (widgets.canvas.backdrop): what it shows equals what stroking them in the paint shows."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QWidget
+
+from planner import edit
+from tests.widgets.test_canvas_incremental import background_canvas, settle
+from widgets.canvas import summary as summary_module
+from widgets.canvas.backdrop import Backdrop, holds
+from widgets.canvas.view import DiagramView
+
+
+def working_view(qtbot, parts, topo, centre: str):
+    """A document analysed in the background, everything expanded, shown in a view at 1:1
+    centred on ``centre``'s box, the zoom settled."""
+    doc, scene = background_canvas(qtbot, parts, topo)
+    owner: QWidget = scene.test_owner
+    view = DiagramView(scene, owner)
+    view.show_legend = False  # (its corner may change between two grabs)
+    view.resize(1000, 640)
+    owner.resize(1000, 640)
+    owner.show()
+    qtbot.waitExposed(owner)
+    scene.set_all_collapsed(False)
+    settle(qtbot, doc, scene)
+    view.zoom(1.0 / view.transform().m11())
+    view.centerOn(scene.items_by_id[centre].sceneBoundingRect().center())
+    qtbot.waitUntil(lambda: not view.summary.rough, timeout=5000)
+    view.viewport().repaint()
+    return doc, scene, view
+
+
+def strokes_and_copies(monkeypatch) -> tuple[list, list]:
+    """Count the view's paints that stroke links, and those that copy a backdrop."""
+    stroked: list = []
+    copied: list = []
+    real_paint, real_draw = summary_module.SummaryLayer._paint_links, Backdrop.draw
+
+    def paint_links(painter, shown, exposed, smooth=True):
+        stroked.append(exposed)
+        return real_paint(painter, shown, exposed, smooth)
+
+    def draw(self, painter, exposed):
+        done = real_draw(self, painter, exposed)
+        copied.append(done)
+        return done
+
+    monkeypatch.setattr(summary_module.SummaryLayer, "_paint_links", staticmethod(paint_links))
+    monkeypatch.setattr(Backdrop, "draw", draw)
+    return stroked, copied
+
+
+def test_after_an_edit_moves_the_boxes_in_view_the_paint_copies_links_drawn_beforehand(
+    qtbot, parts, benchmark_design, monkeypatch
+):
+    """A subsystem in view deleted and the deletion undone: the boxes below it move, their links
+    are drawn again, and the analysis recolours some; every paint since copies what the slices
+    drew (on the 16x site one paint stroked 300 links, 25-40 ms), and shows what a paint that
+    strokes them shows, pixel for pixel."""
+    doc, scene, view = working_view(qtbot, parts, benchmark_design, "fastt3")
+    stroked, copied = strokes_and_copies(monkeypatch)
+    for change in (lambda: doc.run(edit.delete, ["fastt3"]), doc.undo_stack.undo):
+        change()
+        settle(qtbot, doc, scene)
+        qtbot.waitUntil(lambda: view.viewport().updatesEnabled(), timeout=5000)
+        view.viewport().repaint()
+    assert copied and all(copied) and not stroked
+    shown = view.viewport().grab().toImage()
+    view.backdrop.drop()
+    view.resetCachedContent()
+    view.viewport().repaint()
+    assert stroked  # (drawn the old way)
+    assert view.viewport().grab().toImage() == shown
+
+
+def test_a_backdrop_holds_only_the_view_it_was_drawn_for(qtbot, parts, benchmark_design, monkeypatch):
+    """Moved, zoomed, or a link in view restyled after it was drawn: the backdrop is not copied
+    and the paint strokes the links as they are."""
+    doc, scene, view = working_view(qtbot, parts, benchmark_design, "fastt3")
+    stroked, copied = strokes_and_copies(monkeypatch)
+
+    def drawn_beforehand():
+        for _ in view.backdrop.making(whole=True):
+            pass
+        assert holds(view.backdrop, smooth=True)
+
+    drawn_beforehand()
+    bar = view.verticalScrollBar()
+    bar.setValue(bar.value() + 40)  # a pan
+    assert not holds(view.backdrop, smooth=True)
+    drawn_beforehand()
+    scene.highlight_path(next(p for p in doc.analysis.result.paths if "fastt3" in p.hops[-1]))  # lit up in view
+    assert not holds(view.backdrop, smooth=True)
+    view.resetCachedContent()
+    view.viewport().repaint()
+    assert copied == [False] and stroked
+
+
+def test_views_let_paint_again_paint_at_once(qtbot, parts, benchmark_design, monkeypatch):
+    """Views held still through slices paint as soon as they are let go: Qt delivers a widget's
+    update through a timer of its window, after the next turn's analysis paint had restyled
+    links in view, so the links drawn beforehand no longer held (on the 16x site: the
+    paint stroked them, 25-40 ms)."""
+    doc, scene, view = working_view(qtbot, parts, benchmark_design, "fastt3")
+    stroked, copied = strokes_and_copies(monkeypatch)
+    scene._hold_views()
+    view.resetCachedContent()
+    for _ in view.preparing():
+        pass
+    scene._let_views_paint()
+    assert copied == [True] and not stroked
