@@ -111,3 +111,80 @@ def test_views_let_paint_again_paint_at_once(qtbot, parts, benchmark_design, mon
         pass
     scene._let_views_paint()
     assert copied == [True] and not stroked
+
+
+def tiles_of(layer) -> dict:
+    """Each tile's top-level boxes and links (by what they show), the empty ones left out."""
+    out = {}
+    for key, tile in layer.tiles.items():
+        tops = sorted(top.cid for top in tile.tops)
+        links = sorted((li.link.a, li.link.b, li.link.kind, li.link.via) for li in tile.links)
+        if tops or links:
+            out[key] = (tops, links)
+    return out
+
+
+def test_the_views_tiles_follow_a_morph(qtbot, parts, benchmark_design, monkeypatch):
+    """After edits that move, make and remove boxes and links, the view's summary layer moves
+    what changed between its tiles instead of cutting every item into tiles again (on the 16x
+    site 60-80 ms, then 150-250 ms gathering every tile's links): its tiles then hold what a
+    layer cut from nothing holds, the links in the scene's order, and only the tiles touched
+    are gathered again."""
+    doc, scene, view = working_view(qtbot, parts, benchmark_design, "fastt3")
+    cuts: list = []
+    real = summary_module.SummaryLayer._cutting
+
+    def cutting(self):
+        cuts.append(self)
+        yield from real(self)
+
+    monkeypatch.setattr(summary_module.SummaryLayer, "_cutting", cutting)
+    kept = []  # per change: how many tiles kept the links they had gathered
+    for change in (
+        lambda: doc.run(edit.delete, ["fastt3"]),
+        doc.undo_stack.undo,
+        lambda: doc.run(edit.delete, ["cab7"]),
+        lambda: scene.toggle_collapsed("d2"),
+        doc.undo_stack.undo,
+    ):
+        for tile in view.summary.tiles.values():
+            tile.link_bounds()
+        before = {key: tile._links for key, tile in view.summary.tiles.items()}
+        change()
+        settle(qtbot, doc, scene)
+        assert view.summary.current()
+        kept.append(sum(before.get(key) is tile._links for key, tile in view.summary.tiles.items()))
+        fresh = summary_module.SummaryLayer(scene)
+        for _ in real(fresh):  # (cut from nothing; the links go back to the view's layer below)
+            pass
+        assert tiles_of(view.summary) == tiles_of(fresh)
+        for i, li in enumerate(scene.links):
+            li.layer, li.order = view.summary, i
+    assert cuts == [] and all(kept[2:]), kept  # (the storage column moving touches every tile here)
+
+
+def test_links_out_of_view_are_gathered_after_the_analysis_is_painted(qtbot, parts, benchmark_design, monkeypatch):
+    """Gathering every changed tile's links between events waits while the analysis of the
+    design shown is still to be painted (on the 16x site it slowed the analysis lane and the
+    paint slices by half), for WARM_DEFER_S at most."""
+    doc, scene, view = working_view(qtbot, parts, benchmark_design, "fastt3")
+    layer = view.summary
+    pending = [True]
+    monkeypatch.setattr(scene, "analysis_to_paint", lambda: pending[0])
+    visible = view.mapToScene(view.viewport().rect()).boundingRect()
+    tiles = [tile for tile in layer.tiles.values() if tile.links and not tile.bounds.intersects(visible)]
+    assert tiles  # (those in view are gathered by the view's paint)
+    for tile in tiles:
+        tile.invalidate()
+    layer._warm(layer._generation, tiles)
+    qtbot.wait(150)
+    assert all(tile._links is None for tile in tiles)
+    pending[0] = False  # painted
+    qtbot.waitUntil(lambda: all(tile._links is not None for tile in tiles), timeout=5000)
+
+    monkeypatch.setattr(summary_module, "WARM_DEFER_S", 0.0)
+    pending[0] = True
+    for tile in tiles:
+        tile.invalidate()
+    layer._warm(layer._generation, tiles)
+    qtbot.waitUntil(lambda: all(tile._links is not None for tile in tiles), timeout=5000)

@@ -468,7 +468,7 @@ class LinkItem:
 
     __slots__ = (
         "link", "a", "b", "cid", "util", "highlighted", "layer", "order",
-        "segments", "polyline", "near", "_path", "_pen", "_bounds", "ends", "rgba",
+        "segments", "polyline", "near", "_path", "_pen", "_bounds", "ends", "rgba", "keys",
     )  # fmt: skip
 
     def __init__(self, link, a: BoxItem, b: BoxItem) -> None:
@@ -485,6 +485,7 @@ class LinkItem:
         self._pen, self._bounds = QPen(), None
         self.ends = (0.0, 0.0, 0.0, 0.0)  # the curve's first and last points (x1, y1, x2, y2)
         self.rgba = 0  # its pen's colour (QColor.rgba)
+        self.keys: list[tuple[int, int]] = []  # the layer's tiles it was put in (see SummaryLayer)
         self.update_path()
         self.restyle()
 

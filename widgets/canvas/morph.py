@@ -80,6 +80,10 @@ class Morph:
         self.moved: list[str] = []  # kept items now elsewhere (and the boxes inside them)
         self.removed: list[str] = []  # boxes no longer shown (or shown by a new item)
         self.made_links: list[LinkItem] = []
+        self.redrawn: list[LinkItem] = []  # kept links whose curve changed
+        self.old_links: list[LinkItem] = []  # the scene's links before
+        self.before = 0  # the scene's generation before (see SummaryLayer.following)
+        self.following: Iterator[None] | None = None  # the views' layers following it
         self.stale_links: list[int] = []  # indices whose link is another item or was redrawn
         self.shifted: set[str] = set()  # boxes whose place in the scene changed
         self.placed = 0  # boxes of ``order`` placed so far
@@ -103,7 +107,7 @@ class Morph:
         if self.spare is None:
             self.spare = {}
             for li in self.scene.links:
-                li.layer = None  # the view's summary layer is cut again (see SummaryLayer.current)
+                li.layer = None  # the views' layers follow once it is done (see SummaryLayer.following)
                 self.spare.setdefault(_link_key(li.link), []).append(li)
         links = self.d.links
         while self.linked < len(links):
@@ -112,6 +116,7 @@ class Morph:
             if until is not None and self.linked % CLOCK_EVERY == 0 and time.perf_counter() >= until:
                 return False
         old, new = self.scene.links, self.links
+        self.old_links = old
         self.stale_links += [i for i, li in enumerate(new) if i >= len(old) or old[i] is not li]
         self.stale_links += range(len(new), len(old))
         self.scene.links = new
@@ -155,6 +160,7 @@ class Morph:
             li.link = link
             if link.a in self.shifted or link.b in self.shifted:
                 li.update_path(self.d.boxes[link.a], self.d.boxes[link.b])  # items stand at their boxes
+                self.redrawn.append(li)
                 self.stale_links.append(len(self.links))
         else:
             li = LinkItem(link, a, b)  # (links are not in the scene: see LinkItem)
@@ -228,7 +234,7 @@ class Morphing:
             boxes, links = job.rest()
             self._dirty_boxes.update(boxes)
             self._dirty_boxes.update(cid for i in links for cid in (old_links[i].a.cid, old_links[i].b.cid))
-        done.old, done.aliases = old, moved
+        done.old, done.aliases, done.before = old, moved, self.generation - 1
         self._morphing = done
         if self.doc.synchronous:
             self._morph_slice()
@@ -306,10 +312,26 @@ class Morphing:
                 return False
         finally:
             self._syncing = False
+        if done.following is None:
+            done.following = self._following(done)
+        for _ in done.following:
+            if until is not None and time.perf_counter() >= until:
+                return False
         self._tell_overview(done)
         if getattr(self.doc, "layout_showing", False):
             self.doc.layout_shown()  # the items are placed: the analysis goes on while the views are prepared
         return True
+
+    def _following(self: Any, done: Morph) -> Iterator[None]:
+        """The items are placed: each view's summary layer moves what changed to its tiles, in
+        steps (it cut every item and link into tiles again, and gathered every tile's links: on
+        the 16x site at a working zoom, 60-80 ms in the slices before the views paint and
+        150-250 ms between events after)."""
+        self.generation += 1  # (a layer cut during the morph holds a part of the items)
+        for view in self.views():
+            layer = getattr(view, "summary", None)
+            if layer is not None:
+                yield from layer.following(done, self.generation)
 
     def _morphed(self: Any, done: Morph) -> None:
         """The morph is done: what changed is repainted with the analysis, the overview

@@ -345,6 +345,10 @@ class DiagramScene(Painting, Morphing, ToolLookups, QGraphicsScene):
         """Whether the items are being made or morphed in slices (work of lower priority waits)."""
         return self._build is not None or self._morphing is not None
 
+    def analysis_to_paint(self) -> bool:
+        """Whether the analysis of the design shown is still to be painted (or is being)."""
+        return self._job is not None or self.painted_revision != self.doc.topology.revision
+
     def items_rect(self) -> QRectF:
         """The bounds of the diagram's items (of the whole diagram while they are being made)."""
         d = self.diagram

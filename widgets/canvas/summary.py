@@ -41,10 +41,14 @@ MARGIN = 8.0
 FINE_PIECE = 12.0
 #: how many items or links the layer's preparations handle between two looks at the clock
 _PAUSE_EVERY = 16
+#: how many links a layer following a morph moves between two pauses
+_FOLLOW_EVERY = 64
 #: after the tiles are cut, their links are gathered between events in slices this long
 WARM_SLICE_S = 0.004
 #: ... and wait this long (ms) while the scene changes its items in slices
 WARM_WAIT_MS = 20
+#: ... or, for this long at most (s), while the analysis of an edit is still to be painted
+WARM_DEFER_S = 1.0
 
 
 SOLID = Qt.PenStyle.SolidLine
@@ -133,13 +137,21 @@ class Tile:
             self.bounds = self.bounds.united(top.sceneBoundingRect().adjusted(-2, -2, 2, 2))
         self.boxes = [ops[k] for k in sorted(ops)]
         pens: dict[tuple, tuple[Any, list[QLineF]]] = {}
-        for li in self.links:
+        for li in sorted(self.links, key=_order):  # (the pens in the order of the scene's links)
             pen = li.pen()
             key = (pen.color().rgba(), pen.widthF(), pen.isCosmetic(), int(pen.style().value))
             mine = segments(li).get(self.key)
             if mine:
                 pens.setdefault(key, (pen, []))[1].extend(mine)
         self.lines = list(pens.values())
+
+
+def _order(li: LinkItem) -> int:
+    return li.order
+
+
+def _tile_key(tile: Tile) -> tuple[int, int]:
+    return tile.key
 
 
 @functools.lru_cache(maxsize=512)
@@ -254,35 +266,65 @@ def _polygon(pts: np.ndarray) -> Any:
 
 def segments(li: LinkItem) -> dict[tuple[int, int], list[QLineF]]:
     """The link's path (one cubic curve) as :data:`PIECES` straight lines, even steps of the
-    curve's parameter (short in its bends, long where it runs straight), each under every tile
-    it passes over (kept until the link moves)."""
+    curve's parameter (short in its bends, long where it runs straight), each cut at the tiles'
+    edges into the part over each tile (kept until the link moves). Each pixel of a line is then
+    drawn by one tile: a piece drawn whole by every tile it crossed was drawn twice where two of
+    them were drawn (a translucent pen darker there) and once where a restyle exposed one."""
     if li.segments is None:
         out: dict[tuple[int, int], list[QLineF]] = {}
         pts = _cubic(li.path(), PIECES)
         if pts is not None:
             for (ax, ay), (bx, by) in zip(pts, pts[1:]):
-                line = QLineF(ax, ay, bx, by)
                 (kx0, ky0), (kx1, ky1) = _key(min(ax, bx), min(ay, by)), _key(max(ax, bx), max(ay, by))
+                if (kx0, ky0) == (kx1, ky1):
+                    out.setdefault((kx0, ky0), []).append(QLineF(ax, ay, bx, by))
+                    continue
                 for kx in range(kx0, kx1 + 1):
                     for ky in range(ky0, ky1 + 1):
-                        out.setdefault((kx, ky), []).append(line)
+                        part = _clip(ax, ay, bx, by, kx * TILE, ky * TILE, (kx + 1) * TILE, (ky + 1) * TILE)
+                        if part is not None:
+                            out.setdefault((kx, ky), []).append(QLineF(*part))
         li.segments = out
     return li.segments
 
 
-def _strips(painter: QPainter) -> list[QRectF]:
-    """The rectangles, in device pixels, of a clip made of two to four (the strips a pan
-    uncovers); none for a clip of one rectangle."""
+def _clip(x0: float, y0: float, x1: float, y1: float, left: float, top: float, right: float, bottom: float):
+    """The part of the line from (x0, y0) to (x1, y1) inside the rectangle (Liang-Barsky), as
+    (x0, y0, x1, y1); None when none of it (or a single point) is."""
+    dx, dy = x1 - x0, y1 - y0
+    t0, t1 = 0.0, 1.0
+    for p, q in ((-dx, x0 - left), (dx, right - x0), (-dy, y0 - top), (dy, bottom - y0)):
+        if p == 0:
+            if q < 0:
+                return None
+        elif p < 0:
+            t0 = max(t0, q / p)
+        else:
+            t1 = min(t1, q / p)
+    if t0 >= t1:
+        return None
+    return x0 + t0 * dx, y0 + t0 * dy, x0 + t1 * dx, y0 + t1 * dy
+
+
+def clip_parts(painter: QPainter) -> list[QRectF]:
+    """The rectangles, in device pixels, of the painter's clip when it is a region of several
+    (what a view draws again: the strips a pan uncovers, the tiles restyled); none for a clip
+    of one rectangle or none. Qt's raster engine draws a translucent line or fill through such
+    a region a shade off what it draws through a rectangle (1,179 of 10,000 pixels in a probe),
+    so a part drawn again would not match what was drawn around it; and a pan's strips are
+    far cheaper to stroke through one at a time."""
     if not painter.hasClipping():
         return []
-    rects = painter.clipPath().toSubpathPolygons()
-    if not 2 <= len(rects) <= 4:
-        return []
     world = painter.worldTransform()
-    return [world.mapRect(poly.boundingRect()) for poly in rects]
+    painter.setWorldTransform(QTransform())  # (the region in device pixels, exactly)
+    region = painter.clipRegion()
+    painter.setWorldTransform(world)
+    if region.rectCount() < 2:
+        return []
+    return [QRectF(r) for r in region]
 
 
-def _clip_to(painter: QPainter, device: QRectF) -> QRectF:
+def clip_to(painter: QPainter, device: QRectF) -> QRectF:
     """Make ``device`` (exactly, in device pixels: an antialiased line drawn a pixel beyond the
     part to draw would darken what the view keeps) the painter's plain clip; returns it in
     scene coordinates."""
@@ -300,6 +342,7 @@ class SummaryLayer:
     def __init__(self, scene: Any) -> None:
         self.scene = scene
         self.tiles: dict[tuple[int, int], Tile] = {}
+        self._tops_at: dict[str, Tile] = {}  # a top-level box's id -> its tile
         self._generation = -1  # the scene's items cut into tiles (see DiagramScene.generation)
         self.rough = False  # links without antialiasing (the view sets it while the user zooms)
         self.version = 0  # counts the changes to what the links look like (see Backdrop)
@@ -326,16 +369,14 @@ class SummaryLayer:
         for tile in self.tiles.values():
             for top in tile.tops:
                 top.tile = None
-        self.tiles = {}
+        self.tiles, self._tops_at = {}, {}
         self.version += 1
         self._generation = -1  # (a paint meanwhile cuts the tiles itself)
         generation, scene = self.scene.generation, self.scene
         for n, item in enumerate(list(scene.items_by_id.values())):
             if item.parentItem() is None:
                 tile = self._tile(_key(item.x(), item.y()))
-                tile.tops.append(item)
-                tile.bounds = tile.bounds.united(item.sceneBoundingRect().adjusted(-2, -2, 2, 2))
-                item.tile = tile
+                self._place(item, tile)
             if n % _PAUSE_EVERY == _PAUSE_EVERY - 1:
                 yield
         for i, li in enumerate(scene.links):
@@ -371,36 +412,123 @@ class SummaryLayer:
         gathered. A tile's links are gathered a few at a time (one tile of the 16x site after
         its storage column moved took 20-40 ms)."""
         steps = (step for tile in tiles for step in tile.gathering_links())
-        self._warm_slice(generation, steps)
+        self._warm_slice(generation, steps, time.perf_counter() + WARM_DEFER_S)
 
-    def _warm_slice(self, generation: int, steps: Iterator[None]) -> None:
+    def _warm_slice(self, generation: int, steps: Iterator[None], defer: float) -> None:
+        """A slice of :meth:`_warm`; it waits while the scene changes its items in slices, and
+        until ``defer`` while the analysis of the design shown is still to be painted (its
+        slices and the analysis lane went slower by half with it: on the 16x site a subsystem
+        deleted at a working zoom gathered 150-200 ms of links meanwhile)."""
         if generation != self._generation or not isValid(self.scene) or not self.current():
             return
-        if self.scene.changing():  # the scene's own slices first (see DiagramScene.changing)
-            QTimer.singleShot(WARM_WAIT_MS, lambda: self._warm_slice(generation, steps))
+        scene = self.scene
+        if scene.changing() or (time.perf_counter() < defer and scene.analysis_to_paint()):
+            QTimer.singleShot(WARM_WAIT_MS, lambda: self._warm_slice(generation, steps, defer))
             return
         until = time.perf_counter() + WARM_SLICE_S
         for _ in steps:
             if time.perf_counter() >= until:
-                QTimer.singleShot(1, lambda: self._warm_slice(generation, steps))
+                QTimer.singleShot(1, lambda: self._warm_slice(generation, steps, defer))
                 return
 
-    def _register(self, li: LinkItem) -> None:
-        for key in _keys_over(li.sceneBoundingRect()):
-            self._tile(key).links.add(li)
+    def _place(self, item: BoxItem, tile: Tile) -> None:
+        tile.tops.append(item)
+        tile.bounds = tile.bounds.united(item.sceneBoundingRect().adjusted(-2, -2, 2, 2))
+        item.tile = tile
+        self._tops_at[item.cid] = tile
+
+    def _register(self, li: LinkItem) -> list[Tile]:
+        li.keys = _keys_over(li.sceneBoundingRect())
+        tiles = [self._tile(key) for key in li.keys]
+        for tile in tiles:
+            tile.links.add(li)
+        return tiles
+
+    def _unregister(self, li: LinkItem) -> list[Tile]:
+        tiles = [tile for key in li.keys if (tile := self.tiles.get(key)) is not None]
+        for tile in tiles:
+            tile.links.discard(li)
+        return tiles
 
     def relink(self, li: LinkItem) -> None:
         """A link's path changed (an end moved): it goes to the tiles its new path touches."""
-        for tile in self.tiles.values():
-            if li in tile.links:
-                tile.links.discard(li)
-                tile.invalidate()
+        for tile in self._unregister(li):
+            tile.invalidate()
         self._register(li)
         self.restyled(li)
 
+    def following(self, done: Any, generation: int) -> Iterator[None]:
+        """Follow a morph of the scene's items (``done``, a :class:`widgets.canvas.morph.Morph`
+        whose items are all placed; the scene's ``generation`` now), pausing (yielding) every
+        few links: the boxes made, moved or removed and the links made, redrawn or gone change
+        tiles, and only the tiles they touch are gathered again (the storage column of the 16x
+        site moved: 15-30 ms in all). A layer that was not current before the morph, or was cut
+        again meanwhile, is cut anew when it is next drawn."""
+        if self._generation != done.before:
+            return
+        boxes: set[Tile] = set()  # tiles whose boxes changed
+        links: set[Tile] = set()  # ... whose links changed
+        self._follow_boxes(done, boxes)
+        kept = set(self.scene.links)
+        work = [(self._unregister, li) for li in done.old_links if li not in kept]
+        work += [(self._moved, li) for li in done.redrawn]
+        work += [(self._register, li) for li in done.made_links]
+        yield
+        for n, (act, li) in enumerate(work):
+            if n % _FOLLOW_EVERY == _FOLLOW_EVERY - 1:
+                yield
+                if self._generation != done.before:
+                    return  # (cut again meanwhile)
+            links.update(act(li))
+        new = self.scene.links
+        for first in range(0, len(new), 16 * _FOLLOW_EVERY):
+            for i in range(first, min(first + 16 * _FOLLOW_EVERY, len(new))):
+                new[i].layer, new[i].order = self, i
+            yield
+        if self._generation != done.before:
+            return
+        for n, tile in enumerate(links):
+            tile.invalidate()
+            if n % _FOLLOW_EVERY == _FOLLOW_EVERY - 1:
+                yield
+        for tile in boxes - links:
+            tile.invalidate_boxes()
+        self._generation = generation
+        self._warm(generation, list(links))
+
+    def _moved(self, li: LinkItem) -> list[Tile]:
+        return self._unregister(li) + self._register(li)
+
+    def _follow_boxes(self, done: Any, touched: set[Tile]) -> None:
+        items, tops_at = self.scene.items_by_id, self._tops_at
+        for cid in done.removed:
+            tile = tops_at.pop(cid, None)
+            if tile is not None:
+                tile.tops = [top for top in tile.tops if top.cid != cid]
+                touched.add(tile)
+        for cid in (*done.made, *done.moved, *done.changed):
+            item = items.get(cid)
+            if item is None:
+                continue
+            top = item.topLevelItem()
+            if top is not item:  # (an inner box: its top's tile draws it zoomed out)
+                if isinstance(top, BoxItem) and top.tile is not None:
+                    touched.add(top.tile)
+                continue
+            tile, key = tops_at.get(cid), _key(item.x(), item.y())
+            if tile is None or tile.key != key:
+                if tile is not None:
+                    tile.tops = [t for t in tile.tops if t is not item]
+                    touched.add(tile)
+                tile = self._tile(key)
+                self._place(item, tile)
+            else:
+                tile.bounds = tile.bounds.united(item.sceneBoundingRect().adjusted(-2, -2, 2, 2))
+            touched.add(tile)
+
     def restyled(self, li: LinkItem) -> None:
         """A link's colour or width changed: the tiles it passes through gather again."""
-        for key in _keys_over(li.sceneBoundingRect()):
+        for key in li.keys:
             tile = self.tiles.get(key)
             if tile is not None:
                 tile.invalidate()
@@ -411,6 +539,7 @@ class SummaryLayer:
         if not self.current():
             self.build()
         shown = [t for t in self.tiles.values() if t.bounds.intersects(exposed)]
+        shown.sort(key=_tile_key)  # (tiles overlap: in one order however they were made)
         if low:
             for t in shown:
                 if t.boxes is None or t.lines is None:
@@ -484,19 +613,14 @@ class SummaryLayer:
     @classmethod
     def _paint_links(cls, painter: QPainter, shown: list[Tile], exposed: QRectF, smooth: bool = True) -> None:
         """The links through ``shown`` that meet ``exposed``, as the curves they are, in their own
-        pens. A pan uncovers two strips (the view clips to their union): each strip is drawn with
-        a plain rectangular clip, far cheaper to stroke through than the union. Not ``smooth``
+        pens (the view draws each strip a pan uncovers on its own: see :func:`clip_parts`). Not ``smooth``
         (while the user zooms): no antialiasing, and the cables one pixel wide in their colour
         (a 1.4-unit pen is stroked as a filled outline, 3x the cost of a hairline: 400 links
         of the 16x site 14.7 ms against 4.5 ms)."""
         picked = cls._picked(shown, exposed, smooth)
         painter.setBrush(Qt.BrushStyle.NoBrush)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, smooth)  # the view's cache painter has none
-        strips = _strips(painter)
-        for part in strips or [exposed]:
-            if strips:
-                part = _clip_to(painter, part)
-            cls._stroke(painter, picked, part)
+        cls._stroke(painter, picked, exposed)
 
     @staticmethod
     def _paint_summary(painter: QPainter, shown: list[Tile]) -> None:

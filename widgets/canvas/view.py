@@ -17,7 +17,7 @@ from widgets.canvas.backdrop import Backdrop, holds
 from widgets.canvas.items import BIND, BoxItem, font, legend_rows
 from widgets.canvas.overview import overview_scene
 from widgets.canvas.scene import DiagramScene
-from widgets.canvas.summary import SummaryLayer
+from widgets.canvas.summary import SummaryLayer, clip_parts, clip_to
 from widgets.canvas.tools import CableTool, CollapseTool, DropTool, MoveTool, PanTool, RubberBandTool, Tool
 
 #: below this zoom the boxes switch to summaries (inner text hidden, group names large)
@@ -28,6 +28,8 @@ LOW_DETAIL_SCALE = 0.6
 ZOOM_SETTLE_MS = 150
 #: the links are drawn smooth again in slices this long (see :mod:`widgets.canvas.backdrop`)
 SETTLE_SLICE_S = 0.006
+#: a background region of more rectangles is drawn again through the one around them
+MAX_CLIP_PARTS = 4
 #: while the view pans or zooms the legend looks for a free corner at most this often
 LEGEND_HOLD_S = 0.15
 BOUNDS = Qt.ItemSelectionMode.IntersectsItemBoundingRect
@@ -355,12 +357,22 @@ class DiagramView(QGraphicsView):
         if self.scene() is not self.dscene:
             super().drawBackground(painter, rect)
             return
-        shown = rect.intersected(self.mapToScene(self.viewport().rect()).boundingRect())
+        visible = self.mapToScene(self.viewport().rect()).boundingRect()
         low = self.dscene.low_detail[0]
-        if not low and self.backdrop.draw(painter, shown):
+        if not low and self.backdrop.draw(painter, rect.intersected(visible)):
             return  # (drawn beforehand)
-        super().drawBackground(painter, rect)
-        self.summary.paint(painter, shown, low)  # (a scene region invalidated may reach out of view)
+        parts = clip_parts(painter)  # (see there: each part through a plain rectangle)
+        if len(parts) > MAX_CLIP_PARTS:
+            united = QRectF()
+            for part in parts:
+                united = united.united(part)
+            parts = [united]  # (all of it is drawn as it is now, the region and around)
+        painter.save()
+        for part in parts or [None]:
+            scene_part = rect if part is None else clip_to(painter, part)
+            super().drawBackground(painter, scene_part)
+            self.summary.paint(painter, scene_part.intersected(visible), low)  # (a region may reach out of view)
+        painter.restore()
 
     def drawForeground(self, painter: QPainter, rect: QRectF) -> None:
         if not self.dscene.items_by_id:
