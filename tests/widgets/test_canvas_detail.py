@@ -495,3 +495,29 @@ def test_a_region_invalidated_out_of_view_is_not_drawn(qtbot, parts, benchmark_d
     scene.invalidate(QRectF(0, 0, scene.width(), scene.height()), QGraphicsScene.SceneLayer.BackgroundLayer)
     view.viewport().grab()
     assert all(t._links is None for t in far)
+
+
+def test_a_links_summary_lines_are_cut_at_the_tiles_edges(qtbot, parts, benchmark_design):
+    """Zoomed out a link is drawn as straight pieces by the tiles it crosses: each tile draws
+    only the part of a piece over it (a piece drawn whole by each tile it crossed was drawn
+    twice where both were drawn, a translucent pen darker there), and the parts make up the
+    pieces."""
+    import math
+
+    from widgets.canvas.summary import PIECES, TILE, _cubic, segments
+
+    doc, scene, view = zoomed(qtbot, parts, benchmark_design, 0.3)
+    crossing = 0
+    for li in scene.links:
+        parts_by_tile = segments(li)
+        crossing += len(parts_by_tile) > 1
+        for (kx, ky), lines in parts_by_tile.items():
+            for line in lines:
+                for x, y in ((line.x1(), line.y1()), (line.x2(), line.y2())):
+                    assert kx * TILE - 1e-6 <= x <= (kx + 1) * TILE + 1e-6
+                    assert ky * TILE - 1e-6 <= y <= (ky + 1) * TILE + 1e-6
+        pts = _cubic(li.path(), PIECES)
+        whole = sum(math.dist(a, b) for a, b in zip(pts, pts[1:]))
+        cut = sum(line.length() for lines in parts_by_tile.values() for line in lines)
+        assert cut == pytest.approx(whole, rel=1e-9, abs=1e-6)
+    assert crossing > 10
