@@ -211,6 +211,25 @@ def measure_move_edit(w, repeat: int) -> tuple[float, float]:
     return _edits_and_undos(w, repeat, lambda: doc.run(edit.delete, [victim]))
 
 
+def measure_zoomed_edits(w, array: str, repeat: int) -> dict:
+    """The three edits again at a working zoom (1:1) over the first subsystem, where the view
+    draws every link it shows (the default view of a site is zoomed far out, the overview);
+    then back to the whole design in view."""
+    view, scene = w.view, w.scene
+    subsystems = w.doc.topology.ids_of_kind("subsystem")
+    view.resetTransform()
+    view.zoom(1.0)
+    view.centerOn(scene.items_by_id[subsystems[0]].sceneBoundingRect().center())
+    _wait_quiet(w)
+    out = {}
+    out["zoomed_edit_ms"], out["zoomed_edit_max_block_ms"] = measure_edit(w, array, repeat)
+    out["zoomed_struct_edit_ms"], out["zoomed_struct_max_block_ms"] = measure_struct_edit(w, repeat)
+    out["zoomed_move_edit_ms"], out["zoomed_move_max_block_ms"] = measure_move_edit(w, repeat)
+    view.zoom_to_fit()
+    _wait_quiet(w)
+    return out
+
+
 def _until_shown(w, change) -> tuple[float, float]:
     """ms from ``change`` (a view change, no edit) until the canvas shows it laid out, made and
     painted; the longest event-loop block meanwhile."""
@@ -321,6 +340,7 @@ def measure(name: str, topo, array: str, args: argparse.Namespace) -> dict:
     out["struct_edit_ms"], out["struct_max_block_ms"] = measure_struct_edit(w, args.repeat)
     out["move_edit_ms"], out["move_max_block_ms"] = measure_move_edit(w, args.repeat)
     out["autosave_ms"], out["autosave_max_block_ms"] = measure_autosave(w, args.repeat)
+    out.update(measure_zoomed_edits(w, array, args.repeat))
     out.update(measure_folds(w, args.repeat))
     fps_in, fps_out, items = measure_frames(w)
     out["items"] = items
@@ -338,6 +358,12 @@ def measure(name: str, topo, array: str, args: argparse.Namespace) -> dict:
         "move_max_block_ms",
         "autosave_ms",
         "autosave_max_block_ms",
+        "zoomed_edit_ms",
+        "zoomed_edit_max_block_ms",
+        "zoomed_struct_edit_ms",
+        "zoomed_struct_max_block_ms",
+        "zoomed_move_edit_ms",
+        "zoomed_move_max_block_ms",
         "fold_ms",
         "fold_max_block_ms",
         "expand_all_ms",
@@ -362,6 +388,10 @@ def human(r: dict) -> str:
         f"{r['move_edit_ms']:.0f} ms; longest block: median {r['move_max_block_ms']:.0f} ms",
         f"  autosave (written in a worker): median {r['autosave_ms']:.0f} ms; "
         f"longest block: median {r['autosave_max_block_ms']:.0f} ms",
+        f"  the same three edits at a working zoom (1:1): {r['zoomed_edit_ms']:.0f} / "
+        f"{r['zoomed_struct_edit_ms']:.0f} / {r['zoomed_move_edit_ms']:.0f} ms; longest blocks "
+        f"{r['zoomed_edit_max_block_ms']:.0f} / {r['zoomed_struct_max_block_ms']:.0f} / "
+        f"{r['zoomed_move_max_block_ms']:.0f} ms",
         f"  a group opened or folded: median {r['fold_ms']:.0f} ms, longest block {r['fold_max_block_ms']:.0f} ms; "
         f"expand all {r['expand_all_ms']:.0f} ms (block {r['expand_all_max_block_ms']:.0f} ms), "
         f"collapse all {r['collapse_all_ms']:.0f} ms (block {r['collapse_all_max_block_ms']:.0f} ms)",

@@ -188,3 +188,41 @@ def test_links_out_of_view_are_gathered_after_the_analysis_is_painted(qtbot, par
         tile.invalidate()
     layer._warm(layer._generation, tiles)
     qtbot.waitUntil(lambda: all(tile._links is not None for tile in tiles), timeout=5000)
+
+
+def test_after_a_morph_the_views_wait_for_the_analysis_and_are_prepared_once(
+    qtbot, parts, benchmark_design, monkeypatch
+):
+    """The views held through a morph stay held until the analysis that follows is painted,
+    then are prepared once: the links in view drawn beforehand once per edit, not once for the
+    morph and again for the analysis's colours."""
+    doc, scene, view = working_view(qtbot, parts, benchmark_design, "fastt3")
+    makings: list = []
+    real = Backdrop.making
+
+    def making(self, whole, smooth=None):
+        makings.append(view.viewport().updatesEnabled())
+        yield from real(self, whole, smooth)
+
+    monkeypatch.setattr(Backdrop, "making", making)
+    for change in (lambda: doc.run(edit.delete, ["fastt3"]), doc.undo_stack.undo):
+        makings.clear()
+        change()
+        settle(qtbot, doc, scene)
+        qtbot.waitUntil(lambda: view.viewport().updatesEnabled(), timeout=5000)
+        assert makings == [False]  # once, the views held
+
+
+def test_views_held_for_an_analysis_that_does_not_come_are_let_go(qtbot, parts, benchmark_design, monkeypatch):
+    """... at most HOLD_FOR_ANALYSIS_S later, prepared first."""
+    from widgets.canvas import morph as morph_module
+
+    doc, scene, view = working_view(qtbot, parts, benchmark_design, "fastt3")
+    monkeypatch.setattr(morph_module, "HOLD_FOR_ANALYSIS_S", 0.2)
+    monkeypatch.setattr(scene, "apply_analysis", lambda bundle: None)  # (no analysis is painted)
+    stroked, copied = strokes_and_copies(monkeypatch)
+    doc.run(edit.delete, ["fastt3"])
+    qtbot.waitUntil(lambda: "fastt3" not in scene.diagram.boxes and scene._morphing is None, timeout=10000)
+    assert not view.viewport().updatesEnabled()
+    qtbot.waitUntil(lambda: view.viewport().updatesEnabled(), timeout=5000)
+    assert copied and all(copied) and not stroked

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 import shiboken6
-from PySide6.QtCore import QRectF
+from PySide6.QtCore import QRectF, QTimer
 
 from planner.diagram_order import containers_first, heads
 from planner.layout import Box, Diagram, alias_changes
@@ -33,6 +33,8 @@ CLOCK_EVERY = 32
 MORPH_SLICE_S = 0.008
 #: below this share of the new diagram's boxes kept, a rebuild is as quick (expand all)
 KEEP_SHARE = 0.5
+#: after a morph the views stay held until the analysis that follows is painted, this long at most
+HOLD_FOR_ANALYSIS_S = 0.3
 
 
 def make_item(scene: DiagramScene, d: Diagram, box: Box, head: float | None) -> BoxItem:
@@ -251,8 +253,8 @@ class Morphing:
         if done is None:
             return
         until = None if self.doc.synchronous else time.perf_counter() + MORPH_SLICE_S
-        if not done.ready:
-            finished = self._step_morph(done, until) and self._prepare_views(done, until)
+        if not done.ready:  # (the views are prepared by the paint that follows: see _morphed)
+            finished = self._step_morph(done, until) and (self._held_for_paint() or self._prepare_views(done, until))
             if finished and (until is None or not self._held):
                 self._morphed(done)
                 return
@@ -356,6 +358,18 @@ class Morphing:
         if self.chosen_path is not None:
             self.highlight_path(self.chosen_path)
         self._tell_overview(done)
-        self._let_views_paint()
+        if self._held_for_paint():
+            QTimer.singleShot(round(HOLD_FOR_ANALYSIS_S * 1000), self, self._release_held)
+        else:
+            self._let_views_paint()
         self.rebuilt.emit()
         self.paint_analysis_soon()  # held back while the items were changed
+
+    def _held_for_paint(self: Any) -> bool:
+        """Whether the views held through a morph stay held until the analysis that follows
+        (this revision's, from the analysis lane, or the one shown, for the items made) is
+        painted, which prepares them once: the morph's own preparation drew every link in view
+        again, and the analysis then recoloured them and had them drawn again (on the 16x site
+        30-40 ms of strokes a change; the new boxes showed uncoloured meanwhile). At most
+        HOLD_FOR_ANALYSIS_S."""
+        return bool(self._held) and not self.doc.synchronous

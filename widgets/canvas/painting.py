@@ -167,8 +167,25 @@ class Painting:
             vp.setUpdatesEnabled(False)
         self._held_at = time.perf_counter()
 
+    def _release_held(self: Any) -> None:
+        """Let the views held after a morph paint (see :meth:`Morphing._morphed`), once what
+        they need is made, in slices; nothing when a paint or a change of the items under way
+        will."""
+        if not self._held or self._job is not None or self._morphing is not None or self._build is not None:
+            self._releasing = None
+            return
+        if self._releasing is None:
+            self._releasing = self._view_preparations()
+        until = time.perf_counter() + PAINT_SLICE_S
+        for _ in self._releasing:
+            if time.perf_counter() >= until:
+                QTimer.singleShot(0, self, self._release_held)
+                return
+        self._let_views_paint()
+
     def _let_views_paint(self: Any) -> None:
         """Let the held views repaint (all of their viewport, once)."""
+        self._releasing = None
         held, self._held = self._held, []
         for vp in held:
             vp.setUpdatesEnabled(True)

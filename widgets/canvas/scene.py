@@ -110,6 +110,7 @@ class DiagramScene(Painting, Morphing, ToolLookups, QGraphicsScene):
         self.generation = 0  # counts the changes of items (made again or morphed)
         self._held: list[Any] = []  # the views' viewports held still while slices are painted
         self._held_at = 0.0
+        self._releasing: Iterator[None] | None = None  # the held views' preparations (see _release_held)
         self._links_at: dict[str, list[int]] | None = None  # box id -> the indices of the links at it
         self._subtexts: dict[str, tuple[str, ...]] = {}  # box id -> the load texts it was given
         self._regrouped: set[str] = set()  # boxes whose members changed in a relabel (sorted again)
@@ -466,6 +467,7 @@ class DiagramScene(Painting, Morphing, ToolLookups, QGraphicsScene):
             dirty = self._pending_boxes()
             if job is None and not dirty:
                 self.painted_revision = bundle.revision
+                self._release_held()  # (held after a morph for this paint: see Morphing._morphed)
                 return
             if job is None:
                 assert self._figures is not None
