@@ -15,6 +15,7 @@ def test_the_status_bar_shows_the_progress_then_clears(window, qtbot, monkeypatc
     window.open_example("p690-benchmark")
     window.doc.synchronous = False
     monkeypatch.setattr(scene_module, "BUILD_SLICE_S", 0.0)  # a few dozen boxes a turn
+    monkeypatch.setattr("widgets.canvas.building.BOXES_EVERY", 32)
     seen: list[str] = []
     scene.building.connect(lambda made, total: seen.append(window.message_label.text()))  # after the window's
     scene.set_all_collapsed(False)  # laid out in the lane, then made a slice at a time

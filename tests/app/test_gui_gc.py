@@ -201,6 +201,7 @@ def test_the_heap_is_frozen_while_the_canvas_makes_its_items_in_slices(window, q
     window.open_example("p690-benchmark")
     window.doc.synchronous = False
     monkeypatch.setattr(scene_module, "BUILD_SLICE_S", 0.0)  # a few dozen boxes a slice
+    monkeypatch.setattr("widgets.canvas.building.BOXES_EVERY", 32)
     monkeypatch.setattr(gui_gc, "SLICE_FREEZE_S", 0.0)
     if gui_gc._freezer is not None:
         gui_gc._freezer.timer.stop()

@@ -14,6 +14,7 @@ from tests.widgets.test_canvas_incremental import background_canvas, full_paint,
 def test_expanding_everything_makes_the_items_a_slice_at_a_time(qtbot, parts, benchmark_design, monkeypatch):
     doc, scene = background_canvas(qtbot, parts, benchmark_design)
     monkeypatch.setattr(scene_module, "BUILD_SLICE_S", 0.0)  # a few dozen boxes a turn
+    monkeypatch.setattr("widgets.canvas.building.BOXES_EVERY", 32)
     progress, turns = [], []
     scene.building.connect(lambda made, total: progress.append((made, total)))
     scene.set_low_detail(True, 0.2)  # zoomed out: each box made in summary mode

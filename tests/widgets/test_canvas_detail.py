@@ -177,8 +177,8 @@ def test_far_out_the_overview_is_one_picture_redrawn_on_a_change(qtbot, parts, b
     view.viewport().grab()
     assert overview._cached is first
     drawn = []
-    real = overview._paint_stripe
-    monkeypatch.setattr(overview, "_paint_stripe", lambda p, i, scale: drawn.append(i) or real(p, i, scale))
+    real = overview._ops
+    monkeypatch.setattr(overview, "_ops", lambda i, scale: drawn.append(i) or real(i, scale))
     holding = {i.box.container for i in scene.items_by_id.values()}
     group = max(  # a large box with nothing drawn over it, in one or two stripes
         (i for i in scene.items_by_id.values() if i.cid not in holding and i.box.h < STRIPE / 2),
@@ -193,6 +193,34 @@ def test_far_out_the_overview_is_one_picture_redrawn_on_a_change(qtbot, parts, b
     overview._cached = None  # the same picture drawn from nothing
     view.viewport().grab()
     assert overview._cached[2].toImage() == patched
+
+
+def test_a_stripe_is_drawn_a_few_shapes_a_step_and_whole_if_left_half_drawn(
+    qtbot, parts, benchmark_design, monkeypatch
+):
+    """The picture's stripes are drawn a few hundred lines or rectangles a step (a stripe of the
+    16x site took 12-25 ms); a drawing left in the middle of a stripe leaves it to be drawn
+    again whole: either way the picture is the one drawn from nothing."""
+    from widgets.canvas import overview as overview_module
+
+    monkeypatch.setattr(overview_module, "_OPS_EVERY", 4)
+    monkeypatch.setattr(overview_module, "DRAW_SLICE_S", 0.0)
+    doc, scene, view = zoomed(qtbot, parts, benchmark_design, FAR_SCALE * 0.5)
+    view.viewport().grab()
+    overview = scene.overview
+    scale = view.transform().m11()
+    fresh = overview._cached[2].toImage()
+    overview._cached = None
+    steps = overview._drawing(scale)
+    for _ in range(3):
+        next(steps)
+    assert overview._changed  # (stripes left)
+    steps.close()  # left in the middle of a stripe (its finally puts it back)
+    for _ in overview._drawing(scale):
+        pass
+    assert overview._cached[2].toImage() == fresh
+    done = sum(1 for _ in overview._drawing(scale))  # nothing left to draw
+    assert done == 0 and not overview._changed
 
 
 def test_the_cached_background_matches_a_fresh_view_after_pans_and_edits(qtbot, parts, benchmark_design):

@@ -23,6 +23,17 @@ from widgets.canvas import morph as morph_module
 from widgets.canvas.items import BOX_PEN_MARGIN
 
 
+def containers_come_first(scene) -> bool:
+    """Whether each item comes after the item it is inside, in the scene's items by id."""
+    seen: set[int] = set()
+    for item in scene.items_by_id.values():
+        up = item.parentItem()
+        if up is not None and id(up) not in seen:
+            return False
+        seen.add(id(item))
+    return True
+
+
 def kept_share(before: dict, scene) -> float:
     """The share of the items shown now that were shown before the step (the same objects)."""
     now = scene.items_by_id
@@ -63,6 +74,7 @@ def test_structural_edits_keep_the_items_and_show_what_a_rebuild_shows(
         settle(qtbot, doc, scene)
         mine, ref = shown(scene), full_paint(qtbot, parts, doc, scene)
         assert mine == ref, repr((name, _diff(mine, ref))).replace("\\n", " ")
+        assert containers_come_first(scene), name  # (what a fold of everything deletes them by)
         shares[name] = kept_share(before, scene)
     assert shares["delete a subsystem"] > 0.9 and shares["delete a cable"] > 0.99, shares
     assert all(share > 0.5 for share in shares.values()), shares

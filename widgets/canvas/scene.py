@@ -63,7 +63,7 @@ def is_structural(topo: Topology, event: Event) -> bool:
 #: attributes whose change can move boxes although they draw no link (a drive's bay, a part's bays)
 _GEOMETRY_KEYS = frozenset({"name", "part", "bay"})
 #: items made from nothing (a design opened, everything expanded) in slices of about this long
-BUILD_SLICE_S = 0.012
+BUILD_SLICE_S = 0.008
 
 
 class DiagramScene(Painting, Morphing, ToolLookups, QGraphicsScene):
@@ -283,16 +283,17 @@ class DiagramScene(Painting, Morphing, ToolLookups, QGraphicsScene):
         blocked = self.blockSignals(True)
         self.clearSelection()
         self.blockSignals(blocked)
-        inner_first = sorted(self.items_by_id.values(), key=lambda item: item.depth)  # (deleted from the end)
-        self._grave.bury_items(inner_first)  # in the build's first slices (see widgets.canvas.grave)
+        # containers come before the items inside them (made in that order, by a build or a
+        # morph): deleted from the end, each item goes on its own (sorting 44,864 items by
+        # depth took 20 ms in this turn)
+        self._grave.bury_items(list(self.items_by_id.values()))  # in the build's first slices
         self._grave.bury(self.items_by_id, self.links, self._members, self._links_at, self._subtexts)
         self.items_by_id, self.links = {}, []
         self.painted_revision = None
         self._ports = None
         self._shown, self._members = None, None
         self._job, self._links_at, self._subtexts, self._regrouped = None, None, {}, set()
-        self._let_views_paint()
-        self.diagram, self._relabelled_here = d, set()
+        self.diagram, self._relabelled_here = d, set()  # (views held stay held: the build lets them go)
         self.shown_topology = self.doc.topology
         self._build = ItemBuild(self, d)
         self._build_slice()
