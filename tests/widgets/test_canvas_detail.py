@@ -544,7 +544,9 @@ def test_a_links_summary_lines_are_cut_at_the_tiles_edges(qtbot, parts, benchmar
                 for x, y in ((line.x1(), line.y1()), (line.x2(), line.y2())):
                     assert kx * TILE - 1e-6 <= x <= (kx + 1) * TILE + 1e-6
                     assert ky * TILE - 1e-6 <= y <= (ky + 1) * TILE + 1e-6
-        pts = _cubic(li.path(), PIECES)
+        path = li.path()  # (its one cubic curve, from the controls the pieces are worked out from)
+        assert [(path.elementAt(k).x, path.elementAt(k).y) for k in range(path.elementCount())] == list(li.controls())
+        pts = _cubic(li.controls(), PIECES)
         whole = sum(math.dist(a, b) for a, b in zip(pts, pts[1:]))
         cut = sum(line.length() for lines in parts_by_tile.values() for line in lines)
         assert cut == pytest.approx(whole, rel=1e-9, abs=1e-6)

@@ -100,7 +100,7 @@ class Tile:
             self.layer.scene.invalidate(self.bounds, QGraphicsScene.SceneLayer.BackgroundLayer)
 
     def link_bounds(self) -> list[tuple]:
-        """(link, pen, thin, path, left, top, right, bottom, solid, whole) of the links through
+        """(link, pen, thin, path (a dotted one's), left, top, right, bottom, solid, whole) of the links through
         the tile: ``thin``, the pen while the user zooms (see ``_paint_links``); the rectangle of what the link draws over the tile (its curve's points there; the
         whole link's for a dotted one) and ``whole``, the link's own (left, top, right, bottom).
         A cable's rectangle is a diagonal across many tiles; its curve crosses few of them."""
@@ -124,7 +124,7 @@ class Tile:
             near = _near(li, self.key, cell) if solid else whole
             if near is not None:
                 thin = pen if pen.isCosmetic() else _hairline(pen)
-                out.append((li, pen, thin, li.path(), *near, solid, whole))
+                out.append((li, pen, thin, None if solid else li.path(), *near, solid, whole))
             if n % _PAUSE_EVERY == _PAUSE_EVERY - 1:
                 yield
         if epoch == self.epoch:
@@ -165,12 +165,9 @@ def _basis(n: int) -> tuple[tuple[float, float, float, float], ...]:
     return tuple(out)
 
 
-def _cubic(path: Any, n: int) -> list[tuple[float, float]] | None:
-    """``n + 1`` points of the path's one cubic curve at even steps of its parameter (None for
-    a path of another shape)."""
-    if path.elementCount() != 4:
-        return None
-    (x0, y0), (x1, y1), (x2, y2), (x3, y3) = ((e.x, e.y) for e in map(path.elementAt, range(4)))
+def _cubic(controls: Any, n: int) -> list[tuple[float, float]]:
+    """``n + 1`` points of the cubic curve of four ``controls`` at even steps of its parameter."""
+    (x0, y0), (x1, y1), (x2, y2), (x3, y3) = controls
     return [(a * x0 + b * x1 + c * x2 + d * x3, a * y0 + b * y1 + c * y2 + d * y3) for a, b, c, d in _basis(n)]
 
 
@@ -272,18 +269,17 @@ def segments(li: LinkItem) -> dict[tuple[int, int], list[QLineF]]:
     them were drawn (a translucent pen darker there) and once where a restyle exposed one."""
     if li.segments is None:
         out: dict[tuple[int, int], list[QLineF]] = {}
-        pts = _cubic(li.path(), PIECES)
-        if pts is not None:
-            for (ax, ay), (bx, by) in zip(pts, pts[1:]):
-                (kx0, ky0), (kx1, ky1) = _key(min(ax, bx), min(ay, by)), _key(max(ax, bx), max(ay, by))
-                if (kx0, ky0) == (kx1, ky1):
-                    out.setdefault((kx0, ky0), []).append(QLineF(ax, ay, bx, by))
-                    continue
-                for kx in range(kx0, kx1 + 1):
-                    for ky in range(ky0, ky1 + 1):
-                        part = _clip(ax, ay, bx, by, kx * TILE, ky * TILE, (kx + 1) * TILE, (ky + 1) * TILE)
-                        if part is not None:
-                            out.setdefault((kx, ky), []).append(QLineF(*part))
+        pts = _cubic(li.controls(), PIECES)  # (its QPainterPath is made for a dotted pen only)
+        for (ax, ay), (bx, by) in zip(pts, pts[1:]):
+            (kx0, ky0), (kx1, ky1) = _key(min(ax, bx), min(ay, by)), _key(max(ax, bx), max(ay, by))
+            if (kx0, ky0) == (kx1, ky1):
+                out.setdefault((kx0, ky0), []).append(QLineF(ax, ay, bx, by))
+                continue
+            for kx in range(kx0, kx1 + 1):
+                for ky in range(ky0, ky1 + 1):
+                    part = _clip(ax, ay, bx, by, kx * TILE, ky * TILE, (kx + 1) * TILE, (ky + 1) * TILE)
+                    if part is not None:
+                        out.setdefault((kx, ky), []).append(QLineF(*part))
         li.segments = out
     return li.segments
 
@@ -605,7 +601,7 @@ class SummaryLayer:
                 pieces = _visible_pieces(li, left, top, right, bottom) if solid else None
                 if pieces is None:
                     painter.setPen(pen)
-                    painter.drawPath(path)
+                    painter.drawPath(path if path is not None else li.path())
                 elif pieces.size() > 1:
                     painter.setPen(pen)
                     painter.drawPolyline(pieces)
