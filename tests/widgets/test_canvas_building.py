@@ -145,3 +145,29 @@ def test_the_links_at_each_box_are_found_in_the_paint_slices(qtbot, parts, bench
             direct.setdefault(cid, []).append(i)
     assert scene._links_at == direct
     assert shown(scene) == full_paint(qtbot, parts, doc, scene)
+
+
+def test_the_views_preparation_begins_in_a_slice_of_its_own_when_the_slice_is_spent(
+    qtbot, parts, benchmark_design, monkeypatch
+):
+    """Once the items are made, what the views need is made in the next slices; a slice spent
+    making items does not begin it (its first step took as long again: 16 ms slices)."""
+    import time
+
+    doc, scene = background_canvas(qtbot, parts, benchmark_design)
+    steps: list[int] = []
+
+    def preparations():
+        for n in range(3):
+            steps.append(n)
+            yield
+
+    monkeypatch.setattr(scene, "_view_preparations", preparations)
+
+    class Job:
+        preparing = None
+
+    job, spent = Job(), time.perf_counter() - 1.0
+    assert scene._prepare_views(job, spent) is False and steps == []  # not begun
+    assert scene._prepare_views(job, spent) is False and steps == [0]  # one step a slice at least
+    assert scene._prepare_views(job, time.perf_counter() + 10.0) is True and steps == [0, 1, 2]

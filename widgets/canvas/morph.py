@@ -275,6 +275,8 @@ class Morphing:
             return True
         if job.preparing is None:
             job.preparing = self._view_preparations()
+            if time.perf_counter() >= until:
+                return False  # (the slice is spent: the first step, as long again, in the next)
         for _ in job.preparing:
             if time.perf_counter() >= until:
                 return False

@@ -16,8 +16,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QTimer
-
 from widgets.canvas.figures import busiest
 from widgets.canvas.items import BoxItem, LinkItem
 
@@ -126,7 +124,7 @@ class Painting:
         if self.doc.synchronous:
             self._paint_analysis_now()
         else:
-            QTimer.singleShot(0, self, self._paint_analysis_now)
+            self._paint_soon_timer.start()  # (a timer: a zero single shot is a posted event, run before the timers due)
 
     def _paint_analysis_now(self: Any) -> None:
         if self.doc.analysis is not None:
@@ -179,7 +177,7 @@ class Painting:
         until = time.perf_counter() + PAINT_SLICE_S
         for _ in self._releasing:
             if time.perf_counter() >= until:
-                QTimer.singleShot(0, self, self._release_held)
+                self._release_timer.start()
                 return
         self._let_views_paint()
 

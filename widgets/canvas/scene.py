@@ -123,6 +123,8 @@ class DiagramScene(Painting, Morphing, ToolLookups, QGraphicsScene):
         self._morphing: Morph | None = None  # the morph under way (see widgets.canvas.morph)
         self._morph_timer = _next_turn(self, self._morph_slice)
         self._flush_timer = _next_turn(self, self.flush)
+        self._paint_soon_timer = _next_turn(self, self._paint_analysis_now)
+        self._release_timer = _next_turn(self, self._release_held)
         self.setBackgroundBrush(QApplication.palette().color(QPalette.ColorRole.Base))
         self.selectionChanged.connect(_selection_handler(self))
         doc.selectionChanged.connect(self.show_selection)
