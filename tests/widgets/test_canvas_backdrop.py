@@ -226,3 +226,29 @@ def test_views_held_for_an_analysis_that_does_not_come_are_let_go(qtbot, parts, 
     assert not view.viewport().updatesEnabled()
     qtbot.waitUntil(lambda: view.viewport().updatesEnabled(), timeout=5000)
     assert copied and all(copied) and not stroked
+
+
+def test_a_zoom_settles_without_a_backdrop_when_none_holds(qtbot, parts, benchmark_design, monkeypatch):
+    """Zoomed out (the layer draws its batches as they are) no backdrop is drawn; one the view
+    keeps moving under is begun again a few times at most, then the links are drawn smooth in
+    the paint."""
+    from widgets.canvas import view as view_module
+
+    doc, scene, view = working_view(qtbot, parts, benchmark_design, "fastt3")
+    view.backdrop.drop()
+    view.zoom(0.3 / view.transform().m11())
+    assert scene.low_detail[0] and view.summary.rough
+    qtbot.waitUntil(lambda: not view.summary.rough, timeout=5000)
+    assert view.backdrop.image is None
+    view.zoom(1.0 / view.transform().m11())
+    makings: list = []
+    real = Backdrop.making
+
+    def making(self, whole, smooth=None):
+        makings.append(whole)
+        yield from real(self, whole, smooth)
+
+    monkeypatch.setattr(Backdrop, "making", making)
+    monkeypatch.setattr(view_module, "holds", lambda backdrop, smooth: False)  # (as if the view moved each time)
+    qtbot.waitUntil(lambda: not view.summary.rough, timeout=5000)
+    assert len(makings) == 1 + view_module.SETTLE_TRIES

@@ -28,6 +28,8 @@ LOW_DETAIL_SCALE = 0.6
 ZOOM_SETTLE_MS = 150
 #: the links are drawn smooth again in slices this long (see :mod:`widgets.canvas.backdrop`)
 SETTLE_SLICE_S = 0.006
+#: ... begun again at most this often when the view moves meanwhile (then drawn in one paint)
+SETTLE_TRIES = 8
 #: a background region of more rectangles is drawn again through the one around them
 MAX_CLIP_PARTS = 4
 #: while the view pans or zooms the legend looks for a free corner at most this often
@@ -82,6 +84,7 @@ class DiagramView(QGraphicsView):
         self._smooth_again.timeout.connect(self._zoom_settled)
         self.backdrop = Backdrop(self)  # the links drawn beforehand, in slices
         self._settling: Iterator[None] | None = None
+        self._settle_tries = 0
         # what the layer draws is in the background, cached: a pan draws only the strips it uncovers
         self.setCacheMode(QGraphicsView.CacheModeFlag.CacheBackground)
 
@@ -98,24 +101,28 @@ class DiagramView(QGraphicsView):
         """The zoom has been still for ZOOM_SETTLE_MS: links smooth again, drawn beforehand in
         slices (one paint of them all took 25-90 ms on the 16x site); the repaint also lets the
         legend look again for a corner with no box under it."""
-        if self.summary.rough:
+        if not self.summary.rough:
+            return
+        self._settle_tries, self._settling = 0, None
+        if self.scene() is self.dscene and not self.dscene.low_detail[0] and not self.viewport().rect().isEmpty():
             self._settling = self.backdrop.making(whole=True, smooth=True)
-            self._settle_slice()
+        self._settle_slice()  # (zoomed out the layer's batches are drawn as they are: no backdrop)
 
     def _settle_slice(self) -> None:
-        if self._settling is None or self._smooth_again.isActive():
+        if self._smooth_again.isActive():
             self._settling = None  # (zooming again: it settles anew)
             return
         if self.dscene.changing():  # the scene's own slices first; they prepare the view too
             QTimer.singleShot(20, self, self._settle_slice)
             return
         until = time.perf_counter() + SETTLE_SLICE_S
-        for _ in self._settling:
+        for _ in self._settling or ():
             if time.perf_counter() >= until:
                 QTimer.singleShot(1, self, self._settle_slice)
                 return
-        if not holds(self.backdrop, smooth=True) and self.summary.current() and self.scene() is self.dscene:
-            self._settling = self.backdrop.making(whole=True, smooth=True)  # (the view moved meanwhile)
+        if self._settling is not None and not holds(self.backdrop, smooth=True) and self._settle_tries < SETTLE_TRIES:
+            self._settle_tries += 1  # (the view moved or the links changed meanwhile: again)
+            self._settling = self.backdrop.making(whole=True, smooth=True)
             QTimer.singleShot(1, self, self._settle_slice)
             return
         self._settling = None
