@@ -3,10 +3,14 @@ them (widgets.canvas.backdrop): what it shows equals what stroking them in the p
 
 from __future__ import annotations
 
+import os
+
+import pytest
 from PySide6.QtWidgets import QWidget
 
 from planner import edit
 from tests.widgets.test_canvas_incremental import background_canvas, settle
+from tests.widgets.test_canvas_morph import SEEDS
 from widgets.canvas import summary as summary_module
 from widgets.canvas.backdrop import Backdrop, holds
 from widgets.canvas.view import DiagramView
@@ -252,3 +256,61 @@ def test_a_zoom_settles_without_a_backdrop_when_none_holds(qtbot, parts, benchma
     monkeypatch.setattr(view_module, "holds", lambda backdrop, smooth: False)  # (as if the view moved each time)
     qtbot.waitUntil(lambda: not view.summary.rough, timeout=5000)
     assert len(makings) == 1 + view_module.SETTLE_TRIES
+
+
+@pytest.mark.parametrize("seed", SEEDS if "SEEDS" in os.environ else SEEDS[:2])
+def test_random_interleavings_leave_the_view_as_a_fresh_paint_draws_it(
+    qtbot, parts, benchmark_design, monkeypatch, seed
+):
+    """Edits that move boxes, folds, undo and redo, recolouring edits, zooms and pans in a random
+    order, each let run a random number of turns of the event loop: once quiet, the view's tiles
+    are those of a layer cut from nothing, and what it shows (its cached background, copies of
+    backdrops) is what drawing it all again shows."""
+    import random
+
+    from PySide6.QtWidgets import QApplication
+
+    from tests.widgets.test_canvas_detail import differing
+    from widgets.canvas import morph as morph_module
+    from widgets.canvas.view import LOW_DETAIL_SCALE
+
+    monkeypatch.setattr(morph_module, "MORPH_SLICE_S", 0.0)  # a slice of 32 boxes or links
+    doc, scene, view = working_view(qtbot, parts, benchmark_design, "fastt3")
+    rnd = random.Random(seed)
+    topo = doc.topology
+    subsystems, drawers, arrays = topo.ids_of_kind("subsystem"), topo.ids_of_kind("drawer"), topo.ids_of_kind("array")
+    bars = view.horizontalScrollBar(), view.verticalScrollBar()
+    steps = [
+        lambda: scene.toggle_collapsed(rnd.choice(drawers)),
+        lambda: doc.run(edit.delete, [rnd.choice([s for s in subsystems if s in doc.topology])]),
+        doc.undo_stack.undo,
+        doc.undo_stack.redo,
+        lambda: doc.run(edit.set_attr, rnd.choice(arrays), "segment_kb", rnd.choice([64, 128, 256])),
+        lambda: view.zoom(rnd.choice([0.5, 0.8, 1.25, 2.0])),
+        lambda: bars[rnd.randint(0, 1)].setValue(bars[0].value() + rnd.randint(-300, 300)),
+        lambda: scene.highlight_path(rnd.choice(doc.analysis.result.paths) if doc.analysis else None),
+    ]
+    for _ in range(30):
+        rnd.choice(steps)()
+        for _ in range(rnd.randint(0, 30)):
+            QApplication.processEvents()
+    if view.transform().m11() < LOW_DETAIL_SCALE * 1.5 or view.scene() is not scene:
+        view.zoom(1.0 / view.transform().m11())  # (a working zoom for the comparison)
+    settle(qtbot, doc, scene)
+    qtbot.waitUntil(lambda: scene._build is scene._morphing is None and not doc.background_busy(), timeout=30000)
+    settle(qtbot, doc, scene)
+    qtbot.waitUntil(lambda: not view.summary.rough and view.viewport().updatesEnabled(), timeout=5000)
+    view.viewport().repaint()
+    assert view.summary.current()
+    shown = view.viewport().grab().toImage()
+    mine = tiles_of(view.summary)
+    fresh = summary_module.SummaryLayer(scene)
+    for _ in fresh._cutting():
+        pass
+    assert mine == tiles_of(fresh)
+    for i, li in enumerate(scene.links):
+        li.layer, li.order = view.summary, i
+    view.backdrop.drop()
+    view.resetCachedContent()
+    view.viewport().repaint()
+    assert differing(view.viewport().grab().toImage(), shown) == 0
