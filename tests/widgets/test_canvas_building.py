@@ -171,3 +171,26 @@ def test_the_views_preparation_begins_in_a_slice_of_its_own_when_the_slice_is_sp
     assert scene._prepare_views(job, spent) is False and steps == []  # not begun
     assert scene._prepare_views(job, spent) is False and steps == [0]  # one step a slice at least
     assert scene._prepare_views(job, time.perf_counter() + 10.0) is True and steps == [0, 1, 2]
+
+
+def test_a_build_begins_on_the_next_turn_and_its_paint_tells_the_collector(qtbot, parts, benchmark_design, monkeypatch):
+    """A rebuild only sets the build up in the turn that asked for it (setting up and a first
+    slice took 20 ms on the 16x site), the views held; the analysis painted after it says, slice
+    by slice, that it made long-lived objects (the texts and tips of thousands of boxes: the
+    heap is frozen as it goes, see app.gui_gc)."""
+    from PySide6.QtWidgets import QGraphicsView
+
+    import widgets.canvas.painting as painting_module
+
+    doc, scene = background_canvas(qtbot, parts, benchmark_design)
+    view = QGraphicsView(scene, scene.test_owner)
+    scene.set_all_collapsed(False)
+    settle(qtbot, doc, scene)
+    monkeypatch.setattr(painting_module, "PAINT_SLICE_S", 0.0)
+    sliced: list[bool] = []
+    scene.sliced.connect(lambda: sliced.append(scene._build is None))
+    scene.rebuild(force=True)
+    assert scene._build is not None and scene._build.made == 0 and not view.viewport().updatesEnabled()
+    settle(qtbot, doc, scene)
+    assert True in sliced  # (slices of the analysis painted, after the build's)
+    assert shown(scene) == full_paint(qtbot, parts, doc, scene)

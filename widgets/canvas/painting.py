@@ -116,6 +116,7 @@ class Painting:
             self._hold_views()
         if not more or time.perf_counter() - self._held_at >= VIEW_REFRESH_S:
             job.preparing = self._view_preparations()  # then shown (held again after the next slice)
+        self.sliced.emit()  # (texts and tips of thousands of boxes made: see app.gui_gc)
         self._slice_timer.start()
 
     def paint_analysis_soon(self: Any) -> None:
