@@ -510,7 +510,10 @@ class DiagramScene(Painting, Morphing, ToolLookups, QGraphicsScene):
             if self._links_at is None:  # (the items were made again: which links are at each box)
                 collecting = itertools.chain(collecting or (), self._collecting_links())
             self._job = PaintJob(bundle, boxes, links, group_load, binds, collecting=collecting)
-        self._paint_slice()
+        if self.doc.synchronous:
+            self._paint_slice()
+        else:  # its first slice on a turn of its own (the result arrives in a turn busy enough)
+            self._slice_timer.start()
 
     def _collecting_members(self, result: Analysis) -> Iterator[None]:
         """Which box shows each component of ``result`` (in design order: see _sort_members),
