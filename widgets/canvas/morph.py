@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 import shiboken6
-from PySide6.QtCore import QRectF, QTimer
+from PySide6.QtCore import QRectF
 
 from planner.diagram_order import containers_first, heads
 from planner.layout import Box, Diagram, alias_changes
@@ -361,7 +361,7 @@ class Morphing:
             self.highlight_path(self.chosen_path)
         self._tell_overview(done)
         if self._held_for_paint():
-            QTimer.singleShot(round(HOLD_FOR_ANALYSIS_S * 1000), self, self._release_held)
+            self._hold_timer.start(round(HOLD_FOR_ANALYSIS_S * 1000))  # (one timer: a later morph restarts it)
         else:
             self._let_views_paint()
         self.rebuilt.emit()

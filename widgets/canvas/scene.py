@@ -125,6 +125,7 @@ class DiagramScene(Painting, Morphing, ToolLookups, QGraphicsScene):
         self._flush_timer = _next_turn(self, self.flush)
         self._paint_soon_timer = _next_turn(self, self._paint_analysis_now)
         self._release_timer = _next_turn(self, self._release_held)
+        self._hold_timer = _next_turn(self, self._release_held)  # (started with the hold's length)
         self.setBackgroundBrush(QApplication.palette().color(QPalette.ColorRole.Base))
         self.selectionChanged.connect(_selection_handler(self))
         doc.selectionChanged.connect(self.show_selection)
