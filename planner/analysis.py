@@ -607,8 +607,7 @@ def _not_crossed(topo: Topology, loads: dict[str, Load]) -> list[Component]:
 def _ids_of(topo: Topology, kind: str) -> Iterable[str]:
     """The ids of the components of ``kind``, in design order (what ``topo.of_kind(kind)``
     lists, without reading the components: on a site each read is a cache miss)."""
-    topo._fix_order()
-    return topo._by_kind[kind]
+    return topo._kind_table(kind)
 
 
 @dataclass

@@ -187,12 +187,14 @@ class Replica:
             if old.kind != comp.kind:
                 del t._by_kind[old.kind][old.id]
                 t._by_kind[comp.kind][comp.id] = None
-                t._order_dirty = True
+                t._disordered()
         else:
             t._by_kind[comp.kind][comp.id] = None
         if old is None or t._seq[comp.id] != seq:
-            if seq < t._next_seq or (old is not None and t._seq[comp.id] != seq):
-                t._order_dirty = True
+            if old is not None and t._seq[comp.id] != seq:
+                t._disordered()
+            elif seq < t._next_seq:
+                t._appended_late(comp.id, comp.kind)  # a new component: appended below
             t._seq[comp.id] = seq
             t._next_seq = max(t._next_seq, seq + 1)
         t._components[comp.id] = comp

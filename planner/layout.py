@@ -201,7 +201,6 @@ def layout(
     layouts before (see :class:`LayoutMemo`). Cost O(n) in components."""
     if collapsed is None:
         collapsed = default_collapsed(topo)
-    topo._fix_order()  # the walks below read the kind and children tables directly, in design order
     x_of: dict[str, float] = {}
     x = 20.0
     for col in COLUMNS:
@@ -292,8 +291,8 @@ def _below(topo: Topology, cid: str) -> list[str]:
 
 
 def _of_kind(topo: Topology, kind: str) -> dict[str, None]:
-    """The ids of ``kind`` (for membership tests; read only)."""
-    return topo._by_kind.get(kind, {})
+    """The ids of ``kind`` in design order (read only)."""
+    return topo._kind_table(kind) if kind in topo._by_kind else {}
 
 
 def _holding(kind: str) -> frozenset[str]:

@@ -11,7 +11,9 @@ from planner.io import Project
 
 
 def _same_tables(a, b) -> None:
+    a._fix_order(), b._fix_order()  # each table is put in design order when read
     assert list(a._components) == list(b._components)
+    assert {k: list(v) for k, v in a._by_kind.items()} == {k: list(v) for k, v in b._by_kind.items()}
     assert {k: v for k, v in a._children.items() if v} == {k: v for k, v in b._children.items() if v}
     assert a._seq == b._seq and a._refs_to == b._refs_to and a._by_kind == b._by_kind
     assert all(a._components[c] == b._components[c] and a._components[c] is not b._components[c] for c in a._seq)

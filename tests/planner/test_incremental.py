@@ -36,7 +36,7 @@ def state(topo):
         [(c.id, c.kind, c.name, c.parent, c.part, c.attrs) for c in topo.components()],
         {k: list(v) for k, v in topo._children.items() if v},
         {k: sorted(v) for k, v in topo._refs_to.items() if v},
-        {k: list(v) for k, v in topo._by_kind.items()},
+        {k: topo.ids_of_kind(k) for k in topo._by_kind},  # each in design order once read
         topo.parts,
         topo.meta,
     )

@@ -87,7 +87,10 @@ def test_delete_subsystem_removes_hdisk_references(one_drawer):
         (lambda t, p: edit.set_attr(t, "p690.lpar1.datavg", "pp_mb", 500), "power of two"),
         (lambda t, p: edit.set_attr(t, "fastt1.ld1", "owner", "fastt2.A"), "not a controller of"),
         (lambda t, p: edit.add_array(t, "fastt1", 5, ["fastt1.e0.d1"]), "already in an array"),
-        (lambda t, p: edit.add_subsystem(t, p["FAStT600-Turbo"], "x", drive_part=p["DRV-36G-15K"], drives=15), "14 drive bays"),
+        (
+            lambda t, p: edit.add_subsystem(t, p["FAStT600-Turbo"], "x", drive_part=p["DRV-36G-15K"], drives=15),
+            "14 drive bays",
+        ),
         (lambda t, p: edit.set_attr(t, "cab1", "label", "a\nb"), "control characters"),
     ],
 )
@@ -152,3 +155,54 @@ def test_deleting_a_placed_box_drops_its_position_and_undo_restores_it(one_drawe
     assert sub not in t and sub not in t.positions
     b.undo(t)
     assert t.positions[sub] == (400.0, 120.0)
+
+
+def _in_order(t: Topology) -> None:
+    """Every table the walks read is in design order (creation numbers rising)."""
+    seq = t._seq
+    ids = [c.id for c in t.components()]
+    assert ids == sorted(ids, key=seq.__getitem__)
+    for kind in t._by_kind:
+        kind_ids = t.ids_of_kind(kind)
+        assert kind_ids == sorted(kind_ids, key=seq.__getitem__), kind
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    steps=st.lists(
+        st.tuples(st.sampled_from(["delete", "undo", "redo", "read"]), st.integers(0, 10**6), st.integers(0, 10**6)),
+        min_size=1,
+        max_size=14,
+    )
+)
+def test_design_order_survives_undo_whatever_is_read_between(steps):
+    """An undo puts removed components back at the tables' ends out of order; each table is put
+    back in order (merged or sorted) only when read. Whatever tables were read between the
+    edits, each one read later is in order, and copies keep the order."""
+    from catalogs.catalog import builtin_parts
+    from planner.examples import build_example
+
+    t = build_example("p690-benchmark", builtin_parts())
+    stack = UndoStack(t)
+    victims = [c.id for kind in ("subsystem", "drawer", "hba", "switch", "array") for c in t.of_kind(kind)]
+    kinds = list(t._by_kind)
+    for what, a, b in steps:
+        if what == "delete":
+            alive = [v for v in victims if v in t]
+            if alive:
+                edit.push(stack, edit.delete(t, [alive[a % len(alive)], alive[b % len(alive)]]))
+        elif what == "undo":
+            stack.undo()
+        elif what == "redo":
+            stack.redo()
+        else:  # read one kind's table, or the components, leaving the others stale
+            kind = kinds[a % len(kinds)]
+            ids = t.ids_of_kind(kind) if b % 3 else [c.id for c in t.components()]
+            assert ids == sorted(ids, key=t._seq.__getitem__)
+    copy = t.snapshot()
+    _in_order(copy)
+    _in_order(t)
+    assert [c.id for c in t.clone().components()] == [c.id for c in t.components()]
+    while stack.undo():
+        pass
+    _in_order(t)
