@@ -21,10 +21,10 @@ drive bay (``Box.state``: "free" or "array:<n>"; bays without a drive in ``Box.c
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from planner import naming
+from planner.layout_orders import LayoutMemo, by_peer_rank, host_ranks, ids_of, storage_order
 from planner.model import Component, Topology
 from planner.schema import KINDS, collapsible_kinds, diagram_columns
 
@@ -109,54 +109,6 @@ def alias_changes(old: Diagram, new: Diagram) -> list[str]:
     return [c for c in dict.fromkeys(cands) if oa.get(c) != na.get(c)]
 
 
-class LayoutMemo:
-    """What one layout of a design lends the next: the members of each collapsed group (what
-    :func:`layout` hides below it, as {member: group}), kept until an edit touches the group or
-    a layout shows it open. Before laying out after an edit, call :meth:`forget` with the ids
-    the edit changed and the diagram laid out last with this memo; one memo per copy of the
-    design (the editor's analysis lane keeps one with its replica)."""
-
-    def __init__(self) -> None:
-        self.members: dict[str, tuple[dict[str, str], int]] = {}  # group -> (members, HBAs among them)
-        self._merged: dict[str, str] = {}  # every folded member -> its group, as of _merged_from
-        self._merged_from: dict[str, dict[str, str]] = {}  # group -> the members merged
-
-    def merged(self, folded: dict[str, dict[str, str]]) -> dict[str, str]:
-        """Every member of the groups ``folded`` (group -> members) -> its group: the merge
-        made last time, with the groups whose members changed since taken out and put in."""
-        alias, last = self._merged, self._merged_from
-        for g, members in last.items():
-            if folded.get(g) is not members:
-                for c in members:
-                    if alias.get(c) == g:
-                        del alias[c]
-        for g, members in folded.items():
-            if last.get(g) is not members:
-                alias.update(members)
-        self._merged_from = dict(folded)
-        return alias
-
-    def keep(self, folded: dict[str, dict[str, str]]) -> None:
-        """Keep only the groups folded in the layout just made: every member of a group kept is
-        then in that diagram's alias, so :meth:`forget` finds the group of a component removed
-        from it (a group shown open hides nothing: its removed members would go unnoticed)."""
-        if len(self.members) != len(folded):
-            self.members = {g: v for g, v in self.members.items() if g in folded}
-
-    def forget(self, topo: Topology, ids: Iterable[str], shown: Diagram | None) -> None:
-        """Drop the groups holding any of ``ids`` now (their ancestors in ``topo``) or before
-        (the group ``shown``, the diagram laid out before the edit, hid them in)."""
-        members, comps = self.members, topo._components  # read only
-        for cid in ids:
-            c: str | None = cid
-            while c is not None:
-                members.pop(c, None)
-                comp = comps.get(c)
-                c = comp.parent if comp is not None else None
-            if shown is not None and (g := shown.alias.get(cid)) is not None:
-                members.pop(g, None)
-
-
 def same_geometry(old: Diagram, new: Diagram) -> bool:
     """Whether ``new`` has the boxes and links of ``old``, each where it was (texts aside): the
     canvas then keeps its items and relabels them."""
@@ -209,10 +161,10 @@ def layout(
     d = Diagram(folded={})
     d.width = x
     d.memo = memo if memo is not None else LayoutMemo()
-    ranks = _host_ranks(topo)
+    ranks = host_ranks(topo, d.memo)
     _host_side(topo, d, x_of, collapsed, editor)
     _switches(topo, d, x_of, collapsed, ranks)
-    _subsystems(topo, d, x_of, collapsed, _storage_order(topo, ranks), editor)
+    _subsystems(topo, d, x_of, collapsed, storage_order(topo, ranks, d.memo), editor)
     _lvm(topo, d, x_of, collapsed)
     merged = d.memo.merged(d.folded)
     d.memo.keep(d.folded)
@@ -263,7 +215,7 @@ def _hide(topo: Topology, d: Diagram, group: Component) -> int:
                 if kids:
                     nxt += kids
             level = nxt
-        hbas = _of_kind(topo, "hba")
+        hbas = ids_of(topo, "hba")
         got = memo.members[gid] = (hidden, sum(1 for c in hidden if c in hbas) if group.kind == "drawer" else 0)
     d.folded[gid] = got[0]
     return len(got[0])
@@ -288,44 +240,6 @@ def _below(topo: Topology, cid: str) -> list[str]:
         if kids:
             stack += reversed(kids)
     return out
-
-
-def _of_kind(topo: Topology, kind: str) -> dict[str, None]:
-    """The ids of ``kind`` in design order (read only)."""
-    return topo._kind_table(kind) if kind in topo._by_kind else {}
-
-
-def _holding(kind: str) -> frozenset[str]:
-    """The kinds that may have a ``kind`` below them (from the schema's parents)."""
-    out: set[str] = set()
-    todo = [kind]
-    while todo:
-        for p in KINDS[todo.pop()].parents:
-            if p is not None and p not in out:
-                out.add(p)
-                todo.append(p)
-    return frozenset(out)
-
-
-_HOLD_PORTS = _holding("hba_port")  # where a server's HBA ports may sit: drawers .. HBAs, not LPARs
-
-
-def _host_ranks(topo: Topology) -> dict[str, int]:
-    """HBA port id -> its place in the server's slot order (drawer, PHB, slot): the order the
-    host side is drawn in, whatever is collapsed. The walk enters only what may hold ports."""
-    ranks: dict[str, int] = {}
-    below, comps = topo._children, topo._components  # read only
-    for server in topo.of_kind("server"):
-        stack = list(reversed(below.get(server.id, ())))
-        while stack:
-            c = comps[stack.pop()]
-            if c.kind == "hba_port":
-                ranks[c.id] = len(ranks)
-            elif c.kind in _HOLD_PORTS and (kids := below.get(c.id)):
-                stack += reversed(kids)
-    for c in topo.of_kind("hba_port"):  # HBAs in no server (a draft) come last
-        ranks.setdefault(c.id, len(ranks))
-    return ranks
 
 
 def _host_side(topo: Topology, d: Diagram, x_of: dict[str, float], collapsed: set[str], editor: bool = False) -> None:
@@ -390,33 +304,10 @@ def _slot_row(topo: Topology, d: Diagram, slot: Component, x: float, y: float, e
             d.alias[port.id] = h.id
 
 
-def _storage_order(topo: Topology, ranks: dict[str, int]) -> dict[str, float]:
-    """Order subsystems by the mean slot order of the HBAs zoned to them (fewer crossings).
-    ``ranks`` holds every HBA port of the design and nothing else."""
-    comps = topo._components  # read only: this runs for every layout of a site
-    sub_of: dict[str, Component | None] = {}
-    pos: dict[str, list[float]] = {}
-    for zid in _of_kind(topo, "zone"):
-        members = comps[zid].attrs.get("members") or ()
-        hb = [ranks[m] for m in members if m in ranks]
-        if not hb:
-            continue
-        for m in members:
-            if m in ranks:
-                continue
-            sub = sub_of.get(m, False)
-            if sub is False:
-                c = comps.get(m)
-                sub = sub_of[m] = topo.ancestor(m, "subsystem") if c is not None and c.kind == "host_port" else None
-            if sub is not None:
-                pos.setdefault(sub.id, []).extend(hb)
-    return {k: sum(v) / len(v) for k, v in pos.items()}
-
-
 def _switches(topo: Topology, d: Diagram, x_of: dict[str, float], collapsed: set[str], ranks: dict[str, int]) -> None:
     y = 20.0
     x, w = x_of["switch"], COLUMN_WIDTH["switch"]
-    for sw in _by_peer_rank(topo, ranks, topo.of_kind("switch")):
+    for sw in by_peer_rank(topo, ranks, topo.of_kind("switch"), d.memo):
         if sw.id in collapsed:
             box = _add(d, sw, "switch", x, y, w, 3 * ROW)
             box.collapsed, box.hidden_count = True, _hide(topo, d, sw)
@@ -447,27 +338,6 @@ def _switch_port_label(topo: Topology, port: Component) -> str:
         owner = topo.get(peer_c.parent)
         what = f" - {naming.qualified_name(topo, owner) if owner else peer}"
     return f"{port['index']}{what}"
-
-
-def _by_peer_rank(topo: Topology, ranks: dict[str, int], switches: list[Component]) -> list[Component]:
-    """Switches in the slot order of the HBAs cabled to them (switches without HBAs last).
-    ``ranks`` holds every HBA port of the design and nothing else."""
-    comps, sports = topo._components, _of_kind(topo, "switch_port")
-    got: dict[str, list[int]] = {}
-    for cid in _of_kind(topo, "cable"):
-        attrs = comps[cid].attrs
-        a, b = attrs.get("a"), attrs.get("b")
-        port, peer = (a, b) if a in sports else (b, a)
-        if port in sports and peer in ranks:
-            sw = topo.ancestor(port, "switch")
-            if sw is not None:
-                got.setdefault(sw.id, []).append(ranks[peer])
-
-    def key(sw: Component) -> float:
-        mine = got.get(sw.id)
-        return sum(mine) / len(mine) if mine else 1e12
-
-    return sorted(switches, key=key)
 
 
 def _subsystems(
@@ -687,7 +557,7 @@ def _links(topo: Topology, d: Diagram) -> None:
             links.append(Link(va, vb, kind, via))
 
     for kind in COLUMNS[1 : COLUMNS.index("slot") + 1]:  # the server's I/O tree: drawer .. slot
-        for cid in _of_kind(topo, kind):
+        for cid in ids_of(topo, kind):
             box = boxes.get(cid)
             if box is not None and box.container is None:
                 parent = topo._components[cid].parent
@@ -756,7 +626,7 @@ def box_text(topo: Topology, d: Diagram, cid: str) -> tuple[str, str]:
     box, c = d.boxes[cid], topo[cid]
     kind, label, tip = c.kind, c.label(), box.tip
     if kind == "drawer" and box.collapsed:
-        hbas = _of_kind(topo, "hba")
+        hbas = ids_of(topo, "hba")
         label = f"{c.label()}\n{sum(1 for x in _below(topo, cid) if x in hbas)} HBAs"
     elif kind in ("slot", "hba"):
         slot = c if kind == "slot" else topo[c.parent]

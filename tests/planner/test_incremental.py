@@ -21,6 +21,7 @@ from planner.commands import PutPart, UndoStack
 from planner.examples import build_example, build_site
 from planner.incremental import Delta, IncrementalAnalysis, Replica
 from planner.layout import COLLAPSIBLE, Diagram, LayoutMemo, alias_changes, layout
+from planner.layout_orders import host_ranks, peer_ranks, storage_order
 from planner.model import ModelError
 from planner.resilience import all_paths
 
@@ -201,6 +202,11 @@ class Edits(RuleBasedStateMachine):
         collapsed = {c for c in self.collapsed if c in self.topo}
         got = layout(self.replica.topo, collapsed, editor=True, memo=self.memo)
         assert got == layout(self.topo, collapsed, editor=True)  # boxes, links, size and aliases
+        # the orders the memo kept are those worked out afresh (a stale one need not move a box)
+        ranks = host_ranks(self.topo)
+        assert self.memo.ranks == ranks
+        assert self.memo.peers == peer_ranks(self.topo, ranks, None)
+        assert self.memo.storage == storage_order(self.topo, ranks)
 
         def plain(d):  # the same diagram without what the memo shares
             return Diagram(d.boxes, d.links, d.width, d.height, d.alias)
