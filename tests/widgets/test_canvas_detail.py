@@ -583,3 +583,34 @@ def test_a_links_rectangle_over_a_tile_found_by_bisection_is_the_masks(qtbot, pa
             met += want is not None
         fast += line[1] is not None and line[5]
     assert fast >= 0.9 * len(scene.links) and met > len(scene.links)  # most links bisected; most met some cells
+
+
+def test_a_recoloured_link_is_gathered_with_a_hairline_of_its_new_colour(qtbot, parts, benchmark_design):
+    """A link keeps its one-pixel pen (what the layer strokes while the user zooms) and whether
+    it is dotted until it is restyled: a cable recoloured, then gathered again, is stroked in
+    its new colour; an owner link is still gathered as dotted (drawn by its path)."""
+    doc, scene, view = zoomed(qtbot, parts, benchmark_design, 1.0)
+    layer = view.summary
+    layer.build() if not layer.current() else None
+
+    def gathered(li):
+        for key in li.keys:
+            tile = layer.tiles[key]
+            tile._links = None
+            for _ in tile.gathering_links():
+                pass
+            for entry in tile._links or ():
+                if entry[0] is li:
+                    return entry
+        return None
+
+    cable = next(li for li in scene.links if li.link.kind == "cable" and gathered(li) is not None)
+    before = gathered(cable)[2].color().rgba()
+    cable.util = 0.99 if cable.util is None or cable.util < 0.5 else 0.01
+    cable.restyle()
+    after = gathered(cable)
+    assert after[2].color().rgba() == cable.pen().color().rgba() != before
+    assert after[2].isCosmetic() and after[2].widthF() == 0
+    owner = next(li for li in scene.links if li.link.kind == "owner" and gathered(li) is not None)
+    entry = gathered(owner)
+    assert not owner.solid and entry[3] is not None  # dotted: drawn by its path

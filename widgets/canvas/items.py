@@ -468,7 +468,7 @@ class LinkItem:
 
     __slots__ = (
         "link", "a", "b", "cid", "util", "highlighted", "layer", "order",
-        "segments", "polyline", "near", "_path", "_pen", "_bounds", "ends", "rgba", "keys",
+        "segments", "polyline", "near", "_path", "_pen", "_bounds", "ends", "rgba", "keys", "solid", "thin",
     )  # fmt: skip
 
     def __init__(self, link, a: BoxItem, b: BoxItem) -> None:
@@ -486,6 +486,8 @@ class LinkItem:
         self.ends = (0.0, 0.0, 0.0, 0.0)  # the curve's first and last points (x1, y1, x2, y2)
         self.rgba = 0  # its pen's colour (QColor.rgba)
         self.keys: list[tuple[int, int]] = []  # the layer's tiles it was put in (see SummaryLayer)
+        self.solid = True  # its pen draws a solid line (not dotted)
+        self.thin: QPen | None = None  # the layer's one-pixel pen of its colour, once asked for
         self.update_path()
         self.restyle()
 
@@ -550,11 +552,12 @@ class LinkItem:
             color, width = HIGHLIGHT, 3.0
         pen = QPen(color, width)
         pen.setCosmetic(kind != "cable" or self.highlighted)
-        if kind in ("owner", "pv"):
+        self.solid = kind not in ("owner", "pv")
+        if not self.solid:
             pen.setStyle(Qt.PenStyle.DotLine)
         if pen.widthF() != self._pen.widthF():
             self._bounds = None
-        self._pen, self.rgba = pen, color.rgba()
+        self._pen, self.rgba, self.thin = pen, color.rgba(), None
         if self.layer is not None:
             self.layer.restyled(self)
 

@@ -51,9 +51,6 @@ WARM_WAIT_MS = 20
 WARM_DEFER_S = 1.0
 
 
-SOLID = Qt.PenStyle.SolidLine
-
-
 def _key(x: float, y: float) -> tuple[int, int]:
     return int(x // TILE), int(y // TILE)
 
@@ -118,12 +115,13 @@ class Tile:
         epoch, out, cell = self.epoch, [], self.cell
         for n, li in enumerate(list(self.links)):
             r = li.boundingRect()  # the link's item sits at the scene's origin
-            pen = li.pen()
-            solid = pen.style() == SOLID
+            pen, solid = li.pen(), li.solid  # (kept by the link: asking the pen cost 5 us a link)
             whole = (r.left(), r.top(), r.right(), r.bottom())
             near = _near(li, self.key, cell) if solid else whole
             if near is not None:
-                thin = pen if pen.isCosmetic() else _hairline(pen)
+                thin = li.thin
+                if thin is None:
+                    thin = li.thin = pen if pen.isCosmetic() else _hairline(pen)
                 out.append((li, pen, thin, None if solid else li.path(), *near, solid, whole))
             if n % _PAUSE_EVERY == _PAUSE_EVERY - 1:
                 yield
