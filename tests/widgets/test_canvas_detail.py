@@ -614,3 +614,28 @@ def test_a_recoloured_link_is_gathered_with_a_hairline_of_its_new_colour(qtbot, 
     owner = next(li for li in scene.links if li.link.kind == "owner" and gathered(li) is not None)
     entry = gathered(owner)
     assert not owner.solid and entry[3] is not None  # dotted: drawn by its path
+
+
+def test_a_tiles_summaries_are_gathered_a_few_boxes_and_links_at_a_time(qtbot, parts, benchmark_design):
+    """Zoomed out, a tile's boxes and lines are gathered in steps (the views' preparation runs
+    them in its slices): step by step they equal a gathering in one go, and what was gathered
+    is dropped when a box of the tile is restyled or the tile changes before the last step."""
+    doc, scene, view = zoomed(qtbot, parts, benchmark_design, 0.3)
+    layer = view.summary
+    layer.build() if not layer.current() else None
+    tile = max(layer.tiles.values(), key=lambda t: len(t.tops) * 16 + len(t.links))
+    tile.gather()
+    whole = (list(tile.boxes or ()), list(tile.lines or ()))
+    assert whole[0] and whole[1]
+    for drop in (tile.invalidate_boxes, tile.invalidate, None):
+        tile.boxes = tile.lines = None
+        steps = tile.gathering()
+        next(steps)  # (it holds several boxes: it pauses)
+        if drop is not None:
+            drop()
+        for _ in steps:
+            pass
+        if drop is None:
+            assert (tile.boxes, tile.lines) == whole
+        else:
+            assert tile.boxes is None  # dropped: the next paint gathers it again

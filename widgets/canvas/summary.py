@@ -41,6 +41,9 @@ MARGIN = 8.0
 FINE_PIECE = 12.0
 #: how many items or links the layer's preparations handle between two looks at the clock
 _PAUSE_EVERY = 16
+#: ... and how many top boxes a tile's summaries are gathered between pauses (a subsystem
+#: expanded holds 50 boxes)
+_TOPS_EVERY = 4
 #: how many links a layer following a morph moves between two pauses
 _FOLLOW_EVERY = 64
 #: after the tiles are cut, their links are gathered between events in slices this long
@@ -76,6 +79,7 @@ class Tile:
         self._links: list[tuple] | None = None  # see link_bounds
         self.dirty = True  # changed since it was drawn last (a repaint of it is due)
         self.epoch = 0  # counts its invalidations (see gathering_links)
+        self.box_epoch = 0  # ... and those of its boxes alone (see gathering)
 
     def invalidate(self) -> None:
         """Gather the batches again at the next paint, and have the views draw the tile again."""
@@ -92,6 +96,7 @@ class Tile:
         view had every link over them gathered again in the next paint, 60-80 ms on the 16x
         site); the views draw the tile again where the layer draws the boxes (zoomed out)."""
         self.boxes = None
+        self.box_epoch += 1
         if self.layer.scene.low_detail[0] and not self.dirty:
             self.dirty = True
             self.layer.scene.invalidate(self.bounds, QGraphicsScene.SceneLayer.BackgroundLayer)
@@ -129,19 +134,34 @@ class Tile:
             self._links = out
 
     def gather(self) -> None:
+        """Gather the batches (zoomed out: the boxes' summaries, the links as lines) at once."""
+        for _ in self.gathering():
+            pass
+
+    def gathering(self) -> Iterator[None]:
+        """Gather the batches, pausing (yielding) every few boxes and links; what is gathered is
+        dropped if the tile or its boxes are invalidated meanwhile. The views' preparation runs
+        it in its slices (one tile of the benchmark zoomed out, gathered in one go when a drawer
+        was folded, held the event loop 19-23 ms)."""
+        epoch, box_epoch, bounds = self.epoch, self.box_epoch, self.bounds
         ops: dict[tuple, tuple[Any, Any, list]] = {}
-        for top in self.tops:
+        for n, top in enumerate(list(self.tops)):
             summary_batch(top, ops)
-            self.bounds = self.bounds.united(top.sceneBoundingRect().adjusted(-2, -2, 2, 2))
-        self.boxes = [ops[k] for k in sorted(ops)]
+            bounds = bounds.united(top.sceneBoundingRect().adjusted(-2, -2, 2, 2))
+            if n % _TOPS_EVERY == _TOPS_EVERY - 1:
+                yield
         pens: dict[tuple, tuple[Any, list[QLineF]]] = {}
-        for li in sorted(self.links, key=_order):  # (the pens in the order of the scene's links)
+        for n, li in enumerate(sorted(self.links, key=_order)):  # (the pens in the order of the scene's links)
             pen = li.pen()
             key = (pen.color().rgba(), pen.widthF(), pen.isCosmetic(), int(pen.style().value))
             mine = segments(li).get(self.key)
             if mine:
                 pens.setdefault(key, (pen, []))[1].extend(mine)
-        self.lines = list(pens.values())
+            if n % _PAUSE_EVERY == _PAUSE_EVERY - 1:
+                yield
+        if (epoch, box_epoch) == (self.epoch, self.box_epoch):
+            self.bounds = self.bounds.united(bounds)  # (a box placed meanwhile grew it too)
+            self.boxes, self.lines = [ops[k] for k in sorted(ops)], list(pens.values())
 
 
 def _order(li: LinkItem) -> int:
@@ -405,7 +425,7 @@ class SummaryLayer:
         for tile in list(self.tiles.values()):
             if tile.bounds.intersects(exposed):
                 if low and (tile.boxes is None or tile.lines is None):
-                    tile.gather()  # (zoomed out: the boxes' summaries and the links as lines)
+                    yield from tile.gathering()  # (zoomed out: the boxes' summaries and the links as lines)
                     yield
                 else:
                     yield from tile.gathering_links()
