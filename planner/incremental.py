@@ -194,7 +194,7 @@ class Replica:
             if old is not None and t._seq[comp.id] != seq:
                 t._disordered()
             elif seq < t._next_seq:
-                t._appended_late(comp.id, comp.kind)  # a new component: appended below
+                t._appended_late(comp.kind)  # a new component: appended below
             t._seq[comp.id] = seq
             t._next_seq = max(t._next_seq, seq + 1)
         t._components[comp.id] = comp

@@ -14,10 +14,8 @@ from __future__ import annotations
 
 import copy
 import re
-from bisect import bisect_right
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from itertools import islice
 from typing import Any
 
 from planner.schema import (  # noqa: F401  (re-exported: the model's public names)
@@ -94,10 +92,9 @@ class Topology:
         self._observers: list[Callable[[Event], None]] = []
         self._seq: dict[str, int] = {}  # creation order, so undo restores the exact order
         self._next_seq = 0
-        #: the tables out of design order (see _fix_order): "" for the components, else a kind
-        #: -> the ids appended to its end out of order (an undo puts removed components back),
-        #: the rest being in order; None when the disorder is other
-        self._stale: dict[str, dict[str, None] | None] = {}
+        #: the tables out of design order, put back in order when read (see _fix_table): "" for
+        #: the components, else a kind (an undo puts removed components back at their ends)
+        self._stale: set[str] = set()
         self.revision = 0  # bumped on every change; analysis caches key on it
 
     # -- reading --------------------------------------------------------------------------
@@ -134,27 +131,23 @@ class Topology:
 
     def _fix_table(self, table: str) -> None:
         """Put one table (see ``_stale``) back in design order, only when read: undoing the
-        deletion of a site's subsystem put 42 components back out of order and sorting all 55,000
-        (and the 25,000 drives) took 25 ms in each layout, while the layout and the analysis
-        read only the small kinds' tables in order. Ids appended late are merged into place."""
-        late = self._stale.pop(table)
+        deletion of a site's subsystem put 42 components back, and sorting every table again
+        (with a Python key) took 25 ms in each layout, while the layout and the analysis read
+        only the small kinds' tables in order. Timsort of a table nearly in order, keyed by a
+        C lookup, takes a few ms; rebuilding the dict is most of it."""
+        self._stale.discard(table)
         if table == "":
-            self._components = _in_design_order(self._components, late, self._seq)
+            self._components = _in_design_order(self._components, self._seq)
         else:
-            self._by_kind[table] = _in_design_order(self._by_kind[table], late, self._seq)
+            self._by_kind[table] = _in_design_order(self._by_kind[table], self._seq)
 
-    def _appended_late(self, cid: str, kind: str) -> None:
-        """``cid`` was just appended to the tables out of design order."""
-        stale = self._stale
-        for table in ("", kind):
-            if table not in stale:
-                stale[table] = {cid: None}
-            elif (late := stale[table]) is not None:
-                late[cid] = None
+    def _appended_late(self, kind: str) -> None:
+        """A component of ``kind`` was just appended to the tables out of design order."""
+        self._stale.update(("", kind))
 
     def _disordered(self) -> None:
-        """The tables are out of design order other than by ids appended late."""
-        self._stale = dict.fromkeys(["", *self._by_kind])
+        """The tables may be out of design order anywhere."""
+        self._stale = {"", *self._by_kind}
 
     def of_kind(self, kind: str) -> list[Component]:
         comps = self._components
@@ -259,7 +252,7 @@ class Topology:
         if seq is None:
             seq = self._next_seq
         elif seq < self._next_seq - 1:
-            self._appended_late(comp.id, comp.kind)
+            self._appended_late(comp.kind)
         self._seq[comp.id] = seq
         self._next_seq = max(self._next_seq, seq + 1)
         self._index_refs(comp, add=True)
@@ -347,7 +340,7 @@ class Topology:
         other._refs_to = {cid: set(refs) for cid, refs in self._refs_to.items()}
         other._seq = dict(self._seq)
         other._next_seq = self._next_seq
-        other._stale = {table: None if late is None else dict(late) for table, late in self._stale.items()}
+        other._stale = set(self._stale)
         other.revision = self.revision
         return other
 
@@ -464,27 +457,7 @@ def check_references(topo: Topology) -> None:
                     )
 
 
-def _in_design_order(table: dict, late: dict[str, None] | None, seq: dict[str, int]) -> dict:
-    """``table`` (keyed by component id) in design order. ``late``: ids appended to its end out
-    of order, all other keys being in order; None: sort it all. Falls back to sorting when the
-    late ids (those still in it) are not the table's last keys."""
-    if late is not None:
-        tail = [cid for cid in late if cid in table]
-        n = len(tail)
-        if n == 0:
-            return table
-        if set(islice(reversed(table), n)) == set(tail):
-            head = list(islice(table, len(table) - n))
-            at = list(map(seq.__getitem__, head))
-            tail.sort(key=seq.__getitem__)
-            keys: list[str] = []
-            start = 0
-            for cid in tail:
-                i = bisect_right(at, seq[cid], start)
-                keys += head[start:i]
-                keys.append(cid)
-                start = i
-            keys += head[start:]
-            return dict(zip(keys, map(table.__getitem__, keys)))
+def _in_design_order(table: dict, seq: dict[str, int]) -> dict:
+    """``table`` (keyed by component id) in design order."""
     keys = sorted(table, key=seq.__getitem__)
     return dict(zip(keys, map(table.__getitem__, keys)))

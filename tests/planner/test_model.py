@@ -177,7 +177,7 @@ def _in_order(t: Topology) -> None:
 )
 def test_design_order_survives_undo_whatever_is_read_between(steps):
     """An undo puts removed components back at the tables' ends out of order; each table is put
-    back in order (merged or sorted) only when read. Whatever tables were read between the
+    back in order only when read. Whatever tables were read between the
     edits, each one read later is in order, and copies keep the order."""
     from catalogs.catalog import builtin_parts
     from planner.examples import build_example
