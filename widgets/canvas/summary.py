@@ -197,8 +197,8 @@ def _basis_array(n: int) -> np.ndarray:
 def polyline(li: LinkItem) -> tuple | None:
     """The link's curve as a fine polyline (kept until the link moves): its points (numpy;
     building QPointF one by one cost 0.75 ms a link, most of a first pan over a site), their x (None unless they run left to right) and its y made ascending (with the sign
-    that does it), so the pieces over a strip are found by bisection; and the longest piece's
-    length."""
+    that does it), so the pieces over a strip are found by bisection; the longest piece's
+    length; and whether that y does rise throughout (then :func:`_curve_near` bisects too)."""
     if li.polyline is None:  # (27 us a link with three numpy diffs; the pieces are taken once)
         controls = li.controls()
         cx, cy = [p[0] for p in controls], [p[1] for p in controls]
@@ -209,9 +209,8 @@ def polyline(li: LinkItem) -> tuple | None:
         dx, dy = step[:, 0], step[:, 1]
         sign = 1.0 if pts[-1, 1] >= pts[0, 1] else -1.0
         ascending = bool((dx >= 0).all())
-        rising = bool(
-            (dy >= 0).all() if sign > 0 else (dy <= 0).all()
-        )  # (a cubic between two levels: to the last bit?)
+        # (a cubic between two levels rises throughout; checked, as rounding might not)
+        rising = bool((dy >= 0).all() if sign > 0 else (dy <= 0).all())
         reach = float(np.hypot(dx, dy).max())  # the longest piece
         ys = sign * pts[:, 1]
         li.polyline = (pts, pts[:, 0].tolist() if ascending else None, ys.tolist(), sign, reach, rising)
