@@ -54,9 +54,12 @@ IDLE_S = 1.0  # quiet time before the cross-check runs
 #: the lanes nothing.
 GIL_SWITCH_S = 0.0002
 #: After sending an analysis the lane lets the GUI thread show it before it analyses the other
-#: direction (at most this long, until the GUI thread sets :attr:`BackgroundAnalysis.gui_turn`): the two would
-#: otherwise take turns at the interpreter and the repaint would stretch over several frames.
-GUI_FIRST_S = 0.05
+#: direction (at most this long, until the GUI thread sets :attr:`BackgroundAnalysis.gui_turn`:
+#: when the canvas has painted it, in slices, ``Document.analysis_shown``): the two would
+#: otherwise take turns at the interpreter and the repaint would stretch over several frames (a
+#: subsystem deleted on the 16x site: the overview gathered and drew what moved, 50-80 ms in
+#: slices, while the other direction took 30-40 ms of them).
+GUI_FIRST_S = 0.3
 #: After sending a layout the lane lets the GUI thread show it (the canvas places its items in
 #: slices; ``Document.layout_shown``) before it analyses the edit, at most this long: the two
 #: taking turns at the interpreter made a subsystem deleted on the 16x site block the GUI

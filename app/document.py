@@ -158,6 +158,7 @@ class Document(QObject):
         self._layout_request: tuple | None = None  # (collapsed, positions, diagram shown) for the next job
         self._warm_request: tuple | None = None  # the same and the design, sent with it (see warm_layout)
         self.layout_showing = False  # the canvas is showing a layout in slices (see layout_shown)
+        self.analysis_showing = False  # the canvas is painting the analysis sent last in slices (see analysis_shown)
         self._attach()
 
     def _on_clean_changed(self, _clean: bool) -> None:
@@ -375,10 +376,19 @@ class Document(QObject):
             if not self.is_current(bundle):
                 return  # stale: a newer revision is on its way
             self.analysis = bundle
+            self.analysis_showing = False
             self.analysisReady.emit(bundle)  # the canvas starts painting it
         finally:
-            if self._background is not None:  # the analysis lane goes on (see GUI_FIRST_S)
-                self._background.gui_turn.set()
+            if self._background is not None and not self.analysis_showing:  # else: see analysis_shown
+                self._background.gui_turn.set()  # the analysis lane goes on (see GUI_FIRST_S)
+
+    def analysis_shown(self) -> None:
+        """The canvas has painted the analysis sent last, in slices (it set
+        :attr:`analysis_showing` meanwhile), or given it up for a newer one: the analysis lane,
+        waiting for it (at most ``GUI_FIRST_S``), analyses the other direction."""
+        self.analysis_showing = False
+        if self._background is not None:
+            self._background.gui_turn.set()
 
     def accept_cross_check(self, result: Any) -> None:
         """Keep and announce a max-flow cross-check (:class:`app.background.CrossCheck`) if it is

@@ -65,6 +65,7 @@ class Painting:
         job = self._job
         if job is None or job.bundle.origin is not self.shown_topology or not self.doc.is_current(job.bundle):
             self._let_views_paint()
+            self._tell_shown()  # (given up: a newer result is on its way)
             return
         if job.preparing is not None:  # the views are to show the progress, or the end
             self._show_progress(job)
@@ -108,9 +109,8 @@ class Painting:
         job.restyled = job.restyled or bool(restyled)
         more = job.next_box < len(job.boxes) or job.next_link < len(job.links)
         if not more and (budget is None or not (self._held or job.restyled)):
-            self._job = None
             self._let_views_paint()
-            self.painted_revision = job.bundle.revision
+            self._painted(job)
             return
         if not self._held:  # (links restyled: their tiles are gathered again before a paint)
             self._hold_views()
@@ -155,8 +155,19 @@ class Painting:
         if job.next_box < len(job.boxes) or job.next_link < len(job.links):
             self._slice_timer.start()
             return
+        self._painted(job)
+
+    def _painted(self: Any, job: PaintJob) -> None:
+        """``job`` is painted and shown."""
         self._job = None
         self.painted_revision = job.bundle.revision
+        self._tell_shown()
+
+    def _tell_shown(self: Any) -> None:
+        """The analysis lane, waiting while an analysis is painted in slices (the other
+        direction would take turns with the slices at the interpreter), goes on."""
+        if getattr(self.doc, "analysis_showing", False):
+            self.doc.analysis_shown()
 
     def _hold_views(self: Any) -> None:
         """Stop the views repainting what the slices change (see :data:`VIEW_REFRESH_S`)."""

@@ -78,7 +78,9 @@ class DiagramScene(Painting, Morphing, ToolLookups, QGraphicsScene):
     collapseChanged = Signal()
     rebuilt = Signal()  # the items were made again (many long-lived objects: see app.gui_gc)
     building = Signal(int, int)  # boxes made, of how many (items made again a slice at a time)
-    sliced = Signal()  # a slice of a build or of an analysis painted done (many long-lived objects made: see app.gui_gc)
+    sliced = (
+        Signal()
+    )  # a slice of a build or of an analysis painted done (many long-lived objects made: see app.gui_gc)
 
     def __init__(self, doc, parent=None) -> None:
         super().__init__(parent)
@@ -514,6 +516,7 @@ class DiagramScene(Painting, Morphing, ToolLookups, QGraphicsScene):
         if self.doc.synchronous:
             self._paint_slice()
         else:  # its first slice on a turn of its own (the result arrives in a turn busy enough)
+            self.doc.analysis_showing = True  # the analysis lane waits for it (Document.analysis_shown)
             self._slice_timer.start()
 
     def _collecting_members(self, result: Analysis) -> Iterator[None]:
