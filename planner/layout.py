@@ -543,36 +543,50 @@ def _lvm(topo: Topology, d: Diagram, x_of: dict[str, float], collapsed: set[str]
 
 
 def _links(topo: Topology, d: Diagram) -> None:
+    """The links between the visible boxes, each (ends, kind) once: the server's I/O tree, the
+    cables, each logical drive to its owning controller, each VG's PVs. Inline over the
+    thousands of cables and drives of a site (a call per candidate link was half the time)."""
     seen: set[tuple[str, str, str]] = set()
-    boxes, alias, links = d.boxes, d.alias, d.links
+    boxes, links = d.boxes, d.links
+    shown = d.alias.get
 
-    def link(a: str | None, b: str | None, kind: str, via: str = "") -> None:
-        va = (a if a in boxes else alias.get(a)) if a else None
-        vb = (b if b in boxes else alias.get(b)) if b else None
-        if not va or not vb or va == vb:
-            return
+    def add(va: str, vb: str, kind: str, via: str) -> None:
         key = (va, vb, kind)
         if key not in seen:
             seen.add(key)
             links.append(Link(va, vb, kind, via))
 
+    comps = topo._components
     for kind in COLUMNS[1 : COLUMNS.index("slot") + 1]:  # the server's I/O tree: drawer .. slot
         for cid in ids_of(topo, kind):
             box = boxes.get(cid)
             if box is not None and box.container is None:
-                parent = topo._components[cid].parent
-                if parent and parent in boxes:
-                    link(parent, cid, "tree")
+                parent = comps[cid].parent
+                if parent and parent in boxes and parent != cid:
+                    add(parent, cid, "tree", "")
     for cab in topo.of_kind("cable"):
         attrs = cab.attrs
-        link(attrs.get("a"), attrs.get("b"), "cable", cab.id)
+        a, b = attrs.get("a"), attrs.get("b")
+        if a and b:
+            va = a if a in boxes else shown(a)
+            vb = b if b in boxes else shown(b)
+            if va and vb and va != vb:
+                add(va, vb, "cable", cab.id)
     for ld in topo.of_kind("logical_drive"):
-        link(ld.attrs.get("owner"), ld.id, "owner", ld.id)
+        owner, cid = ld.attrs.get("owner"), ld.id
+        if owner:
+            va = owner if owner in boxes else shown(owner)
+            vb = cid if cid in boxes else shown(cid)
+            if va and vb and va != vb:
+                add(va, vb, "owner", cid)
     for vg in topo.of_kind("volume_group"):
+        vb = vg.id if vg.id in boxes else shown(vg.id)
         for pv in vg.attrs.get("pvs") or ():
             h = topo.get(pv)
             if h is not None and (ld := h.attrs.get("logical_drive")):
-                link(ld, vg.id, "pv", pv)
+                va = ld if ld in boxes else shown(ld)
+                if va and vb and va != vb:
+                    add(va, vb, "pv", pv)
 
 
 def _compact_columns(d: Diagram, x_of: dict[str, float]) -> None:
