@@ -7,7 +7,7 @@ from PySide6.QtGui import QImage, QPainter
 
 from planner import edit
 from tests.widgets.test_canvas import make_canvas
-from widgets.canvas.overview import FAR_SCALE, OverviewItem
+from widgets.canvas.overview import FAR_SCALE, STRIPE, OverviewItem
 
 
 def render(scene) -> None:
@@ -71,3 +71,42 @@ def test_zoomed_far_out_the_overview_says_where_boxes_are(qtbot, parts, benchmar
         assert overview.occupied(area) == under
         answers.add(under)
     assert answers == {True, False}
+
+
+def _gathered(overview) -> dict:
+    """What the overview holds, stripe by stripe: each box's rectangle and each link's piece."""
+    return {
+        i: ({k: dict(b) for k, b in s.fills.items() if b}, {k: dict(b) for k, b in s.lines.items() if b})
+        for i, s in overview._stripes.items()
+        if s.fills or s.lines
+    }
+
+
+def test_what_moved_is_gathered_again_as_a_gathering_from_nothing_would(qtbot, parts, benchmark_design):
+    """A subsystem deleted moves every box below it up (a morph): the overview gathers only what
+    moved, and holds then what it holds gathered from nothing, every line cut into the stripes
+    it crosses; so after the undo."""
+    doc, scene, view = make_canvas(qtbot, parts, benchmark_design)
+    doc.synchronous = True
+    scene.set_all_collapsed(False)
+    view.zoom(FAR_SCALE * 0.5 / view.transform().m11())
+    overview = view.scene().items()[0]
+    render(view.scene())
+    subsystem = doc.topology.ids_of_kind("subsystem")[0]
+    for change in (lambda: doc.run(edit.delete, [subsystem]), doc.undo_stack.undo):
+        change()
+        scene.flush()
+        render(view.scene())
+        assert overview.gathered and not overview._all
+        patched = _gathered(overview)
+        assert sum(len(b) for _, lines in patched.values() for b in lines.values()) > len(scene.links)  # (cut)
+        for i, (_, lines) in patched.items():  # each piece within its stripe (and a few pixels)
+            top, bottom = i * STRIPE - 64.0, (i + 1) * STRIPE + 64.0
+            assert all(
+                top - 1e-6 <= min(y1, y2) and max(y1, y2) <= bottom + 1e-6
+                for b in lines.values()
+                for _, y1, _, y2 in b.values()
+            )
+        overview.invalidate()
+        render(view.scene())
+        assert _gathered(overview) == patched
