@@ -203,6 +203,7 @@ class ModelTreePanel(QWidget):
         self._search_texts: dict[str, str] = {}  # component id -> its search text, when computed
         self._words: list[str] = []  # the search words
         self._top: dict[str, str] = {}  # top-level component id -> its kind (the group titles count them)
+        self._top_count: dict[str, int] = {}  # kind -> how many top-level components (a site has thousands)
         self._hba_slot: dict[str, str] = {}  # HBA id -> the slot whose built row drags because of it
         self._syncing = False
         self._groups_pending = False  # the group rows wait for the panel to be shown to open
@@ -255,6 +256,9 @@ class ModelTreePanel(QWidget):
         self._hba_slot.clear()
         self._search_texts.clear()
         self._top = {c.id: c.kind for c in self.topology.children(None)}
+        self._top_count = {}
+        for kind in self._top.values():
+            self._top_count[kind] = self._top_count.get(kind, 0) + 1
         for kind in dict.fromkeys(self._top.values()):
             self._group(kind)
         for kind in list(self.groups):
@@ -401,7 +405,7 @@ class ModelTreePanel(QWidget):
         group = self.groups.get(kind)
         if group is None:
             return
-        n = sum(1 for k in self._top.values() if k == kind)
+        n = self._top_count.get(kind, 0)
         if n == 0:
             self._fetched.discard(("group", kind))
             self.model.removeRow(group.row())
@@ -447,7 +451,12 @@ class ModelTreePanel(QWidget):
                 row += s.id in self.rows
             self._row(comp, holder, row)
         if comp is not None and comp.parent is None:
-            self._top[cid] = comp.kind
+            was = self._top.get(cid)
+            if was != comp.kind:
+                if was is not None:
+                    self._top_count[was] -= 1
+                self._top[cid] = comp.kind
+                self._top_count[comp.kind] = self._top_count.get(comp.kind, 0) + 1
             self._retitle(comp.kind)
         if comp is not None and self._words:
             self._reveal([cid] + [c.id for c in topo.descendants(cid)])
@@ -467,6 +476,7 @@ class ModelTreePanel(QWidget):
                 holder.removeRow(item.row())
         kind = self._top.pop(cid, None)
         if kind is not None:
+            self._top_count[kind] -= 1
             self._retitle(kind)
 
     def _changed(self, cid: str, renamed: bool) -> None:
