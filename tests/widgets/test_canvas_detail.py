@@ -11,6 +11,7 @@ from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor, QImage
 from PySide6.QtWidgets import QGraphicsItem
 
+from planner import edit
 from tests.widgets.test_canvas import make_canvas
 from widgets.canvas import items as canvas_items
 from widgets.canvas.backdrop import holds
@@ -639,3 +640,32 @@ def test_a_tiles_summaries_are_gathered_a_few_boxes_and_links_at_a_time(qtbot, p
             assert (tile.boxes, tile.lines) == whole
         else:
             assert tile.boxes is None  # dropped: the next paint gathers it again
+
+
+def test_the_tiles_follow_a_morph_as_the_links_lie_now(qtbot, parts, benchmark_design):
+    """A subsystem deleted moves every link below it up (a morph); the view's layer moves those
+    links to the tiles their curves now touch (each tile holds the links whose bounding rectangle
+    meets it, worked out here from their control points and pens), and so after the undo."""
+    from widgets.canvas.summary import TILE
+
+    doc, scene, view = zoomed(qtbot, parts, benchmark_design, 1.0)
+    doc.synchronous = True
+    view.viewport().grab()
+    layer = view.summary
+    assert layer.current()
+    for change in (lambda: doc.run(edit.delete, ["fastt3"]), doc.undo_stack.undo):
+        before = {li: li.ends for li in scene.links}
+        change()
+        scene.flush()
+        view.viewport().grab()
+        assert layer.current() and sum(before.get(li, li.ends) != li.ends for li in scene.links) > 10  # (moved)
+        want: dict[tuple[int, int], set] = {}
+        for li in scene.links:
+            xs, ys = zip(*li.controls())
+            m = max(li.pen().widthF(), 1.0)
+            x0, y0, x1, y1 = min(xs) - m, min(ys) - m, max(xs) + m, max(ys) + m
+            assert li.extent() == pytest.approx((x0, y0, x1, y1))
+            for kx in range(int(x0 // TILE), int(x1 // TILE) + 1):
+                for ky in range(int(y0 // TILE), int(y1 // TILE) + 1):
+                    want.setdefault((kx, ky), set()).add(li)
+        assert {k: t.links for k, t in layer.tiles.items() if t.links} == want

@@ -58,12 +58,6 @@ def _key(x: float, y: float) -> tuple[int, int]:
     return int(x // TILE), int(y // TILE)
 
 
-def _keys_over(r: QRectF) -> list[tuple[int, int]]:
-    """The keys of the tiles a scene rectangle touches."""
-    (x0, y0), (x1, y1) = _key(r.left(), r.top()), _key(r.right(), r.bottom())
-    return [(kx, ky) for kx in range(x0, x1 + 1) for ky in range(y0, y1 + 1)]
-
-
 class Tile:
     """The top-level boxes and the links that pass through one square of the scene."""
 
@@ -119,9 +113,8 @@ class Tile:
             return
         epoch, out, cell = self.epoch, [], self.cell
         for n, li in enumerate(list(self.links)):
-            r = li.boundingRect()  # the link's item sits at the scene's origin
+            whole = li.extent()  # (left, top, right, bottom): the link's item sits at the scene's origin
             pen, solid = li.pen(), li.solid  # (kept by the link: asking the pen cost 5 us a link)
-            whole = (r.left(), r.top(), r.right(), r.bottom())
             near = _near(li, self.key, cell) if solid else whole
             if near is not None:
                 thin = li.thin
@@ -249,8 +242,7 @@ def _curve_near(li: LinkItem, cell: QRectF) -> tuple | None:
     length of it, so the points that near hold all it draws there."""
     line = polyline(li)
     if line is None:
-        r = li.boundingRect()
-        return r.left(), r.top(), r.right(), r.bottom()
+        return li.extent()
     pts, xs, ys, sign, reach, rising = line
     reach += MARGIN
     left, top, right, bottom = cell.left() - reach, cell.top() - reach, cell.right() + reach, cell.bottom() + reach
@@ -466,10 +458,16 @@ class SummaryLayer:
         self._tops_at[item.cid] = tile
 
     def _register(self, li: LinkItem) -> list[Tile]:
-        li.keys = _keys_over(li.sceneBoundingRect())
-        tiles = [self._tile(key) for key in li.keys]
-        for tile in tiles:
+        left, top, right, bottom = li.extent()
+        (x0, y0), (x1, y1) = _key(left, top), _key(right, bottom)
+        li.keys = [(kx, ky) for kx in range(x0, x1 + 1) for ky in range(y0, y1 + 1)]
+        tiles, get = [], self.tiles.get
+        for key in li.keys:
+            tile = get(key)
+            if tile is None:
+                tile = self.tiles[key] = Tile(self, key)
             tile.links.add(li)
+            tiles.append(tile)
         return tiles
 
     def _unregister(self, li: LinkItem) -> list[Tile]:
