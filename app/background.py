@@ -110,6 +110,7 @@ class _Lane:
         self._cond = threading.Condition()
         self.settle_s = settle_s  # wait until nothing new came for this long before working
         self._queue: deque = deque()
+        self._hurry = False  # (see post)
         self._work, self._idle = work, idle
         self._counts = counts
         self.want_idle = False
@@ -120,9 +121,12 @@ class _Lane:
         self._thread = threading.Thread(target=self._loop, name=name, daemon=True)
         self._thread.start()
 
-    def post(self, item: Any) -> None:
+    def post(self, item: Any, hurry: bool = False) -> None:
+        """Queue ``item``; ``hurry``: work on it without waiting for the queue to settle (a
+        design just opened: no series of edits to gather)."""
         with self._cond:
             self._queue.append(item)
+            self._hurry = self._hurry or hurry
             self._cond.notify()
 
     def stop(self) -> None:
@@ -158,7 +162,7 @@ class _Lane:
                         break
                     self._cond.wait(left if self.want_idle else None)
                 start = time.monotonic()
-                while self._queue and self.settle_s and not self.stopped:
+                while self._queue and self.settle_s and not self._hurry and not self.stopped:
                     n = len(self._queue)
                     self._cond.wait(self.settle_s)
                     if len(self._queue) == n or time.monotonic() - start > SETTLE_MAX_S:
@@ -168,7 +172,8 @@ class _Lane:
                 hold_gc()  # before this thread's first allocation: it must never collect
                 items = list(self._queue)
                 self._queue.clear()
-                self.busy = True
+                self.busy, self._hurry = True, False
+                self.light = self._counts is not None and not any(map(self._counts, items))
             try:
                 if items:
                     self._work(items)
@@ -179,6 +184,7 @@ class _Lane:
                 return
             finally:
                 self.busy = False
+                self.light = False  # (after busy: never busy with work that counts meanwhile)
                 release_gc(leave_off=True)  # the GUI thread switches it back on (app.gui_gc)
 
 
@@ -396,9 +402,10 @@ class BackgroundAnalysis(QObject):
             self.totalled.emit(done)
         ruled = out["read"] if job.direction == "mixed" else out[job.direction]
         deltas, self._unchecked = self._unchecked, []
+        self._lane.light = True  # the revision is done: a warm-up at most is left, the rules need not stop for it
         if self._check_reset_due:  # the check lane starts from a copy of the replica as analysed
             self._check_reset_due = False
-            self._check_lane.post((self._replica.topo.snapshot(), [], done, ruled))
+            self._check_lane.post((self._replica.topo.snapshot(), [], done, ruled), hurry=True)
         else:
             self._check_lane.post((None, deltas, done, ruled))
         if warm is not None and not self._lane.queued():
@@ -428,7 +435,8 @@ class BackgroundAnalysis(QObject):
             origin = wanted[3]
         topo.positions = dict(positions)  # the boxes the user placed (not part of a delta)
         since = shown if shown is not None else self._laid  # what the canvas shows (read only)
-        self._lane.light = warm_of  # the rules of a revision go on meanwhile (see _Lane)
+        light = self._lane.light
+        self._lane.light = light or warm_of  # the rules of a revision go on meanwhile (see _Lane)
         try:
             with gc_paused():
                 diagram = layout(topo, set(collapsed), editor=True, memo=self._layout_memo)
@@ -446,7 +454,7 @@ class BackgroundAnalysis(QObject):
                 self.laidOut.emit(err)
             return
         finally:
-            self._lane.light = False
+            self._lane.light = light
         self._laid = diagram
         if warm_of:
             self.laidOut.emit(laid)

@@ -303,6 +303,7 @@ def test_the_background_lays_out_again_what_the_canvas_laid_out_itself_and_the_c
     folded = scene.diagram.folded
     assert folded and set(bg._layout_memo.members) == set(folded)
     assert all(folded[g] is bg._layout_memo.members[g][0] for g in folded)
+    assert doc.wait_for_analysis(10000) is not None  # (the rules of the design opened are in)
     analysed = []
     doc.analysisReady.connect(analysed.append)
     scene.collapsed.discard("fastt1")  # a group opened and laid out here (as when analysing
@@ -386,3 +387,29 @@ def test_the_other_direction_waits_until_the_canvas_has_painted_the_chosen_one(
     bundle = doc.wait_for_analysis(10000)
     assert bundle is not None and bundle.write_mbps is not None and scene.painted_revision == revision
     assert seen and all(painted == revision and idle for painted, idle in seen)
+
+
+def test_a_design_opened_is_checked_at_once(qtbot, parts, benchmark_design, monkeypatch):
+    """The rules of a design just opened do not wait for the check lane's queue to settle (there
+    is no series of edits to gather: on the 16x site the findings came 150 ms later), nor stop
+    for the warm-up layout the analysis lane does after sending them."""
+    import time
+
+    monkeypatch.setattr(app.background, "SETTLE_S", 5.0)  # (an edit's rules wait until 5 s of quiet)
+    lay_out = app.background.BackgroundAnalysis._lay_out
+
+    def slow_warm_up(self, wanted, origin=None, warm_of=False):
+        if warm_of:  # the rules run meanwhile: a warm-up does not stop them (they were lost so)
+            time.sleep(0.3)
+        return lay_out(self, wanted, origin, warm_of)
+
+    monkeypatch.setattr(app.background.BackgroundAnalysis, "_lay_out", slow_warm_up)
+    start = time.monotonic()
+    doc, scene = background_canvas(qtbot, parts, benchmark_design)
+    bundle = doc.wait_for_analysis(4000)
+    assert bundle is not None and bundle.checked and time.monotonic() - start < 4.0
+    doc.run(edit.set_attr, "fastt1.arr1", "segment_kb", 256)  # an edit's rules wait for the quiet
+    qtbot.waitUntil(lambda: doc.is_current(doc.analysis), timeout=10000)
+    edited = time.monotonic()
+    bundle = doc.wait_for_analysis(15000)
+    assert bundle is not None and bundle.checked and time.monotonic() - edited >= 4.0
