@@ -400,16 +400,20 @@ class BackgroundAnalysis(QObject):
         done = replace(bundle, read_mbps=out["read"].aggregate, write_mbps=out["write"].aggregate)
         if (bundle.read_mbps, bundle.write_mbps) != (done.read_mbps, done.write_mbps):
             self.totalled.emit(done)
-        ruled = out["read"] if job.direction == "mixed" else out[job.direction]
+        self._to_rules(done, out["read"] if job.direction == "mixed" else out[job.direction])
+        if warm is not None and not self._lane.queued():
+            self._lay_out(warm, warm_of=True)
+
+    def _to_rules(self, done: Any, ruled: Analysis) -> None:
+        """Hand the revision analysed (``done``, both totals; ``ruled``, the analysis the rules
+        read) to the check lane, with the deltas since the last one it got."""
         deltas, self._unchecked = self._unchecked, []
         self._lane.light = True  # the revision is done: a warm-up at most is left, the rules need not stop for it
         if self._check_reset_due:  # the check lane starts from a copy of the replica as analysed
             self._check_reset_due = False
-            self._check_lane.post((self._replica.topo.snapshot(), [], done, ruled), hurry=True)
+            self._check_lane.post((self._replica.topo.snapshot(), [], done, ruled), hurry=True)  # type: ignore[union-attr]
         else:
             self._check_lane.post((None, deltas, done, ruled))
-        if warm is not None and not self._lane.queued():
-            self._lay_out(warm, warm_of=True)
 
     def _start_again(self, jobs: list[_Job]) -> list[_Job]:
         """The jobs from the last reset on, the replica made from its snapshot (all of them

@@ -544,8 +544,8 @@ def _lvm(topo: Topology, d: Diagram, x_of: dict[str, float], collapsed: set[str]
 
 def _links(topo: Topology, d: Diagram) -> None:
     """The links between the visible boxes, each (ends, kind) once: the server's I/O tree, the
-    cables, each logical drive to its owning controller, each VG's PVs. Inline over the
-    thousands of cables and drives of a site (a call per candidate link was half the time)."""
+    cables, each logical drive to its owning controller, each VG's PVs (the candidates checked
+    inline: 5-8 % quicker than a call each, over the 16x site's 7,000)."""
     seen: set[tuple[str, str, str]] = set()
     boxes, links = d.boxes, d.links
     shown = d.alias.get

@@ -78,9 +78,8 @@ class DiagramScene(Painting, Morphing, ToolLookups, QGraphicsScene):
     collapseChanged = Signal()
     rebuilt = Signal()  # the items were made again (many long-lived objects: see app.gui_gc)
     building = Signal(int, int)  # boxes made, of how many (items made again a slice at a time)
-    sliced = (
-        Signal()
-    )  # a slice of a build or of an analysis painted done (many long-lived objects made: see app.gui_gc)
+    #: a slice of a build or of an analysis painted done (many long-lived objects made: see app.gui_gc)
+    sliced = Signal()
 
     def __init__(self, doc, parent=None) -> None:
         super().__init__(parent)

@@ -461,13 +461,9 @@ class SummaryLayer:
         left, top, right, bottom = li.extent()
         (x0, y0), (x1, y1) = _key(left, top), _key(right, bottom)
         li.keys = [(kx, ky) for kx in range(x0, x1 + 1) for ky in range(y0, y1 + 1)]
-        tiles, get = [], self.tiles.get
-        for key in li.keys:
-            tile = get(key)
-            if tile is None:
-                tile = self.tiles[key] = Tile(self, key)
+        tiles = [self._tile(key) for key in li.keys]
+        for tile in tiles:
             tile.links.add(li)
-            tiles.append(tile)
         return tiles
 
     def _unregister(self, li: LinkItem) -> list[Tile]:
