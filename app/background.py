@@ -258,6 +258,27 @@ class Superseded(Exception):
     """An edit arrived while a panel's computation ran: it stops, and the panel asks again."""
 
 
+class _Gate:
+    """The lanes send their results through this: a signal is emitted while the gate is open and
+    holding its lock, and the GUI thread closes it (taking the lock: an emission under way ends
+    first) before the QObject is deleted. Qt forbids deleting an object while another thread
+    emits its signals: a lane emitting while the window was destroyed crashed the process (2
+    runs in 6 of a probe emitting in a loop while the owner was deleted)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.open = True
+
+    def send(self, owner: QObject, name: str, value: Any) -> None:
+        with self._lock:
+            if self.open:
+                getattr(owner, name).emit(value)
+
+    def close(self, *_args: Any) -> None:
+        with self._lock:
+            self.open = False
+
+
 class BackgroundAnalysis(QObject):
     """Signals: ``analysed(bundle or Exception)`` (the chosen direction, sent before the other
     direction is analysed: a total not known yet is None), ``totalled(bundle)`` (the same
@@ -297,8 +318,11 @@ class BackgroundAnalysis(QObject):
         self._check_reset_due = False  # the check lane's copy is to be made afresh (after a reset)
         self._lane = _Lane("sanplan-analysis", self._analyse, counts=_Job.counts)
         self._check_lane = _Lane("sanplan-check", self._check, self._cross_check, settle_s=SETTLE_S)
-        self.destroyed.connect(self._lane.stop)
-        self.destroyed.connect(self._check_lane.stop)
+        self._gate = gate = _Gate()
+        for closing in (gate.close, self._lane.stop, self._check_lane.stop):
+            if parent is not None:  # a QObject's destroyed comes before its children are deleted
+                parent.destroyed.connect(closing)
+            self.destroyed.connect(closing)
 
     # -- GUI thread ----------------------------------------------------------------------------
     def reset(self, topo: Topology, figures: str, direction: str) -> None:
@@ -345,8 +369,13 @@ class BackgroundAnalysis(QObject):
         return self._lane.pending() or self._check_lane.pending()
 
     def shutdown(self) -> None:
+        self._gate.close()
         self._lane.stop()
         self._check_lane.stop()
+
+    def _send(self, name: str, value: Any) -> None:
+        """Emit signal ``name`` from a lane, unless the object is being deleted (see _Gate)."""
+        self._gate.send(self, name, value)
 
     # -- the analysis lane ---------------------------------------------------------------------
     def _analyse(self, jobs: list[_Job]) -> None:
@@ -379,11 +408,11 @@ class BackgroundAnalysis(QObject):
                 bundle, out = self._results(job, ids, full)
         except Exception as err:  # never lose the window over an analysis bug
             self._incs_key = None  # start the analyses afresh next time
-            self.analysed.emit(err)
+            self._send("analysed", err)
             return
         bundle.seconds = time.perf_counter() - t0
         self.gui_turn.clear()
-        self.analysed.emit(bundle)  # the canvas is recoloured from the chosen direction at once
+        self._send("analysed", bundle)  # the canvas is recoloured from the chosen direction at once
         self.gui_turn.wait(GUI_FIRST_S)
         if self._lane.wait_queued(OTHERS_AFTER_S) and not self._check_reset_due:  # the next edit first
             for direction in self._incs:
@@ -395,11 +424,11 @@ class BackgroundAnalysis(QObject):
                 self._other_directions(job, ids, full, out)
         except Exception as err:
             self._incs_key = None
-            self.analysed.emit(err)
+            self._send("analysed", err)
             return
         done = replace(bundle, read_mbps=out["read"].aggregate, write_mbps=out["write"].aggregate)
         if (bundle.read_mbps, bundle.write_mbps) != (done.read_mbps, done.write_mbps):
-            self.totalled.emit(done)
+            self._send("totalled", done)
         self._to_rules(done, out["read"] if job.direction == "mixed" else out[job.direction])
         if warm is not None and not self._lane.queued():
             self._lay_out(warm, warm_of=True)
@@ -455,16 +484,16 @@ class BackgroundAnalysis(QObject):
             if warm_of:
                 log.exception("warm-up layout failed")
             else:
-                self.laidOut.emit(err)
+                self._send("laidOut", err)
             return
         finally:
             self._lane.light = light
         self._laid = diagram
         if warm_of:
-            self.laidOut.emit(laid)
+            self._send("laidOut", laid)
             return
         self.gui_turn.clear()
-        self.laidOut.emit(laid)
+        self._send("laidOut", laid)
         self.gui_turn.wait(LAYOUT_FIRST_S)  # the canvas shows it before the analysis starts
 
     def _results(self, job: _Job, ids: set[str], full: bool) -> tuple[Any, dict[str, Analysis]]:
@@ -533,7 +562,7 @@ class BackgroundAnalysis(QObject):
             return
         except Exception as err:  # noqa: BLE001 - handed to the panel, which says what failed
             result = err
-        self.computed.emit(Computed(extra.key, topo.revision, extra.origin, result))
+        self._send("computed", Computed(extra.key, topo.revision, extra.origin, result))
 
     def _check_revisions(self, items: list[tuple]) -> None:
         resets = [i for i, it in enumerate(items) if it[0] is not None]
@@ -553,12 +582,12 @@ class BackgroundAnalysis(QObject):
         except CheckStopped:
             return
         except Exception as err:
-            self.checked.emit(err)
+            self._send("checked", err)
             return
         done = replace(bundle, findings=findings, checked=True)
         self._last = (done, ruled)
         self._check_lane.want_idle = True
-        self.checked.emit(done)
+        self._send("checked", done)
 
     def _cross_check(self) -> None:
         """The idle max-flow cross-check of the last checked revision. An edit that arrives
@@ -575,7 +604,7 @@ class BackgroundAnalysis(QObject):
             return
         self._crossed = id(bundle)
         if result is not None and not self._check_lane.queued():
-            self.crossChecked.emit(result)
+            self._send("crossChecked", result)
 
 
 def cross_check(bundle: Any, result: Analysis) -> CrossCheck | None:

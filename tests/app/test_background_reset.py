@@ -151,3 +151,45 @@ def test_an_edit_arriving_while_one_is_shown_skips_the_other_direction_until_it_
     assert len(shown) == 3 and len(calls) < len(shown) + 1  # some revisions only in the chosen direction
     _same_tables(doc._background._check_replica.topo, doc.topology)  # every delta reached the rules
     doc._background.shutdown()
+
+
+def test_deleting_the_owner_waits_for_an_emission_under_way_and_stops_the_next(qtbot):
+    """Qt forbids deleting a QObject while another thread emits its signals (a probe emitting in
+    a loop while the owner was deleted crashed the process in 2 runs of 6): deleting the owner
+    waits until the lane's emission ends, and the lane emits nothing after."""
+    import threading
+    import time
+
+    import shiboken6
+    from PySide6.QtCore import QObject, Qt
+
+    from app.background import BackgroundAnalysis
+
+    owner = QObject()
+    bg = BackgroundAnalysis(lambda *a, **k: None, owner)
+    inside, seen = threading.Event(), []
+
+    def slow_receiver(value):  # runs in the lane (a direct connection): the emission lasts 0.3 s
+        inside.set()
+        time.sleep(0.3)
+        seen.append((value, time.monotonic()))
+
+    bg.laidOut.connect(slow_receiver, Qt.ConnectionType.DirectConnection)
+    deleted, done = threading.Event(), threading.Event()
+
+    def work(_items):
+        bg._send("laidOut", "first")
+        deleted.wait(5)
+        bg._send("laidOut", "second")  # the owner is gone by now: not emitted
+        done.set()
+
+    bg._lane._counts = None
+    bg._lane._work = work
+    bg._lane.post("go")
+    assert inside.wait(5)
+    shiboken6.delete(owner)
+    deleted_at = time.monotonic()
+    deleted.set()
+    assert done.wait(5)
+    assert [v for v, _t in seen] == ["first"]
+    assert seen[0][1] <= deleted_at  # the deletion waited for the emission under way
