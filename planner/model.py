@@ -169,6 +169,12 @@ class Topology:
             out = [c for c in out if c.kind == kind]
         return out
 
+    def siblings_before(self, cid: str) -> Iterator[str]:
+        """The ids before ``cid`` among its parent's children, the nearest first (finding ``cid``
+        is one C-level scan; each step after it is O(1)). Iterate it before changing the design."""
+        ids = self._children.get(self._components[cid].parent, [])
+        return (ids[j] for j in range(ids.index(cid) - 1, -1, -1))
+
     def descendants(self, cid: str) -> list[Component]:
         """All components below ``cid``, parents before children."""
         out: list[Component] = []

@@ -119,14 +119,25 @@ def position(topo: Topology, cid: str) -> Position | None:
 
 def rack_contents(topo: Topology, rack_id: str) -> list[tuple[Component, Position]]:
     """The units mounted in a rack with their positions, from the bottom up."""
-    out = []
+    return contents_by_rack(topo, {rack_id}).get(rack_id, [])
+
+
+def contents_by_rack(
+    topo: Topology, racks: set[str] | frozenset[str] | None = None
+) -> dict[str, list[tuple[Component, Position]]]:
+    """Rack id -> :func:`rack_contents`, for ``racks`` (None: every rack holding a unit), in one
+    pass over the units (a pass per rack took 0.3 s for the 176 racks of the 16x site)."""
+    out: dict[str, list[tuple[Component, Position]]] = {}
     for kind in placeable_kinds():
         for comp in topo.of_kind(kind):
-            if comp["rack"] == rack_id:
+            rid = comp["rack"]
+            if rid and (racks is None or rid in racks):
                 pos = position(topo, comp.id)
                 if pos is not None:
-                    out.append((comp, pos))
-    return sorted(out, key=lambda cp: (cp[1].u, cp[0].id))
+                    out.setdefault(pos.rack, []).append((comp, pos))
+    for units in out.values():
+        units.sort(key=lambda cp: (cp[1].u, cp[0].id))
+    return out
 
 
 def reserved_units(topo: Topology, rack_id: str) -> list[tuple[int, int, str]]:

@@ -441,14 +441,12 @@ class ModelTreePanel(QWidget):
         comp = topo.get(cid)
         holder = self._holder(comp) if comp is not None else None
         if comp is not None and holder is not None and cid not in self.rows:
-            siblings = topo.children(comp.parent)
-            if comp.parent is None:
-                siblings = [c for c in siblings if c.kind == comp.kind]
-            row = 0
-            for s in siblings:
-                if s.id == cid:
+            row = 0  # after the nearest sibling before it with a row (of its kind, at the top level)
+            for s in topo.siblings_before(cid):
+                item = self.rows.get(s)
+                if item is not None and (comp.parent is not None or topo[s].kind == comp.kind):
+                    row = item.row() + 1
                     break
-                row += s.id in self.rows
             self._row(comp, holder, row)
         if comp is not None and comp.parent is None:
             was = self._top.get(cid)
@@ -460,6 +458,7 @@ class ModelTreePanel(QWidget):
             self._retitle(comp.kind)
         if comp is not None and self._words:
             self._reveal([cid] + [c.id for c in topo.descendants(cid)])
+        self._rewrite([ref.id for ref, _attr in topo.referrers(cid)])  # their details named a missing id
 
     def _removed(self, cid: str) -> None:
         self._search_texts.clear()  # the parts of ``cid`` may have no rows to find them by
@@ -478,13 +477,19 @@ class ModelTreePanel(QWidget):
         if kind is not None:
             self._top_count[kind] -= 1
             self._retitle(kind)
+        self._rewrite([ref.id for ref, _attr in self.topology.referrers(cid)])  # their details named it
 
     def _changed(self, cid: str, renamed: bool) -> None:
         """Rewrite the row of ``cid`` and of the rows that name it (a rename: or any part of it,
         whose qualified names carry its name)."""
         topo = self.topology
         named = [cid] + ([c.id for c in topo.descendants(cid)] if renamed else [])
-        todo = list(dict.fromkeys([cid] + [ref.id for one in named for ref, _attr in topo.referrers(one)]))
+        self._rewrite([cid] + [ref.id for one in named for ref, _attr in topo.referrers(one)])
+
+    def _rewrite(self, ids: list[str]) -> None:
+        """Set the texts of the rows of ``ids`` again (those built)."""
+        topo = self.topology
+        todo = list(dict.fromkeys(ids))
         for one in todo:
             self._search_texts.pop(one, None)
             item, comp = self.rows.get(one), topo.get(one)

@@ -25,6 +25,8 @@ from PySide6.QtGui import QAction, QBrush, QColor, QDrag, QFont, QPainter, QPen
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QButtonGroup,
+    QGraphicsItem,
+    QGraphicsLineItem,
     QGraphicsRectItem,
     QGraphicsScene,
     QGraphicsSimpleTextItem,
@@ -52,6 +54,7 @@ NUMBERS_W = 22.0  # the unit numbers left of each rack
 GAP = 26.0
 TOP = 44.0  # room above the racks for their names
 ID_ROLE = 0  # QGraphicsItem data key: the component id an item stands for
+_LIST = "\0unplaced"  # in the panel's reads: the list of unplaced units (not a rack)
 
 
 def _fill(kind: str) -> QColor:
@@ -190,8 +193,16 @@ class RackElevationPanel(QWidget):
         self._timer.setInterval(0)
         self._timer.timeout.connect(self._refresh_if_seen)
         self._stale = False
-        self._shown_ids: set[str] = set()  # what the racks show and what their labels read
-        self._touched = True  # an edit since the last refresh reached something they show
+        #: what is to be redrawn: everything (racks, sites, part figures or the face changed),
+        #: some racks (a unit in them, or what its label reads), the list of unplaced units
+        self._whole, self._dirty, self._list_due = True, set(), False
+        self._arrange_due = False  # a site or rack added, removed or changed: the racks placed again
+        self._reads: dict[str, set[str]] = {}  # id -> the racks (or _LIST) whose drawing reads it
+        self._reads_of: dict[str, set[str]] = {}  # the other way round
+        self._holders: dict[str, QGraphicsRectItem] = {}  # rack id -> the parent of its items
+        self._units_in: dict[str, list[str]] = {}  # rack id -> the units drawn in it
+        self._sites: set[str] = set()
+        self._several: frozenset[str] = frozenset()  # kinds the design holds two or more of (see refresh)
         doc.modelEvent.connect(self._note_event)
         doc.changed.connect(self._timer.start)
         doc.projectReplaced.connect(self._replaced)  # an opened site's racks wait for their tab
@@ -235,6 +246,7 @@ class RackElevationPanel(QWidget):
         """Show the racks from ``face`` ('front' or 'rear')."""
         self.face = face
         self.face_buttons[face].setChecked(True)
+        self._whole = True
         self.refresh()
 
     def unplaced_ids(self) -> list[str]:
@@ -335,31 +347,46 @@ class RackElevationPanel(QWidget):
 
     # -- drawing -------------------------------------------------------------------------------
     def _note_event(self, event: Any) -> None:
-        """Whether an edit reaches the racks: sites, racks, rackable units, what their labels
-        read (their ancestors), part figures; the other edits of a site (an HBA, an array's
-        segment size) leave them as they are (redrawing every rack of the 16x site took 0.6 s)."""
-        if self._touched:
+        """What an edit reaches: everything for sites, racks and rackable part figures; the racks
+        whose units it changes or whose labels read it (their ancestors); the list of unplaced
+        units. The other edits of a site (an HBA, an array's segment size) leave the racks as
+        they are (redrawing every rack of the 16x site took 0.6 s, the racks a server is in 10 ms)."""
+        if self._whole:
             return
         topo = self.doc.topology
         if event.type == "parts":  # a part's figures (its height in U): if it is a rackable one
             part = topo.parts.get(event.id)
-            self._touched = part is None or part.get("kind") in _rack_kinds()
+            self._whole = part is None or part.get("kind") in _rack_kinds()
             return
-        if event.type == "meta" or event.id in self._shown_ids:
-            self._touched = True
+        if event.type == "meta":
+            self._whole = True
             return
         comp = topo.get(event.id)
-        if comp is not None and comp.kind in _rack_kinds():
-            self._touched = True
+        if event.id in self.racks or event.id in self._sites or (comp is not None and comp.kind in ("site", "rack")):
+            self._arrange_due = True  # (a rack changed is drawn again; a site's racks read it)
+            if event.id in self.racks:
+                self._dirty.add(event.id)
+        for key in self._reads.get(event.id, ()):
+            if key == _LIST:
+                self._list_due = True
+            else:
+                self._dirty.add(key)
+        if comp is not None and comp.kind in placement.placeable_kinds():
+            self._list_due = True
+            if comp["rack"] in self.racks:
+                self._dirty.add(comp["rack"])
+
+    def _due(self) -> bool:
+        return self._whole or self._arrange_due or bool(self._dirty) or self._list_due
 
     def _replaced(self) -> None:
-        self._touched = True
+        self._whole = True
         self._refresh_if_seen()
 
     def _refresh_if_seen(self) -> None:
         """After an edit or a new design: redraw now when the panel can be seen, else when its tab
         is raised; nothing when the edit did not reach what it shows."""
-        if not self._touched:
+        if not self._due():
             return
         self._stale = True
         if not unseen(self):
@@ -375,33 +402,103 @@ class RackElevationPanel(QWidget):
             self.refresh()
 
     def refresh(self) -> None:
-        """Redraw every rack and the list of unplaced units from the design."""
-        self._stale = self._touched = False
+        """Redraw what the edits since the last redraw reached (see :meth:`_note_event`):
+        every rack, or the racks they changed; then the list of unplaced units."""
         topo = self.doc.topology
-        self._shown_ids = shown = set()
-        for kind in _rack_kinds():
-            for comp in topo.of_kind(kind):
-                c = comp
-                while c is not None and c.id not in shown:
-                    shown.add(c.id)
-                    c = topo.get(c.parent) if c.parent else None
+        several = frozenset(k for k in KINDS if topo.count_of(k) > 1)
+        if several != self._several:  # a label names its server only when the design has several
+            self._several, self._whole = several, True
+        if self._whole or not self.racks:
+            self._draw_all(topo)
+        else:
+            todo = self._arrange(topo) if self._arrange_due else {r for r in self._dirty if r in self.racks}
+            if todo:
+                self._redraw(topo, todo)
+        self._stale, self._whole, self._dirty, self._list_due = False, False, set(), False
+        self._arrange_due = False
+        self._fill_unplaced(topo)
+        self._show_selection()
+        placed = sum(map(len, self._units_in.values()))
+        self.summary.setText(
+            f"{counted(len(self._sites), 'site')}, {counted(len(self.racks), 'rack')}, {counted(placed, 'unit')} placed, "
+            f"{self.unplaced.count()} not placed - {self.face} view"
+        )
+
+    def _draw_all(self, topo: Any) -> None:
         self.scene.clear()
-        self.racks, self.units = {}, {}
-        racks = ordered_racks(topo)
-        tallest = max((r["height_u"] for r in racks), default=0)
-        for i, rack in enumerate(racks):
-            self._draw_rack(topo, rack, NUMBERS_W + i * (RACK_W + NUMBERS_W + GAP), tallest)
-        if not racks:
+        self.racks, self.units, self._holders, self._units_in = {}, {}, {}, {}
+        self._reads, self._reads_of = {}, {}
+        self.racks = self._columns(topo)
+        contents = placement.contents_by_rack(topo)
+        for rid in self.racks:
+            self._draw_rack(topo, topo[rid], contents.get(rid, []))
+        if not self.racks:
             hint = self.scene.addSimpleText("No racks yet: Design > Racks > Add site..., then Add rack...")
             hint.setPos(8, 8)
         self.scene.setSceneRect(self.scene.itemsBoundingRect().adjusted(-8, -8, 8, 8))
-        self._fill_unplaced(topo)
-        self._show_selection()
-        placed = sum(len(placement.rack_contents(topo, r.id)) for r in racks)
-        self.summary.setText(
-            f"{counted(len(topo.of_kind('site')), 'site')}, {counted(len(racks), 'rack')}, {counted(placed, 'unit')} placed, "
-            f"{self.unplaced.count()} not placed - {self.face} view"
-        )
+
+    def _columns(self, topo: Any) -> dict[str, QRectF]:
+        """Rack id -> its column of units, in drawing order (racks side by side, bottoms level)."""
+        self._sites = set(topo.ids_of_kind("site"))
+        racks = ordered_racks(topo)
+        tallest = max((r["height_u"] for r in racks), default=0)
+        cols = {}
+        for i, rack in enumerate(racks):
+            x = NUMBERS_W + i * (RACK_W + NUMBERS_W + GAP)
+            cols[rack.id] = QRectF(x, TOP + (tallest - rack["height_u"]) * UPX, RACK_W, rack["height_u"] * UPX)
+        return cols
+
+    def _arrange(self, topo: Any) -> set[str]:
+        """Place the racks again after a site or rack changed: the racks gone are taken away,
+        those only moved sideways are shifted, the others are to be drawn (returned). A server
+        deleted with its frames on the 16x site: the other 174 racks shifted instead of 176
+        racks drawn again (0.3-0.45 s)."""
+        cols = self._columns(topo)
+        if not cols:  # the last rack gone: the hint instead
+            self._draw_all(topo)
+            return set()
+        for rid in [r for r in self._holders if r not in cols]:
+            self.scene.removeItem(self._holders.pop(rid))
+            for cid in self._units_in.pop(rid, ()):
+                self.units.pop(cid, None)
+            self._forget(rid)
+        todo = {r for r in self._dirty if r in cols}
+        for rid, col in cols.items():
+            old = self.racks.get(rid)
+            if old is None or rid not in self._holders or old.top() != col.top():
+                todo.add(rid)
+            elif old.left() != col.left() and rid not in todo:
+                self._holders[rid].moveBy(col.left() - old.left(), 0)
+        self.racks = cols
+        last = max(cols.values(), key=QRectF.right)
+        self.scene.setSceneRect(QRectF(0, 0, last.right() + 8, last.top() + last.height() + 8))
+        return todo
+
+    def _redraw(self, topo: Any, racks: set[str]) -> None:
+        """Draw ``racks`` again in their places (the racks themselves did not change)."""
+        for rid in racks:  # every unit they showed is forgotten before any is drawn (a unit moved)
+            holder = self._holders.pop(rid, None)
+            if holder is not None:
+                self.scene.removeItem(holder)
+            for cid in self._units_in.pop(rid, ()):
+                self.units.pop(cid, None)
+        contents = placement.contents_by_rack(topo, racks)
+        for rid in racks:
+            self._draw_rack(topo, topo[rid], contents.get(rid, []))
+
+    def _read(self, topo: Any, comp: Any, key: str) -> None:
+        """``key``'s drawing reads ``comp`` and (its label) its ancestors."""
+        c = comp
+        while c is not None:
+            self._reads.setdefault(c.id, set()).add(key)
+            self._reads_of.setdefault(key, set()).add(c.id)
+            c = topo.get(c.parent) if c.parent else None
+
+    def _forget(self, key: str) -> None:
+        for cid in self._reads_of.pop(key, ()):
+            keys = self._reads.get(cid)
+            if keys is not None:
+                keys.discard(key)
 
     def _show_selection(self) -> None:
         """Outline the selected units in blue."""
@@ -411,57 +508,73 @@ class RackElevationPanel(QWidget):
 
     def _fill_unplaced(self, topo: Any) -> None:
         self.unplaced.clear()
+        self._forget(_LIST)
         for comp in placement.unplaced(topo):
+            self._read(topo, comp, _LIST)
             h = placement.u_height(topo, comp.id)
             item = QListWidgetItem(f"{label(topo, comp)} ({kind_name(comp.kind)}, {h or '?'}U)")
             item.setData(Qt.ItemDataRole.UserRole, comp.id)
             item.setToolTip(f"{comp.id}: drag it onto a rack unit (its lowest U)")
             self.unplaced.addItem(item)
 
-    def _draw_rack(self, topo: Any, rack: Any, x: float, tallest: int) -> None:
-        height = rack["height_u"]
-        col = QRectF(x, TOP + (tallest - height) * UPX, RACK_W, height * UPX)
-        self.racks[rack.id] = col
-        self._draw_frame(topo, rack, col)
+    def _draw_rack(self, topo: Any, rack: Any, contents: list) -> None:
+        """Draw ``rack`` at its column (``self.racks``) with ``contents`` (see
+        :func:`planner.placement.contents_by_rack`), its items under one parent."""
+        col = self.racks[rack.id]
+        self._forget(rack.id)
+        holder = self._holders[rack.id] = QGraphicsRectItem()
+        holder.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents)
+        self.scene.addItem(holder)
+        self._draw_frame(topo, rack, col, holder)
+        owner = topo.get(rack["frame_of"]) if rack["frame_of"] else None
+        if owner is not None:  # its reserved units come from the server's part
+            self._read(topo, owner, rack.id)
         for start, size, what in placement.reserved_units(topo, rack.id):
-            box = self._box(col, start, size, QColor("#d0d0d0"), Qt.BrushStyle.BDiagPattern)
+            box = self._box(holder, col, start, size, QColor("#d0d0d0"), Qt.BrushStyle.BDiagPattern)
             self._text(box, f"{what} ({size}U)", f"U{start}-U{start + size - 1}: {what}, part of the server frame")
-        for comp, pos in placement.rack_contents(topo, rack.id):
-            self._draw_unit(topo, comp, pos, col)
+        self._units_in[rack.id] = []
+        for comp, pos in contents:
+            self._draw_unit(topo, comp, pos, col, holder)
+            self._units_in[rack.id].append(comp.id)
+            self._read(topo, comp, rack.id)
 
-    def _draw_frame(self, topo: Any, rack: Any, col: QRectF) -> None:
+    def _draw_frame(self, topo: Any, rack: Any, col: QRectF, holder: QGraphicsItem) -> None:
         """The rack's name and place above it, its outline and the unit numbers beside it."""
         height, x = rack["height_u"], col.left()
         site = topo.get(rack.parent)
+        if site is not None:  # its name is in the rack's title
+            self._read(topo, site, rack.id)
         title = f"{rack.label()}" + (f" (U{rack['frame']})" if rack["frame_of"] else "")
         where = f"{site.label() if site else ''}, row {rack['row'] or '-'} #{rack['position']}, {height}U"
         where += f", {rack['width_mm']:g} mm frame" if rack["frame_of"] else ""
         for text, dy, bold in ((title, 34, True), (where, 18, False)):
-            t = self.scene.addSimpleText(text)
+            t = QGraphicsSimpleTextItem(text, holder)
             font = QFont()
             font.setBold(bold)
             font.setPointSizeF(8)
             t.setFont(font)
             t.setPos(x, col.top() - dy)
-        frame = self.scene.addRect(col, QPen(QColor("#404040"), 1.5), QBrush(QColor("#fafafa")))
+        frame = QGraphicsRectItem(col, holder)
+        frame.setPen(QPen(QColor("#404040"), 1.5))
+        frame.setBrush(QBrush(QColor("#fafafa")))
         frame.setData(ID_ROLE, rack.id)
         frame.setToolTip(f"{rack.label()}: {height}U, {rack['width_mm']:g} mm wide")
         small = QFont()
         small.setPointSizeF(6.5)
         tick = QPen(QColor("#b0b0b0"))
         for u in range(1, height + 1):
-            n = self.scene.addSimpleText(str(u))
+            n = QGraphicsSimpleTextItem(str(u), holder)
             n.setFont(small)
             n.setPos(x - NUMBERS_W + 2, col.bottom() - u * UPX + 1)
             if u > 1:
                 y = col.bottom() - (u - 1) * UPX
-                self.scene.addLine(x, y, x + 6, y, tick)
+                QGraphicsLineItem(x, y, x + 6, y, holder).setPen(tick)
 
-    def _draw_unit(self, topo: Any, comp: Any, pos: placement.Position, col: QRectF) -> None:
+    def _draw_unit(self, topo: Any, comp: Any, pos: placement.Position, col: QRectF, holder: QGraphicsItem) -> None:
         """A mounted unit: solid from its face, hatched from the other (it fills the same units)."""
         other_face = pos.face != self.face
         style = Qt.BrushStyle.Dense5Pattern if other_face else Qt.BrushStyle.SolidPattern
-        box = self._box(col, pos.u, pos.height_u, _fill(comp.kind), style)
+        box = self._box(holder, col, pos.u, pos.height_u, _fill(comp.kind), style)
         box.setData(ID_ROLE, comp.id)
         code = placement.location_code(topo, comp.id)
         name = label(topo, comp)
@@ -470,10 +583,15 @@ class RackElevationPanel(QWidget):
         self._text(box, text, tip + "\nDrag to move it; drop it on the list to unplace it")
         self.units[comp.id] = box
 
-    def _box(self, col: QRectF, u: int, size: int, colour: QColor, style: Qt.BrushStyle) -> QGraphicsRectItem:
+    @staticmethod
+    def _box(
+        holder: QGraphicsItem, col: QRectF, u: int, size: int, colour: QColor, style: Qt.BrushStyle
+    ) -> QGraphicsRectItem:
         rect = QRectF(col.left() + 8, col.bottom() - (u - 1 + size) * UPX + 1, col.width() - 12, size * UPX - 2)
-        brush = QBrush(colour, style)
-        return self.scene.addRect(rect, QPen(QColor("#303030")), brush)
+        box = QGraphicsRectItem(rect, holder)
+        box.setPen(QPen(QColor("#303030")))
+        box.setBrush(QBrush(colour, style))
+        return box
 
     def _text(self, box: QGraphicsRectItem, text: str, tip: str) -> QGraphicsSimpleTextItem:
         t = QGraphicsSimpleTextItem(text, box)

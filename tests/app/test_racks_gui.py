@@ -214,3 +214,83 @@ def test_the_racks_redraw_only_for_edits_that_reach_them(blank, qtbot, monkeypat
     w.doc.run(edit.set_attr, "sw1", "u", 30)
     _settle()
     assert len(redraws) == 2 and "sw1" in panel.units
+
+
+def _picture(panel) -> list[tuple]:
+    """What the racks panel shows, item by item, in a fixed order."""
+    out = []
+    for item in panel.scene.items():
+        if item.flags() & item.GraphicsItemFlag.ItemHasNoContents:
+            continue  # a rack's holder
+        r = item.sceneBoundingRect()
+        text = item.text() if hasattr(item, "text") else ""
+        brush = item.brush() if hasattr(item, "brush") else None
+        pen = item.pen() if hasattr(item, "pen") else None
+        out.append(
+            (
+                type(item).__name__,
+                tuple(round(v, 1) for v in (r.left(), r.top(), r.width(), r.height())),
+                text,
+                item.toolTip(),
+                (brush.color().name(), int(brush.style().value)) if brush is not None else None,
+                (pen.color().name(), pen.widthF()) if pen is not None else None,
+                item.data(0),
+            )
+        )
+    return sorted(out, key=repr)
+
+
+def test_racks_redrawn_in_part_show_what_a_redraw_of_everything_shows(window, qtbot, tmp_path):
+    """An edit redraws only the racks it reaches (a unit, what its label reads, the racks
+    beside a rack added or removed are shifted, not drawn): the picture after each edit of a
+    3-server site equals the one a redraw of everything gives, and only the site's racks that
+    the edit reached were drawn. Deleting the last server but one redraws everything: a unit's
+    label names its server only while the design has several."""
+    from planner import edit, edit_place
+    from planner.examples import build_site
+    from planner.io import Project, save_project
+
+    w = window
+    path = tmp_path / "site3.sanplan"
+    save_project(Project(build_site(w.doc.parts, 3)), path)
+    w.open_path(path)
+    panel = _racks_panel(w, qtbot)
+    t = w.doc.topology
+    drawn = []
+    real_draw = panel._draw_rack
+    panel._draw_rack = lambda topo, rack, contents: (drawn.append(rack.id), real_draw(topo, rack, contents))
+    site = t.ids_of_kind("site")[0]
+    server = t.ids_of_kind("server")[1]
+    switch, subsystem = t.ids_of_kind("switch")[0], t.ids_of_kind("subsystem")[0]
+    racks = [r.id for r in t.of_kind("rack")]
+    plain = [r.id for r in t.of_kind("rack") if not r["frame_of"]]
+    here = t[switch]["rack"]
+    spare, spare_u = next(
+        (r.id, u)
+        for r in t.of_kind("rack")
+        if r.id != here
+        for u in range(1, r["height_u"])
+        if placement.placement_problem(t, switch, r.id, u, "front") is None
+    )
+    steps = [
+        ("server renamed", lambda: w.doc.run(edit.set_attr, server, "name", "big iron"), 2),
+        ("switch moved", lambda: w.doc.run(edit_place.move, switch, spare, spare_u), 2),
+        ("subsystem unplaced", lambda: w.doc.run(edit_place.unplace, subsystem), 1),
+        ("server deleted", lambda: w.doc.run(edit.delete, [server]), 2),
+        ("undone", lambda: w.doc.undo_stack.undo(), 2),
+        ("site renamed", lambda: w.doc.run(edit_place.rename, site, "Hall 9"), len(racks)),
+        ("rack deleted", lambda: w.doc.run(edit_place.delete_place, plain[0]), 0),
+        ("rack added", lambda: w.doc.run(edit_place.add_rack, site, "New one", 42, "Z"), 1),
+        ("rack taller", lambda: w.doc.run(edit.set_attr, plain[2], "height_u", 48), len(racks)),
+        ("servers but one deleted", lambda: w.doc.run(edit.delete, t.ids_of_kind("server")[1:]), len(racks)),
+    ]
+    for name, step, most in steps:
+        drawn.clear()
+        step()
+        _settle()
+        partial, units, cols = _picture(panel), dict(panel.units), dict(panel.racks)
+        assert len(set(drawn)) <= most, (name, drawn)
+        panel._whole = True
+        panel.refresh()
+        assert _picture(panel) == partial, name
+        assert panel.units.keys() == units.keys() and panel.racks == cols, name

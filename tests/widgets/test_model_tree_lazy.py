@@ -50,8 +50,32 @@ def test_a_new_tree_builds_only_the_open_rows(tree, doc):
 
 
 def test_opened_the_tree_shows_every_component_under_its_parent(tree, doc):
-    topo = doc.topology
     next(a for a in tree.context_menu([]).actions() if a.text() == "E&xpand all").trigger()
+    _assert_shows_the_design(tree, doc.topology)
+
+
+def test_a_deletion_undone_puts_every_row_back_in_its_place(qtbot, make_doc):
+    """Undoing a deletion adds back top-level cables between others; each row goes
+    after the nearest sibling before it that has one (finding the place by counting the rows of
+    every top-level sibling took 0.45 s for a server of the 16x site)."""
+    doc = make_doc("p690-benchmark")
+    tree = ModelTreePanel(doc)
+    qtbot.addWidget(tree)
+    next(a for a in tree.context_menu([]).actions() if a.text() == "E&xpand all").trigger()
+    topo = doc.topology
+    gone = [topo.of_kind("subsystem")[0].id, topo.of_kind("switch")[0].id]
+    cables = topo.count_of("cable")
+    assert doc.run(edit.delete, gone) is not None
+    assert 0 < topo.count_of("cable") < cables
+    _assert_shows_the_design(tree, topo)  # (a row naming a component deleted says so)
+    doc.undo_stack.undo()
+    next(
+        a for a in tree.context_menu([]).actions() if a.text() == "E&xpand all"
+    ).trigger()  # (what came back is closed)
+    _assert_shows_the_design(tree, topo)
+
+
+def _assert_shows_the_design(tree, topo) -> None:
     rows = _outline(tree)
     groups = {k[1] for k in rows if isinstance(k, tuple)}
     assert groups == {c.kind for c in topo.children(None)}
