@@ -10,6 +10,7 @@ path survive updates.
 
 from __future__ import annotations
 
+import heapq
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -39,6 +40,8 @@ SORT_ROLE = Qt.ItemDataRole.UserRole + 1
 FILTER_ROLE = Qt.ItemDataRole.UserRole + 2
 PATH_ROLE = Qt.ItemDataRole.UserRole + 3
 
+#: how many rows (the first shown) the first sizing of the columns measures (see PathsPanel._size_columns)
+SIZING_ROWS = 200
 COLUMNS = ("HBA port", "Host port", "Logical drive", "MB/s", "Binding hop", "Hop utilization")
 COL_MBPS, COL_HOP, COL_UTIL = 3, 4, 5
 #: the attributes a component's label is made of (:func:`planner.naming.label`: names, the
@@ -354,11 +357,26 @@ class PathsPanel(QWidget):
                 if again.hops != chosen.hops or again.bottleneck != chosen.bottleneck:
                     self.doc.highlight_path(again)
         self._explain()
-        if not self._sized and rows:
-            # sizing reads every cell: once per design, not on every re-analysis
-            self.view.resizeColumnsToContents()
+        if not self._sized and rows:  # once per design, not on every re-analysis
+            self._size_columns()
             self._sized = True
         self._summarise()
+
+    def _size_columns(self) -> None:
+        """Each column as wide as the widest of a sample of its cells: the first SIZING_ROWS
+        rows shown and the cells with the longest texts. Qt's own sizing measures every row when
+        the view is not laid out yet (a panel shown for the first time): 1,792 paths of the 16x
+        site blocked the editor 0.5-0.8 s."""
+        rows, view, proxy = self.model.rows, self.view, self.proxy
+        shown = [proxy.mapToSource(proxy.index(r, 0)).row() for r in range(min(proxy.rowCount(), SIZING_ROWS))]
+        grid = 1 if view.showGrid() else 0
+        for col in range(len(COLUMNS)):
+            longest = heapq.nlargest(3, range(len(rows)), key=lambda i: len(_display(rows[i], col)))
+            hints = (
+                view.sizeHintForIndex(proxy.mapFromSource(self.model.index(i, col))).width() for i in {*shown, *longest}
+            )
+            width = max(hints, default=0) + grid
+            view.horizontalHeader().resizeSection(col, max(width, view.horizontalHeader().sectionSizeHint(col)))
 
     def _on_filter(self, text: str) -> None:
         self.proxy.setFilterFixedString(text.strip())
