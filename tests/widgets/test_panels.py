@@ -551,3 +551,46 @@ def test_paths_panel_explains_the_chosen_path(qtbot, doc):
     path = panel.path_at(0)
     assert panel.detail.isVisible() and f"{path.mbps:,.1f} MB/s" in panel.detail.text()
     assert "Binding hop:" in panel.detail.text()
+
+
+def test_paths_rows_and_labels_follow_components_added_and_removed(qtbot, parts):
+    """Paths gone and back are rows removed and inserted (no reset, the sort kept). Labels are
+    kept between analyses: a component added or removed drops only its own, and all are made
+    again when a kind goes from several to one (an HBA port's label names its server only while
+    the design has several)."""
+    from app.document import Document
+    from planner.examples import build_site
+    from planner.io import Project
+    from planner.naming import label
+
+    doc = Document(parts)
+    doc.synchronous = True
+    doc.replace_project(Project(build_site(parts, 2)), None)
+    panel = shown(qtbot, PathsPanel(doc))
+    topo = doc.topology
+    first, second = topo.ids_of_kind("server")
+
+    def fresh():
+        return [tuple(label(topo, cid) for cid in r.ids) for r in panel.model.rows]
+
+    def shows_the_analysis():  # every path once, in the panel's sort (the slowest first)
+        assert [r.path.id for r in panel.model.rows] == [p.id for p in doc.analysis.result.paths]
+        shown_rates = [panel.path_at(r).mbps for r in range(panel.proxy.rowCount())]
+        assert len(shown_rates) == len(doc.analysis.result.paths) and shown_rates == sorted(shown_rates)
+
+    resets = []
+    panel.model.modelReset.connect(lambda: resets.append(1))
+    before = [r.cells for r in panel.model.rows]
+    assert before == fresh()
+    subsystems = topo.ids_of_kind("subsystem")
+    doc.run(edit.delete, [subsystems[0], subsystems[-1]])  # paths gone (two runs at least): rows removed
+    shows_the_analysis()
+    doc.undo_stack.undo()  # and inserted again
+    shows_the_analysis()
+    assert resets == [] and [r.cells for r in panel.model.rows] == before
+    doc.run(edit.delete, [second])
+    assert panel.model.rows and [r.cells for r in panel.model.rows] == fresh()
+    assert not {r.cells[0] for r in panel.model.rows} & {c[0] for c in before}  # the server is no longer named
+    doc.undo_stack.undo()
+    assert [r.cells for r in panel.model.rows] == fresh() == before
+    shows_the_analysis()
