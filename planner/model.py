@@ -169,6 +169,10 @@ class Topology:
             out = [c for c in out if c.kind == kind]
         return out
 
+    def has_children(self, cid: str | None) -> bool:
+        """Whether ``cid`` holds any component. O(1)."""
+        return bool(self._children.get(cid))
+
     def siblings_before(self, cid: str) -> Iterator[str]:
         """The ids before ``cid`` among its parent's children, the nearest first (finding ``cid``
         is one C-level scan; each step after it is O(1)). Iterate it before changing the design."""

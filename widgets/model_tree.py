@@ -89,8 +89,13 @@ class OutlineModel(QStandardItemModel):
         return self.panel.topology.get(cid) if cid else None
 
     def hasChildren(self, parent: QModelIndex = QModelIndex()) -> bool:  # noqa: B008 (Qt's default)
-        if self.canFetchMore(parent):
-            return self.panel._has_rows_below(parent)
+        """A row not opened yet: whether it will have rows (the views ask this thousands of
+        times while the rows of a server come and go: one look at the row here)."""
+        if parent.isValid() and parent.column() == 0:
+            item = self.itemFromIndex(parent)
+            cid = item.data(ID_ROLE)
+            if (cid or ("group", item.data(KIND_ROLE))) not in self.panel._fetched:
+                return self.panel.topology.has_children(cid) if cid else bool(item.data(KIND_ROLE))
         return super().hasChildren(parent)
 
     def canFetchMore(self, parent: QModelIndex) -> bool:
@@ -308,13 +313,6 @@ class ModelTreePanel(QWidget):
 
     def _unfetched(self, item: QStandardItem | None) -> bool:
         return item is not None and item.column() == 0 and self._key(item) not in self._fetched
-
-    def _has_rows_below(self, index: QModelIndex) -> bool:
-        item = self.model.itemFromIndex(index)
-        cid = item.data(ID_ROLE) if item is not None else None
-        if cid:
-            return bool(self.topology.children(cid))
-        return item is not None and bool(item.data(KIND_ROLE))
 
     def _fetch(self, item: QStandardItem) -> None:
         """Build the rows inside ``item`` (its branch is being opened)."""

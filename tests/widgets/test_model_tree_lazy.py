@@ -47,6 +47,8 @@ def test_a_new_tree_builds_only_the_open_rows(tree, doc):
     assert _deep(topo, "hdisk") not in tree.rows
     hba = tree.rows["p690"]
     assert tree.proxy.hasChildren(tree.proxy.mapFromSource(hba.index()))  # shows it can open
+    cable = tree.rows[topo.of_kind("cable")[0].id]
+    assert not tree.proxy.hasChildren(tree.proxy.mapFromSource(cable.index()))  # nothing inside
 
 
 def test_opened_the_tree_shows_every_component_under_its_parent(tree, doc):
