@@ -186,8 +186,10 @@ class Document(QObject):
         if event.type == "removed" and event.id in self.selection:
             self.selection = [s for s in self.selection if s in self.topology and s != event.id]
             self.selectionChanged.emit(list(self.selection))
-        self.changed.emit()
-        if not self.synchronous:  # synchronous: analysed once the whole command is applied
+        if self.synchronous:  # (analysed once the whole command is applied)
+            self.changed.emit()
+        elif not self._timer.isActive():  # the first event of a command: the rest come before the
+            self.changed.emit()  # event loop turns (a server deleted: 940 events, 940 emissions)
             self._schedule()
 
     def replace_project(self, project: Project, path: Path | None) -> None:

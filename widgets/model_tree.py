@@ -456,7 +456,7 @@ class ModelTreePanel(QWidget):
             self._retitle(comp.kind)
         if comp is not None and self._words:
             self._reveal([cid] + [c.id for c in topo.descendants(cid)])
-        self._rewrite([ref.id for ref, _attr in topo.referrers(cid)])  # their details named a missing id
+        self._rewrite([ref.id for ref, _attr in topo.referrers(cid) if ref.id in self.rows])  # (named a missing id)
 
     def _removed(self, cid: str) -> None:
         self._search_texts.clear()  # the parts of ``cid`` may have no rows to find them by
@@ -475,7 +475,7 @@ class ModelTreePanel(QWidget):
         if kind is not None:
             self._top_count[kind] -= 1
             self._retitle(kind)
-        self._rewrite([ref.id for ref, _attr in self.topology.referrers(cid)])  # their details named it
+        self._rewrite([ref.id for ref, _attr in self.topology.referrers(cid) if ref.id in self.rows])  # (named it)
 
     def _changed(self, cid: str, renamed: bool) -> None:
         """Rewrite the row of ``cid`` and of the rows that name it (a rename: or any part of it,
@@ -486,6 +486,8 @@ class ModelTreePanel(QWidget):
 
     def _rewrite(self, ids: list[str]) -> None:
         """Set the texts of the rows of ``ids`` again (those built)."""
+        if not ids:
+            return
         topo = self.topology
         todo = list(dict.fromkeys(ids))
         for one in todo:

@@ -193,3 +193,23 @@ def test_deleting_the_owner_waits_for_an_emission_under_way_and_stops_the_next(q
     assert done.wait(5)
     assert [v for v, _t in seen] == ["first"]
     assert seen[0][1] <= deleted_at  # the deletion waited for the emission under way
+
+
+def test_a_command_is_announced_once_and_analysed_whole(qtbot, parts):
+    """``changed`` comes once per command, not once per event (a server of the 16x site deleted
+    sent 940), and the analysis that follows is of the whole command."""
+    from PySide6.QtCore import QCoreApplication
+
+    doc = Document(parts)
+    doc.replace_project(Project(build_example("p690-one-drawer", parts)), None)
+    doc.wait_for_analysis(20000)
+    changed, events = [], []
+    doc.changed.connect(lambda: changed.append(doc.topology.revision))
+    doc.modelEvent.connect(events.append)
+    doc.run(edit.delete, ["fastt8"])
+    assert len(events) > 10 and len(changed) == 1
+    QCoreApplication.processEvents()
+    doc.undo_stack.undo()
+    assert len(changed) == 2
+    _assert_like_a_full_run(doc)
+    doc._background.shutdown()
