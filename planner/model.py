@@ -67,11 +67,13 @@ class Component:
 
 @dataclass(frozen=True)
 class Event:
-    """What changed: ``type`` is 'added', 'removed', 'changed', 'parts' or 'meta'."""
+    """What changed: ``type`` is 'added', 'removed', 'changed', 'parts' or 'meta'; ``was_in``:
+    the parent a component removed or moved (``key`` 'parent') had."""
 
     type: str
     id: str = ""
     key: str = ""
+    was_in: str | None = None
 
 
 class Topology:
@@ -282,7 +284,7 @@ class Topology:
         del self._seq[cid]
         self._children.pop(cid, None)
         self.positions.pop(cid, None)  # a deleted box keeps no place on the canvas
-        self._emit(Event("removed", cid))
+        self._emit(Event("removed", cid, was_in=comp.parent))
         return index
 
     def _set(self, cid: str, key: str, value: Any) -> Any:
@@ -305,10 +307,10 @@ class Topology:
         old = self._children[comp.parent]
         old_index = old.index(cid)
         del old[old_index]
-        comp.parent = parent
+        was_in, comp.parent = comp.parent, parent
         siblings = self._children.setdefault(parent, [])
         siblings.insert(len(siblings) if index is None else index, cid)
-        self._emit(Event("changed", cid, "parent"))
+        self._emit(Event("changed", cid, "parent", was_in))
         return old_index
 
     def _index_refs(self, comp: Component, add: bool) -> None:

@@ -171,3 +171,30 @@ def test_a_slot_row_drags_while_it_holds_an_hba(tree, doc):
     assert not tree.model.flags(tree.items[free].index()) & Qt.ItemFlag.ItemIsDragEnabled
     doc.undo_stack.undo()
     assert tree.model.flags(tree.items[free].index()) & Qt.ItemFlag.ItemIsDragEnabled
+
+
+def test_a_closed_branch_shows_it_can_open_while_something_is_inside(tree, doc, qtbot):
+    """A row not opened yet holds one placeholder row while its component holds anything (the
+    view asks no question of Python to draw its arrow); it goes with the last part inside and
+    comes back with a new one, and opening the branch turns it into the first real row."""
+    topo = doc.topology
+    hba = topo.of_kind("hba")[0]
+    slot = tree.items[hba.parent]  # built, not opened
+    index = lambda: tree.proxy.mapFromSource(slot.index())  # noqa: E731
+    assert hba.parent not in tree._fetched and tree.proxy.hasChildren(index())
+    assert doc.run(edit.delete, [hba.id]) is not None
+    assert not tree.proxy.hasChildren(index()) and slot.rowCount() == 0
+    doc.undo_stack.undo()
+    assert tree.proxy.hasChildren(index()) and slot.rowCount() == 1
+    chain, up = [], index()
+    while up.isValid():  # the branch and the branches above it opened, as a user would
+        chain.append(up)
+        up = up.parent()
+    for step in reversed(chain):
+        tree.view.expand(step)  # (the view fetches at its next layout)
+    qtbot.waitUntil(lambda: slot.child(0).data(ID_ROLE) is not None)
+    assert [slot.child(r).data(ID_ROLE) for r in range(slot.rowCount())] == [hba.id]
+    assert slot.child(0).text() == short_label(hba) and slot.child(0).isSelectable()
+    assert slot.parent().child(slot.row(), 1).text() == details(topo, topo[hba.parent])
+    next(a for a in tree.context_menu([]).actions() if a.text() == "E&xpand all").trigger()
+    _assert_shows_the_design(tree, topo)  # no placeholder left anywhere
