@@ -50,6 +50,8 @@ ID_ROLE = Qt.ItemDataRole.UserRole + 1
 SEARCH_ROLE = Qt.ItemDataRole.UserRole + 2
 KIND_ROLE = Qt.ItemDataRole.UserRole + 3  # a group row's kind
 PLACEHOLDER_ROLE = Qt.ItemDataRole.UserRole + 4  # the one row inside a branch not opened yet
+#: a selection of more ids than this selects the rows built already, opening no branch
+SELECTION_OPENS_AT_MOST = 200
 #: at most this many attributes are shown in the details column
 MAX_DETAILS = 3
 #: references listed by name up to this many, counted beyond
@@ -583,11 +585,14 @@ class ModelTreePanel(QWidget):
             self.doc.select(self.selected_ids())
 
     def show_selection(self, ids: list[str]) -> None:
-        """Select the rows of ``ids`` (the document's selection), opening their parents."""
+        """Select the rows of ``ids`` (the document's selection), opening their parents; of a
+        selection of more than SELECTION_OPENS_AT_MOST, the rows built already (Select All on
+        the 16x site built the rows of its 1,152 boxes: 110-140 ms)."""
         selection = QItemSelection()
         first = None
+        rows = self.items if len(ids) <= SELECTION_OPENS_AT_MOST else self.rows
         for cid in ids:
-            item = self.items.get(cid)
+            item = rows.get(cid)
             index = self.proxy.mapFromSource(item.index()) if item is not None else QModelIndex()
             if index.isValid():
                 selection.select(index, index.siblingAtColumn(1))

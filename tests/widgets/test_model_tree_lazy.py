@@ -198,3 +198,20 @@ def test_a_closed_branch_shows_it_can_open_while_something_is_inside(tree, doc, 
     assert slot.parent().child(slot.row(), 1).text() == details(topo, topo[hba.parent])
     next(a for a in tree.context_menu([]).actions() if a.text() == "E&xpand all").trigger()
     _assert_shows_the_design(tree, topo)  # no placeholder left anywhere
+
+
+def test_a_large_selection_opens_no_branch(tree, doc, monkeypatch):
+    """A selection of more than SELECTION_OPENS_AT_MOST ids selects the rows built already and
+    builds none (Select All of a site); a small one opens the branches down to its rows."""
+    from widgets import model_tree
+
+    monkeypatch.setattr(model_tree, "SELECTION_OPENS_AT_MOST", 5)
+    topo = doc.topology
+    deep = [c.id for c in topo.of_kind("hdisk")][:6]
+    top = [c.id for c in topo.children(None)][:2]
+    built = set(tree.rows)
+    assert not set(deep) & built and set(top) <= built
+    doc.select(deep + top)
+    assert set(tree.rows) == built and tree.selected_ids() == top
+    doc.select(deep[:3])
+    assert set(deep[:3]) <= set(tree.rows) and tree.selected_ids() == deep[:3]
