@@ -364,11 +364,9 @@ class ModelTreePanel(QWidget):
         self._set_texts(comp, name, detail)
         cells = [name, detail]
         self._set_flags(comp, cells)
-        if mark is not None:
-            pass  # (in place already)
-        elif row is None or row >= holder.rowCount():
+        if mark is None and (row is None or row >= holder.rowCount()):
             holder.appendRow(cells)
-        else:
+        elif mark is None:
             holder.insertRow(row, cells)
         self.rows[comp.id] = name
         if self.topology.has_children(comp.id):

@@ -426,7 +426,7 @@ class RackElevationPanel(QWidget):
 
     def _draw_all(self, topo: Any) -> None:
         self.scene.clear()
-        self.racks, self.units, self._holders, self._units_in = {}, {}, {}, {}
+        self.units, self._holders, self._units_in = {}, {}, {}
         self._reads, self._reads_of = {}, {}
         self.racks = self._columns(topo)
         contents = placement.contents_by_rack(topo)
