@@ -79,10 +79,16 @@ class LevelStat:
 
 
 def level_stats(result: Analysis) -> list[LevelStat]:
-    """Per hop level present in the analysis (components with a capacity), its busiest component."""
+    """Per hop level present in the analysis (components with a capacity), its busiest component.
+    (The loads sorted by level in one pass: a pass per level over the 16x site's 32,000 loads
+    took 10-20 ms of the panel's first showing.)"""
+    by_kind: dict[str, list] = {kind: [] for kind, _ in LEVELS}
+    for ld in result.components.values():
+        if ld.capacity and ld.kind in by_kind:
+            by_kind[ld.kind].append(ld)
     out = []
     for kind, name in LEVELS:
-        loads = [ld for ld in result.components.values() if ld.kind == kind and ld.capacity]
+        loads = by_kind[kind]
         if not loads:
             continue
         top = max(loads, key=lambda ld: (ld.load / ld.capacity, ld.load))
@@ -110,7 +116,7 @@ class ChartsPanel(QWidget):
         self.setObjectName("ChartsPanel")
         self.doc = doc
         self.stats: list[LevelStat] = []
-        self.path_values: list[tuple[str, float, str]] = []  # (path id, MB/s, binding hop label), fastest first
+        self.path_values: list[tuple[str, float, str]] = []  # (path id, MB/s, binding hop id), fastest first
         self.histogram: tuple[np.ndarray, np.ndarray] | None = None
         self.level_bars: pg.BarGraphItem | None = None
         self.path_bars: pg.BarGraphItem | None = None
@@ -183,8 +189,8 @@ class ChartsPanel(QWidget):
         i = int(round(x))
         if abs(x - i) > 0.45 or not 0 <= i < len(self.path_values):
             return ""
-        pid, mbps, hop = self.path_values[i]
-        return f"{pid}\n{mbps:.1f} MB/s" + (f", bound by {hop}" if hop else "")
+        pid, mbps, hop = self.path_values[i]  # (the hop named when shown: 1,792 labels took 15-30 ms)
+        return f"{pid}\n{mbps:.1f} MB/s" + (f", bound by {label(self.doc.topology, hop)}" if hop else "")
 
     # -- drawing --------------------------------------------------------------------------
     def _clear(self) -> None:
@@ -242,10 +248,9 @@ class ChartsPanel(QWidget):
     def _draw_paths(self, bundle: AnalysisBundle) -> None:
         plot = self.path_plot
         plot.clear()
-        topo = self.doc.topology
         rated = [p for p in bundle.result.paths if p.mbps is not None]
         rated.sort(key=lambda p: (-p.mbps, p.id))
-        self.path_values = [(p.id, float(p.mbps), label(topo, p.bottleneck)) for p in rated]
+        self.path_values = [(p.id, float(p.mbps), p.bottleneck or "") for p in rated]
         values = np.array([v for _, v, _ in self.path_values], dtype=float)
         bottom = plot.getAxis("bottom")
         if len(values) > HISTOGRAM_ABOVE:

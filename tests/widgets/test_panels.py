@@ -390,7 +390,13 @@ def test_charts_bar_heights_are_the_busiest_utilization_per_hop_level(qtbot, mak
     path_heights = list(panel.path_bars.opts["height"])
     assert len(path_heights) == len(result.paths)
     assert path_heights == sorted(path_heights, reverse=True)
-    assert "MB/s" in panel.hover_path(0)
+    fastest = min((p for p in result.paths if p.mbps is not None), key=lambda p: (-p.mbps, p.id))
+    from planner.naming import label
+
+    assert (
+        panel.hover_path(0)
+        == f"{fastest.id}\n{fastest.mbps:.1f} MB/s, bound by {label(doc.topology, fastest.bottleneck)}"
+    )
 
 
 def test_charts_follow_the_analysis(qtbot, doc):
