@@ -118,20 +118,26 @@ def position(topo: Topology, cid: str) -> Position | None:
 
 
 def rack_contents(topo: Topology, rack_id: str) -> list[tuple[Component, Position]]:
-    """The units mounted in a rack with their positions, from the bottom up."""
-    return contents_by_rack(topo, {rack_id}).get(rack_id, [])
+    """The units mounted in a rack with their positions, from the bottom up. O(units naming the
+    rack), through the reference index: every placement check asks this (a pass over every unit
+    of the 16x site each time made Rack everything take 0.8-1 s)."""
+    kinds = placeable_kinds()
+    out = []
+    for comp, attr in topo.referrers(rack_id):
+        if attr == "rack" and comp.kind in kinds:
+            pos = position(topo, comp.id)
+            if pos is not None:
+                out.append((comp, pos))
+    return sorted(out, key=lambda cp: (cp[1].u, cp[0].id))
 
 
-def contents_by_rack(
-    topo: Topology, racks: set[str] | frozenset[str] | None = None
-) -> dict[str, list[tuple[Component, Position]]]:
-    """Rack id -> :func:`rack_contents`, for ``racks`` (None: every rack holding a unit), in one
-    pass over the units (a pass per rack took 0.3 s for the 176 racks of the 16x site)."""
+def contents_by_rack(topo: Topology) -> dict[str, list[tuple[Component, Position]]]:
+    """Rack id -> :func:`rack_contents`, for every rack holding a unit, in one pass over the
+    units."""
     out: dict[str, list[tuple[Component, Position]]] = {}
     for kind in placeable_kinds():
         for comp in topo.of_kind(kind):
-            rid = comp["rack"]
-            if rid and (racks is None or rid in racks):
+            if comp["rack"]:
                 pos = position(topo, comp.id)
                 if pos is not None:
                     out.setdefault(pos.rack, []).append((comp, pos))

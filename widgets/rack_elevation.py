@@ -482,9 +482,8 @@ class RackElevationPanel(QWidget):
                 self.scene.removeItem(holder)
             for cid in self._units_in.pop(rid, ()):
                 self.units.pop(cid, None)
-        contents = placement.contents_by_rack(topo, racks)
         for rid in racks:
-            self._draw_rack(topo, topo[rid], contents.get(rid, []))
+            self._draw_rack(topo, topo[rid], placement.rack_contents(topo, rid))
 
     def _read(self, topo: Any, comp: Any, key: str) -> None:
         """``key``'s drawing reads ``comp`` and (its label) its ancestors."""

@@ -289,3 +289,36 @@ def test_a_damaged_part_row_is_skipped_not_a_traceback(parts):
     t.parts["7040-681"] = {**t.parts["7040-681"], "frame_reserved": rows}  # a copy: the fixture stays whole
     assert placement.reserved_units(t, frame) == [(35, 8, "power")]
     assert placement.reserved_units(t, rack) == []
+
+
+def test_a_racks_contents_come_from_the_reference_index_as_from_a_pass_over_every_unit(parts):
+    """rack_contents reads the units naming the rack (the reference index), contents_by_rack
+    makes one pass over every unit: the same units, in the same order, for every rack, after
+    units are moved, unplaced, deleted and a rack deleted."""
+    from planner.examples import build_site
+
+    site = build_site(parts, 2)
+
+    def same() -> None:
+        every = placement.contents_by_rack(site)
+        racks = [r.id for r in site.of_kind("rack")]
+        assert racks and set(every) <= set(racks)
+        for rid in racks:
+            assert placement.rack_contents(site, rid) == every.get(rid, []), rid
+        assert sum(map(len, every.values())) > 0
+
+    same()
+    switch, subsystem, server = site.of_kind("switch")[0], site.of_kind("subsystem")[0], site.of_kind("server")[1]
+    free = next(
+        (r.id, u)
+        for r in site.of_kind("rack")
+        if r.id != switch["rack"]
+        for u in range(1, r["height_u"])
+        if placement.placement_problem(site, switch.id, r.id, u, "front") is None
+    )
+    edit_place.move(site, switch.id, *free)
+    edit_place.unplace(site, subsystem.id)
+    edit.delete(site, [server.id])
+    same()
+    edit_place.delete_place(site, next(r.id for r in site.of_kind("rack") if not r["frame_of"]))
+    same()
