@@ -188,9 +188,9 @@ class Document(QObject):
             self.selectionChanged.emit(list(self.selection))
         if self.synchronous:  # (analysed once the whole command is applied)
             self.changed.emit()
-        elif not self._timer.isActive():  # the first event of a command: the rest come before the
-            self.changed.emit()  # event loop turns (a server deleted: 940 events, 940 emissions)
-            self._schedule()
+        elif len(self._events) == 1:  # the first event since the last analysis started: the rest of
+            self.changed.emit()  # the command come before the event loop turns (a server deleted:
+            self._schedule()  # 940 events, 940 emissions)
 
     def replace_project(self, project: Project, path: Path | None) -> None:
         """Show another project (after New, Open, Revert, restore); the undo history starts anew."""

@@ -131,21 +131,6 @@ def rack_contents(topo: Topology, rack_id: str) -> list[tuple[Component, Positio
     return sorted(out, key=lambda cp: (cp[1].u, cp[0].id))
 
 
-def contents_by_rack(topo: Topology) -> dict[str, list[tuple[Component, Position]]]:
-    """Rack id -> :func:`rack_contents`, for every rack holding a unit, in one pass over the
-    units."""
-    out: dict[str, list[tuple[Component, Position]]] = {}
-    for kind in placeable_kinds():
-        for comp in topo.of_kind(kind):
-            if comp["rack"]:
-                pos = position(topo, comp.id)
-                if pos is not None:
-                    out.setdefault(pos.rack, []).append((comp, pos))
-    for units in out.values():
-        units.sort(key=lambda cp: (cp[1].u, cp[0].id))
-    return out
-
-
 def reserved_units(topo: Topology, rack_id: str) -> list[tuple[int, int, str]]:
     """Units of a server frame held by parts the design does not model: (u, height, what).
 

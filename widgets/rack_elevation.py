@@ -429,9 +429,8 @@ class RackElevationPanel(QWidget):
         self.units, self._holders, self._units_in = {}, {}, {}
         self._reads, self._reads_of = {}, {}
         self.racks = self._columns(topo)
-        contents = placement.contents_by_rack(topo)
         for rid in self.racks:
-            self._draw_rack(topo, topo[rid], contents.get(rid, []))
+            self._draw_rack(topo, topo[rid], placement.rack_contents(topo, rid))
         if not self.racks:
             hint = self.scene.addSimpleText("No racks yet: Design > Racks > Add site..., then Add rack...")
             hint.setPos(8, 8)
@@ -518,7 +517,7 @@ class RackElevationPanel(QWidget):
 
     def _draw_rack(self, topo: Any, rack: Any, contents: list) -> None:
         """Draw ``rack`` at its column (``self.racks``) with ``contents`` (see
-        :func:`planner.placement.contents_by_rack`), its items under one parent."""
+        :func:`planner.placement.rack_contents`), its items under one parent."""
         col = self.racks[rack.id]
         self._forget(rack.id)
         holder = self._holders[rack.id] = QGraphicsRectItem()

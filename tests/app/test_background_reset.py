@@ -212,4 +212,8 @@ def test_a_command_is_announced_once_and_analysed_whole(qtbot, parts):
     doc.undo_stack.undo()
     assert len(changed) == 2
     _assert_like_a_full_run(doc)
+    doc.set_direction("write")  # an analysis asked for, then an edit in the same turn: announced
+    doc.run(edit.delete, ["fastt7"])
+    assert len(changed) == 3
+    _assert_like_a_full_run(doc)
     doc._background.shutdown()

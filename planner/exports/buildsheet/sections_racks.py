@@ -31,11 +31,10 @@ def racks(sheet: Sheet) -> list[Any]:
         return out + [sheet.p("The design places nothing in racks yet (Design > Racks)."), sheet.p(note, "small")]
     out.append(sheet.p(note + " U numbers count from the bottom (EIA, 1U = 44.45 mm).", "small"))
     rl = rl_api()
-    contents = placement.contents_by_rack(topo)  # (one pass, not one per rack)
     for i, rack in enumerate(found):
         if i:
             out.append(rl.PageBreak())
-        out += [sheet.heading(_title(sheet, rack)), _elevation(sheet, rack, contents.get(rack.id, []))]
+        out += [sheet.heading(_title(sheet, rack)), _elevation(sheet, rack)]
     return out
 
 
@@ -47,9 +46,8 @@ def _title(sheet: Sheet, rack: Any) -> str:
     return f"{short_label(rack)} ({frame}{where})" + (f" in {short_label(site)}" if site is not None else "")
 
 
-def _elevation(sheet: Sheet, rack: Any, contents: list) -> Any:
-    """The rack drawn unit by unit (``contents``: see :func:`planner.placement.contents_by_rack`):
-    free units empty, reserved units grey, placed units named."""
+def _elevation(sheet: Sheet, rack: Any) -> Any:
+    """The rack drawn unit by unit: free units empty, reserved units grey, placed units named."""
     rl = rl_api()
     topo = sheet.topo
     height_u = max(int(rack["height_u"]), 1)
@@ -64,7 +62,7 @@ def _elevation(sheet: Sheet, rack: Any, contents: list) -> Any:
         drawing.add(rl.String(x0 - 3, y + (uh - 7) / 2, str(u), fontName=FONT, fontSize=7, textAnchor="end"))
     for u, h, what in placement.reserved_units(topo, rack.id):
         _unit(drawing, x0, u, h, uh, [f"{what} (part of the server frame)"], "#e0e0e0", ink)
-    for comp, pos in contents:
+    for comp, pos in placement.rack_contents(topo, rack.id):
         part = topo.part_of(comp) or {}
         code = placement.location_code(topo, comp.id) if comp.kind == "drawer" else ""
         first = f"{one_line(short_label(comp))}" + (f"  {code}" if code else "")
