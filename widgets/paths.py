@@ -115,7 +115,7 @@ class PathTableModel(QAbstractTableModel):
                 return
             old = self.rows
         self.rows = rows
-        changed = [i for i, (a, b) in enumerate(zip(old, rows)) if _shown(a) != _shown(b)]
+        changed = [i for i, (a, b) in enumerate(zip(old, rows)) if a is not b and _shown(a) != _shown(b)]
         last = len(COLUMNS) - 1
         for first, end in _runs(changed):
             self.dataChanged.emit(self.index(first, 0), self.index(end, last))
@@ -302,6 +302,7 @@ class PathsPanel(QWidget):
         doc.projectReplaced.connect(self._on_replaced)
         doc.modelEvent.connect(self._on_model_event)
         self._labels: dict[str, str] = {}  # component id -> label, kept while no name can change
+        self._labelled = False  # the rows shown read the labels kept (else all are made again)
         self._several: frozenset[str] = frozenset()  # the kinds the labelled design has two or more of
         if doc.analysis is not None:
             self._on_analysis(doc.analysis)
@@ -324,10 +325,15 @@ class PathsPanel(QWidget):
         if event.type in ("added", "removed"):  # the others' labels read only their own ancestors
             self._labels.pop(event.id, None)  # (and whether a kind has several: see _on_analysis)
         elif event.type != "changed" or event.key in NAMING_KEYS:
-            self._labels.clear()  # a name, a parent or an array's drives: labels may read otherwise
+            self._relabel()  # a name, a parent or an array's drives: labels may read otherwise
+
+    def _relabel(self) -> None:
+        """Forget every label, and the rows that show them."""
+        self._labels.clear()
+        self._labelled = False
 
     def _on_replaced(self) -> None:
-        self._labels.clear()
+        self._relabel()
         self.follow.forget()
         self._sized = False
         self._chosen = None
@@ -340,9 +346,14 @@ class PathsPanel(QWidget):
         result = bundle.result
         several = frozenset(k for k in KINDS if topo.count_of(k) > 1)
         if several != self._several:  # a label names its server only when the design has several
-            self._labels.clear()
+            self._relabel()
             self._several = several
         labels = self._labels
+        # a path object the analysis kept (a part the edit did not reach keeps its paths, their
+        # rates and their hops' loads) keeps its row while no label has changed since: an edit
+        # of one subsystem of the 16x site makes 112 rows again, not 1,792
+        kept = {id(r.path): r for r in self.model.rows} if self._labelled else {}
+        self._labelled = True
 
         def label(cid: str | None) -> str:
             if not cid:
@@ -355,6 +366,10 @@ class PathsPanel(QWidget):
 
         rows = []
         for p in result.paths:
+            row = kept.get(id(p))
+            if row is not None:
+                rows.append(row)
+                continue
             load = result.components.get(p.bottleneck) if p.bottleneck else None
             kind = load.kind if load is not None else (topo[p.bottleneck].kind if p.bottleneck in topo else "")
             rows.append(

@@ -600,3 +600,46 @@ def test_paths_rows_and_labels_follow_components_added_and_removed(qtbot, parts)
     doc.undo_stack.undo()
     assert [r.cells for r in panel.model.rows] == fresh() == before
     shows_the_analysis()
+
+
+def test_paths_rows_of_parts_an_edit_did_not_reach_are_kept(qtbot, parts):
+    """Analysed in the background, an edit re-analyses only the connected parts it reaches and
+    keeps the other parts' paths: their rows are kept as they are (not made again), and the
+    table still reads as a panel filled afresh; a change of labels (a kind going from several
+    to one) makes every row again."""
+    from app.document import Document
+    from planner.examples import build_site
+    from planner.io import Project
+
+    doc = Document(parts)
+    doc.replace_project(Project(build_site(parts, 2)), None)
+    assert doc.wait_for_analysis(20000) is not None
+    panel = shown(qtbot, PathsPanel(doc))
+    topo = doc.topology
+    first, second = topo.ids_of_kind("server")
+
+    def settled():
+        assert doc.wait_for_analysis(20000) is not None
+        showing = [id(p) for p in doc.analysis.result.paths]
+        qtbot.waitUntil(lambda: [id(r.path) for r in panel.model.rows] == showing, timeout=5000)
+        fresh = PathsPanel(doc)
+        qtbot.addWidget(fresh)
+        assert [_shown(r) for r in panel.model.rows] == [_shown(r) for r in fresh.model.rows]
+
+    def of_server(server):
+        return {r.path.id: r for r in panel.model.rows if topo.ancestor(r.ids[0], "server").id == server}
+
+    settled()
+    mine, other = of_server(first), of_server(second)
+    port = next(iter(mine.values())).ids[1]  # a host port of the first server's storage, slower
+    doc.run(edit.set_attr, port, "speed_gbps", 1)
+    settled()
+    assert all(of_server(second)[p] is row for p, row in other.items())  # kept
+    assert not any(of_server(first).get(p) is row for p, row in mine.items())  # made again
+
+    other = of_server(second)
+    doc.run(edit.delete, [first])  # servers go from two to one: no label names its server any more
+    settled()
+    assert other and not any(of_server(second).get(p) is row for p, row in other.items())
+    doc.undo_stack.undo()
+    settled()
