@@ -14,7 +14,8 @@ with max flow. Every result carries its revision; results for an older revision 
 from __future__ import annotations
 
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -57,10 +58,12 @@ class PlannerUndoCommand(QUndoCommand):
         return doc
 
     def _run(self, step: Callable[[Any], None]) -> None:
+        doc = self.doc
         if self.on_project:
-            self.doc._rescope(lambda: step(self.doc.project))
+            doc._rescope(lambda: step(doc.project))
         else:
-            step(self.doc.topology)
+            with doc._batched():
+                step(doc.topology)
 
     def redo(self) -> None:
         if self._skip_first_redo:
@@ -106,7 +109,9 @@ def compute_bundle(topo: Topology, revision: int, figures: str, direction: str) 
 
 
 class Document(QObject):
-    """The open design. Signals: ``changed`` (any model change), ``modelEvent(Event)``,
+    """The open design. Signals: ``changed`` (any model change), ``modelEvents(list[Event])``
+    (a command's events, sent once it is applied, undone or redone; a change outside a command
+    is sent as it happens),
     ``edited()`` (a command was applied, undone or redone: all its events are sent),
     ``analysisReady(AnalysisBundle)``, ``selectionChanged(list[str])``, ``pathHighlighted(object)``,
     ``fileStateChanged()``, ``projectReplaced()``, ``scenariosChanged()``, ``message(str)``
@@ -119,7 +124,7 @@ class Document(QObject):
 
     changed = Signal()
     edited = Signal()
-    modelEvent = Signal(object)
+    modelEvents = Signal(list)
     analysisReady = Signal(object)
     selectionChanged = Signal(list)
     pathHighlighted = Signal(object)
@@ -152,6 +157,7 @@ class Document(QObject):
         self._timer.setInterval(0)  # after the command: all its events are in
         self._timer.timeout.connect(self._start_analysis)
         self._events: list[Event] = []  # since the last delta sent to the background
+        self._batch: list[Event] | None = None  # the events of the command under way (see _batched)
         self._background: Any = None  # app.background.BackgroundAnalysis, made on first use
         self._reset = True  # the background's replicas must start again from the design
         self.cross_check: Any = None  # the last CrossCheck of the design shown
@@ -179,8 +185,27 @@ class Document(QObject):
     def _detach(self) -> None:
         self.topology.unsubscribe(self._on_event)
 
+    @contextmanager
+    def _batched(self) -> Iterator[None]:
+        """Send the events of what runs inside as one ``modelEvents``, once it is done: the
+        panels' slots were called once per event (a server deleted: 940 events, 6 panels; the
+        signal's dispatch alone took about 9 ms), and they handle a batch as a whole."""
+        if self._batch is not None:
+            yield
+            return
+        self._batch = []
+        try:
+            yield
+        finally:
+            batch, self._batch = self._batch, None
+            if batch:
+                self.modelEvents.emit(batch)
+
     def _on_event(self, event: Event) -> None:
-        self.modelEvent.emit(event)
+        if self._batch is not None:
+            self._batch.append(event)
+        else:
+            self.modelEvents.emit([event])
         if not self.synchronous:
             self._events.append(event)
         if event.type == "removed" and event.id in self.selection:
@@ -233,7 +258,8 @@ class Document(QObject):
         """Apply an editing operation (``planner.edit.*``) as one undo step. A refused edit is
         reported through ``message`` with its reason and changes nothing; returns None then."""
         try:
-            cmd = operation(self.topology, *args, **kwargs)
+            with self._batched():
+                cmd = operation(self.topology, *args, **kwargs)
         except (ModelError, ProjectError, ValueError, KeyError) as err:
             self.last_refusal = _reason(err)
             self.message.emit(self.last_refusal)
@@ -256,7 +282,8 @@ class Document(QObject):
     def push(self, cmd: Command) -> bool:
         """Apply a planner command as one undo step; False (and a message) when refused."""
         try:
-            cmd.do(self.topology)
+            with self._batched():
+                cmd.do(self.topology)
         except (ModelError, ValueError, KeyError) as err:
             self.last_refusal = _reason(err)
             self.message.emit(self.last_refusal)

@@ -62,7 +62,7 @@ class MainWindow(QMainWindow):
         self.view = DiagramView(self.scene, self)
         self.setCentralWidget(build_central(self))
         self.ask: Callable[..., Any] = self._ask_dialog
-        self.doc.modelEvent.connect(self._on_model_event)
+        self.doc.modelEvents.connect(self._on_model_events)
         self.doc.fileStateChanged.connect(self._update_title)
         self.doc.analysisReady.connect(self._show_totals)
         self.doc.totalsReady.connect(self._show_totals)
@@ -370,8 +370,8 @@ class MainWindow(QMainWindow):
         self._message_timer.start()  # cleared 15 s after the last message
 
     # -- model changes (the canvas and panels observe the document themselves) ---------------
-    def _on_model_event(self, event) -> None:
-        if event.type == "meta":
+    def _on_model_events(self, events) -> None:
+        if any(event.type == "meta" for event in events):
             self._update_title()
 
     # -- edits: the controller turns them into commands ------------------------------------------

@@ -153,7 +153,7 @@ class ChartsPanel(QWidget):
 
         self._apply_palette()
         self.follow = WhenShown(self, self._on_analysis, doc)  # only while on screen
-        doc.analysisReady.connect(self.follow)
+        doc.analysisReady.connect(self.follow.take)
         doc.projectReplaced.connect(self._clear)
         if doc.analysis is not None:
             self._on_analysis(doc.analysis)

@@ -36,7 +36,9 @@ def unseen(panel: QWidget) -> bool:
 
 
 class WhenShown(QObject):
-    """``WhenShown(panel, fill, doc)``: connect it to ``doc.analysisReady`` instead of ``fill``."""
+    """``WhenShown(panel, fill, doc)``: connect its :meth:`take` to ``doc.analysisReady`` instead
+    of ``fill`` (a method of this QObject: the connection goes with the panel when it is deleted
+    before the document)."""
 
     def __init__(self, panel: QWidget, fill: Callable[[Any], None], doc: Any) -> None:
         super().__init__(panel)
@@ -45,7 +47,7 @@ class WhenShown(QObject):
         self.shown_result: Any = None  # the Analysis the panel shows
         panel.installEventFilter(self)
 
-    def __call__(self, bundle: Any) -> None:
+    def take(self, bundle: Any) -> None:
         if covered(self.panel):
             self.pending = bundle
             return
@@ -70,4 +72,4 @@ class WhenShown(QObject):
             return
         bundle, self.pending = self.pending, None
         if self.doc.is_current(bundle):
-            self(bundle)
+            self.take(bundle)

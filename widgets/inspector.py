@@ -104,7 +104,7 @@ class InspectorPanel(QWidget):
         self._deferred.timeout.connect(self.refresh)
 
         doc.selectionChanged.connect(self._on_selection)
-        doc.modelEvent.connect(self._on_event)
+        doc.modelEvents.connect(self._on_events)
         doc.analysisReady.connect(self._on_analysis)
         doc.projectReplaced.connect(self.rebuild)
         self.rebuild()
@@ -410,10 +410,13 @@ class InspectorPanel(QWidget):
     def _on_selection(self, _ids: list[str]) -> None:
         self.rebuild()
 
-    def _on_event(self, event: Event) -> None:
-        if event.id and event.id in self._ids and event.type == "changed":
+    def _on_events(self, events: list[Event]) -> None:
+        if not self._ids:
+            return
+        mine = [e.id and e.id in self._ids and e.type == "changed" for e in events]
+        if any(mine):
             self.refresh()  # at once: the user sees their own edit (and undo) immediately
-        elif self._ids:
+        if not all(mine):
             self._deferred.start()  # candidates may change; coalesce bursts (a macro's events)
 
     def _on_analysis(self, _bundle: object) -> None:

@@ -236,7 +236,7 @@ class ModelTreePanel(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.search)
         layout.addWidget(self.view)
-        doc.modelEvent.connect(self._on_event)
+        doc.modelEvents.connect(self._on_events)
         doc.projectReplaced.connect(self.rebuild)
         doc.selectionChanged.connect(self.show_selection)
         self.rebuild()
@@ -436,6 +436,14 @@ class ModelTreePanel(QWidget):
         group.setText(f"{plural[0].upper()}{plural[1:]} ({n})")
 
     # -- following the model ------------------------------------------------------------------------
+    def _on_events(self, events: list[Event]) -> None:
+        gone = {e.id for e in events if e.type == "removed"}
+        for event in events:
+            if event.type == "removed" and event.was_in in gone:  # its row goes with its parent's
+                self._hba_slot.pop(event.id, None)
+                continue
+            self._on_event(event)
+
     def _on_event(self, event: Event) -> None:
         if event.type in ("removed", "changed") and event.key in ("", "parent"):
             self._reflag_slot(self._hba_slot.pop(event.id, None))  # an HBA left its slot

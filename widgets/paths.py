@@ -298,9 +298,9 @@ class PathsPanel(QWidget):
         lay.addWidget(self.view, 1)
 
         self.follow = WhenShown(self, self._on_analysis, doc)  # only while on screen
-        doc.analysisReady.connect(self.follow)
+        doc.analysisReady.connect(self.follow.take)
         doc.projectReplaced.connect(self._on_replaced)
-        doc.modelEvent.connect(self._on_model_event)
+        doc.modelEvents.connect(self._on_model_events)
         self._labels: dict[str, str] = {}  # component id -> label, kept while no name can change
         self._labelled = False  # the rows shown read the labels kept (else all are made again)
         self._several: frozenset[str] = frozenset()  # the kinds the labelled design has two or more of
@@ -321,11 +321,13 @@ class PathsPanel(QWidget):
         return True
 
     # -- updating -------------------------------------------------------------------------
-    def _on_model_event(self, event: Any) -> None:
-        if event.type in ("added", "removed"):  # the others' labels read only their own ancestors
-            self._labels.pop(event.id, None)  # (and whether a kind has several: see _on_analysis)
-        elif event.type != "changed" or event.key in NAMING_KEYS:
-            self._relabel()  # a name, a parent or an array's drives: labels may read otherwise
+    def _on_model_events(self, events: list[Any]) -> None:
+        for event in events:
+            if event.type in ("added", "removed"):  # the others' labels read only their own ancestors
+                self._labels.pop(event.id, None)  # (and whether a kind has several: see _on_analysis)
+            elif event.type != "changed" or event.key in NAMING_KEYS:
+                self._relabel()  # a name, a parent or an array's drives: labels may read otherwise
+                return
 
     def _relabel(self) -> None:
         """Forget every label, and the rows that show them."""
@@ -341,17 +343,17 @@ class PathsPanel(QWidget):
         self.summary.setText("Analysing...")
         self._explain()
 
-    def _on_analysis(self, bundle: AnalysisBundle) -> None:
+    def _rows(self, result: Analysis) -> list[PathRow]:
+        """The rows of ``result``'s paths. A path object the analysis kept (a part the edit did
+        not reach keeps its paths, their rates and their hops' loads) keeps its row while no
+        label has changed since: an edit of one subsystem of the 16x site makes 112 rows
+        again, not 1,792."""
         topo = self.doc.topology
-        result = bundle.result
         several = frozenset(k for k in KINDS if topo.count_of(k) > 1)
         if several != self._several:  # a label names its server only when the design has several
             self._relabel()
             self._several = several
         labels = self._labels
-        # a path object the analysis kept (a part the edit did not reach keeps its paths, their
-        # rates and their hops' loads) keeps its row while no label has changed since: an edit
-        # of one subsystem of the 16x site makes 112 rows again, not 1,792
         kept = {id(r.path): r for r in self.model.rows} if self._labelled else {}
         self._labelled = True
 
@@ -383,6 +385,10 @@ class PathsPanel(QWidget):
                     (load.source + (" (estimate)" if load.estimate else "")) if load is not None else "",
                 )
             )
+        return rows
+
+    def _on_analysis(self, bundle: AnalysisBundle) -> None:
+        rows = self._rows(bundle.result)
         chosen = self._chosen
         self._restoring = True
         try:

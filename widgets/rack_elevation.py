@@ -203,7 +203,7 @@ class RackElevationPanel(QWidget):
         self._units_in: dict[str, list[str]] = {}  # rack id -> the units drawn in it
         self._sites: set[str] = set()
         self._several: frozenset[str] = frozenset()  # kinds the design holds two or more of (see refresh)
-        doc.modelEvent.connect(self._note_event)
+        doc.modelEvents.connect(self._note_events)
         doc.changed.connect(self._timer.start)
         doc.projectReplaced.connect(self._replaced)  # an opened site's racks wait for their tab
         doc.selectionChanged.connect(lambda _ids: self._show_selection())
@@ -346,6 +346,12 @@ class RackElevationPanel(QWidget):
         self.reason.setStyleSheet("color: #c62828;" if error else "")
 
     # -- drawing -------------------------------------------------------------------------------
+    def _note_events(self, events: list[Any]) -> None:
+        for event in events:
+            if self._whole:
+                return
+            self._note_event(event)
+
     def _note_event(self, event: Any) -> None:
         """What an edit reaches: everything for sites, racks and rackable part figures; the racks
         whose units it changes or whose labels read it (their ancestors); the list of unplaced

@@ -197,20 +197,26 @@ def test_deleting_the_owner_waits_for_an_emission_under_way_and_stops_the_next(q
 
 def test_a_command_is_announced_once_and_analysed_whole(qtbot, parts):
     """``changed`` comes once per command, not once per event (a server of the 16x site deleted
-    sent 940), and the analysis that follows is of the whole command."""
+    sent 940), the command's events come as one batch once it is applied (or undone), and the
+    analysis that follows is of the whole command."""
     from PySide6.QtCore import QCoreApplication
 
     doc = Document(parts)
     doc.replace_project(Project(build_example("p690-one-drawer", parts)), None)
     doc.wait_for_analysis(20000)
-    changed, events = [], []
+    changed, batches = [], []
     doc.changed.connect(lambda: changed.append(doc.topology.revision))
-    doc.modelEvent.connect(events.append)
+    doc.modelEvents.connect(lambda events: batches.append((events, doc.topology.revision)))
+    before = doc.topology.revision
     doc.run(edit.delete, ["fastt8"])
-    assert len(events) > 10 and len(changed) == 1
+    assert len(changed) == 1 and len(batches) == 1
+    events, seen_at = batches[0]
+    assert len(events) > 10 and seen_at == doc.topology.revision > before  # sent whole, once applied
+    assert "fastt8" in {e.id for e in events if e.type == "removed"}
     QCoreApplication.processEvents()
     doc.undo_stack.undo()
-    assert len(changed) == 2
+    assert len(changed) == 2 and len(batches) == 2
+    assert {e.id for e in batches[1][0] if e.type == "added"} == {e.id for e in events if e.type == "removed"}
     _assert_like_a_full_run(doc)
     doc.set_direction("write")  # an analysis asked for, then an edit in the same turn: announced
     doc.run(edit.delete, ["fastt7"])

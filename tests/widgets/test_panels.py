@@ -643,3 +643,4 @@ def test_paths_rows_of_parts_an_edit_did_not_reach_are_kept(qtbot, parts):
     assert other and not any(of_server(second).get(p) is row for p, row in other.items())
     doc.undo_stack.undo()
     settled()
+    doc._background.shutdown()

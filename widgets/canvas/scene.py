@@ -133,16 +133,26 @@ class DiagramScene(Painting, Morphing, ToolLookups, QGraphicsScene):
         doc.analysisReady.connect(self.apply_analysis)
         doc.pathHighlighted.connect(self.highlight_path)
         doc.projectReplaced.connect(self._reset_collapse)
-        doc.modelEvent.connect(self._on_model_event)
+        doc.modelEvents.connect(self._on_model_events)
         if hasattr(doc, "edited"):
             doc.edited.connect(self.flush)
         if hasattr(doc, "layoutReady"):
             doc.layoutReady.connect(self._show_layout)
 
     # -- model events ---------------------------------------------------------------------------
-    def _on_model_event(self, event: Event) -> None:
-        if event.type in ("meta", "parts"):
-            return  # the diagram shows neither the design's metadata nor part figures
+    def _on_model_events(self, events: list[Event]) -> None:
+        shown = False
+        for event in events:
+            if event.type in ("meta", "parts"):
+                continue  # the diagram shows neither the design's metadata nor part figures
+            shown = True
+            if self._pending == "relayout":
+                break  # (the rest cannot change what is due)
+            self._note(event)
+        if shown:
+            self._flush_timer.start()  # changes outside a command (fixtures) are shown on the next loop
+
+    def _note(self, event: Event) -> None:
         if is_structural(self.doc.topology, event):
             self._pending = "relayout"
         elif event.key in _GEOMETRY_KEYS:
@@ -150,7 +160,6 @@ class DiagramScene(Painting, Morphing, ToolLookups, QGraphicsScene):
         elif not self._pending or self._pending == "local":
             self._pending = "local"  # an attribute: only the boxes near it change their text
             self._touched.add(event.id)
-        self._flush_timer.start()  # changes outside a command (fixtures) are shown on the next loop
 
     def flush(self) -> None:
         """Show the changes gathered since the last refresh: relayout or relabel, or nothing."""
