@@ -210,6 +210,7 @@ class RackElevationPanel(QWidget):
         self.face = "front"
         self.racks: dict[str, QRectF] = {}  # rack id -> its unit column in scene coordinates
         self.units: dict[str, QGraphicsRectItem] = {}  # mounted unit id -> its box
+        self._outlined: set[str] = set()  # the units whose box is outlined as selected
         self.scene = QGraphicsScene(self)
         self.view = RackView(self)
         self.view.setScene(self.scene)
@@ -535,10 +536,17 @@ class RackElevationPanel(QWidget):
                 keys.discard(key)
 
     def _show_selection(self) -> None:
-        """Outline the selected units in blue."""
-        chosen = set(self.doc.selection)
-        for cid, box in self.units.items():
-            box.setPen(QPen(QColor("#1565c0"), 3) if cid in chosen else QPen(QColor("#303030")))
+        """Outline the selected units in blue: only the units whose outline changes (every unit
+        of the 16x site, 2,032, was restyled on each click: 5-7 ms). A unit drawn again comes
+        with the plain outline (see :meth:`_draw_unit`)."""
+        chosen = {cid for cid in self.doc.selection if cid in self.units}
+        for cid in self._outlined - chosen:
+            box = self.units.get(cid)
+            if box is not None:
+                box.setPen(QPen(QColor("#303030")))
+        for cid in chosen - self._outlined:
+            self.units[cid].setPen(QPen(QColor("#1565c0"), 3))
+        self._outlined = chosen
 
     def _fill_unplaced(self, topo: Any) -> None:
         self.unplaced.clear()
@@ -607,6 +615,7 @@ class RackElevationPanel(QWidget):
         tip = f"{name} ({kind_name(comp.kind)}): U{pos.u}-U{pos.top}, {pos.face}" + (f", {code}" if code else "")
         self._text(box, text, tip + "\nDrag to move it; drop it on the list to unplace it")
         self.units[comp.id] = box
+        self._outlined.discard(comp.id)  # (drawn in the plain outline)
 
     @staticmethod
     def _box(

@@ -7,7 +7,7 @@ from PySide6.QtCore import QMimeData, QPointF, Qt
 from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent
 from PySide6.QtWidgets import QApplication
 
-from planner import placement
+from planner import edit, placement
 from tests.app import test_first_design as first
 from widgets.rack_elevation import MIME
 
@@ -99,6 +99,19 @@ def test_build_racks_and_place_units_from_a_new_design(blank, qtbot):
     assert placement.position(t, "fastt1").rack == rack.id
     w.doc.select(["d1"])
     assert w.inspector.info_text("Location").startswith("U1.9: p690 frame 1 U9-U12, front")
+
+    def outlined():  # (only the units whose outline changes are restyled)
+        return {cid for cid, box in panel.units.items() if box.pen().width() == 3}
+
+    assert outlined() == {"d1"}
+    w.doc.select(["sw1", "fastt1"])
+    assert outlined() == {"sw1", "fastt1"}
+    w.doc.run(edit.set_attr, "sw1", "name", "core switch")  # its rack drawn again: still outlined
+    _settle()
+    assert outlined() == {"sw1", "fastt1"} and "core switch" in panel.units["sw1"].childItems()[0].text()
+    w.doc.select([])
+    assert outlined() == set()
+    w.doc.undo_stack.undo()
     w.doc.undo_stack.undo()
     _settle()
     assert set(panel.unplaced_ids()) == {"p690", "d1", "fastt1"}
