@@ -261,3 +261,24 @@ def test_a_result_of_another_scenario_is_not_painted(canvas):
     doc.analysisReady.emit(base_bundle)
     assert {cid: i.toolTip() for cid, i in scene.items_by_id.items()} == painted
     assert doc.analysis is not base_bundle
+
+
+def test_hovering_a_box_shows_its_analysis_tooltip(canvas, qtbot):
+    """A box's analysis tooltip (its parts' loads, the paths it binds) is made when Qt asks the
+    scene for it, not on every paint: the tooltip shown for the pointer over a box reads it."""
+    from PySide6.QtCore import QEvent
+    from PySide6.QtGui import QHelpEvent
+    from PySide6.QtWidgets import QToolTip
+
+    doc, scene, view = canvas
+    cid = next(c for c, i in scene.items_by_id.items() if i.binds and i.box.kind == "hba")
+    item = scene.items_by_id[cid]
+    assert item._tip_due is not None  # painted, its tooltip not made yet
+    view.centerOn(item)
+    pos = view_point(view, cid)
+    QApplication.sendEvent(view.viewport(), QHelpEvent(QEvent.Type.ToolTip, pos, view.viewport().mapToGlobal(pos)))
+    qtbot.waitUntil(lambda: QToolTip.isVisible(), timeout=2000)
+    text = QToolTip.text()
+    QToolTip.hideText()
+    assert text == item.toolTip() and item._tip_due is None
+    assert text.startswith(item.base_tip()) and "MB/s" in text and f"binds {item.binds} path" in text

@@ -64,26 +64,35 @@ def changed_components(prev: Analysis, result: Analysis, old: CanvasFigures, new
     return changed
 
 
-def busiest(result: Analysis, topo: Topology, members, binds: dict) -> tuple[float | None, int, list[str], int]:
-    """Of the components a box shows: the highest utilization, the paths they bind, the first
-    :data:`TIP_LINES` tooltip lines and how many more there are (only the lines shown are labelled)."""
+def busiest(result: Analysis, members, binds: dict) -> tuple[float | None, int]:
+    """Of the components a box shows: the highest utilization and the paths they bind."""
     top: float | None = None
-    nb = more = 0
-    lines: list[str] = []
+    nb = 0
     comps = result.components
     for cid in members:
         load = comps.get(cid)
         if load is None:
             continue
         u = load.utilization
-        if load.capacity:
-            if len(lines) < TIP_LINES:
-                lines.append(
-                    f"{label(topo, cid)}: {load.load:,.0f} of {load.capacity:,.0f} MB/s ({(u or 0) * 100:.0f}%)"
-                )
-            else:
-                more += 1
         nb += binds.get(cid, 0)
         if u is not None:
             top = u if top is None else max(top, u)
-    return top, nb, lines, more
+    return top, nb
+
+
+def tip_lines(result: Analysis, topo: Topology, members) -> list[str]:
+    """The tooltip lines of the components a box shows: the first :data:`TIP_LINES` with a
+    capacity (only those are labelled), then how many more there are."""
+    lines: list[str] = []
+    more = 0
+    comps = result.components
+    for cid in members:
+        load = comps.get(cid)
+        if load is None or not load.capacity:
+            continue
+        if len(lines) < TIP_LINES:
+            u = load.utilization
+            lines.append(f"{label(topo, cid)}: {load.load:,.0f} of {load.capacity:,.0f} MB/s ({(u or 0) * 100:.0f}%)")
+        else:
+            more += 1
+    return lines + ([f"... {more} more"] if more else [])
