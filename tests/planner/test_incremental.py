@@ -19,7 +19,7 @@ from planner import edit
 from planner.analysis import analyze
 from planner.commands import PutPart, UndoStack
 from planner.examples import build_example, build_site
-from planner.incremental import Delta, IncrementalAnalysis, Replica
+from planner.incremental import Delta, IncrementalAnalysis, Partition, Replica
 from planner.layout import COLLAPSIBLE, Diagram, LayoutMemo, alias_changes, layout
 from planner.layout_orders import host_ranks, peer_ranks, storage_order
 from planner.model import ModelError
@@ -47,6 +47,32 @@ def same_analysis(a, b) -> None:
     assert digest(a) == digest(b)
     assert list(a.components) == list(b.components)
     assert a == b
+
+
+def same_parts(partition):
+    """A partition kept edit by edit equals one split afresh: the same parts (members, their
+    components in design order and the current objects, ports, paths), each id's part."""
+    topo = partition.topo
+    fresh = Partition(topo)
+    fresh.split_all()
+
+    def parts_of(pt):
+        return sorted(
+            (
+                sorted(p.members),
+                [c.id for c in p.comps],
+                p.ports,
+                [(q.id, q.hops) for q in p.paths],
+                sorted(p.unreachable),
+                {k: [(q.id, q.hops) for q in v] for k, v in p.standby_of.items()},
+            )
+            for p in pt.parts.values()
+        )
+
+    assert parts_of(partition) == parts_of(fresh)
+    assert all(c is topo._components[c.id] for p in partition.parts.values() for c in p.comps)
+    assert set(partition.part_of) == set(fresh.part_of)
+    assert all(partition.part_of[cid] == key for key, p in partition.parts.items() for cid in p.members)
 
 
 class Edits(RuleBasedStateMachine):
@@ -110,6 +136,14 @@ class Edits(RuleBasedStateMachine):
         fabric, hp, target = self._pick("fabric", n), self._pick("hba_port", n), self._pick("host_port", m)
         if fabric is not None and hp is not None and target is not None:
             self._push(lambda: edit.add_zone(self.topo, fabric.id, f"z{n}_{m}", [hp.id, target.id]))
+
+    @rule(n=PICK, m=PICK)
+    def rezone(self, n, m):
+        """A zone's members changed: a reference that may join or split parts (the live design
+        changes the zone in place, the replica gets a new object)."""
+        zone, hp, target = self._pick("zone", n), self._pick("hba_port", m), self._pick("host_port", n + m)
+        if zone is not None and hp is not None and target is not None:
+            self._push(lambda: edit.set_attr(self.topo, zone.id, "members", [hp.id, target.id]))
 
     @rule(n=PICK, seg=st.sampled_from([32, 64, 128, 256]))
     def set_segment(self, n, seg):
@@ -190,6 +224,8 @@ class Edits(RuleBasedStateMachine):
         every = sorted((p.id, p.hops) for p in all_paths(self.topo))
         assert sorted((p.id, p.hops) for p in full.paths + full.standby) == every
         same_analysis(self.inc_live.update(delta.ids), analyze(self.topo, "measured", "mixed"))
+        same_parts(self.inc_replica.partition)  # kept by walks and by growing parts alike
+        same_parts(self.inc_live.partition)
         assert state(self.replica.topo) == state(self.topo)
         clone = self.topo.clone()
         assert state(self.replica.topo)[0] == state(clone)[0]
@@ -242,6 +278,20 @@ def test_incremental_benchmark(parts, _benchmark):
         max_examples=4, stateful_step_count=8, deadline=None, suppress_health_check=list(HealthCheck)
     )
     Bench.TestCase().runTest()
+
+
+def test_incremental_site(parts):
+    """Two servers in one site: two connected parts, which edits join (a zone naming ports of
+    both) and split again."""
+
+    class Site(Edits):
+        pass
+
+    Site.base, Site.parts = build_site(parts, 2), parts
+    Site.TestCase.settings = settings(
+        max_examples=4, stateful_step_count=8, deadline=None, suppress_health_check=list(HealthCheck)
+    )
+    Site.TestCase().runTest()
 
 
 def test_an_edit_re_analyses_only_its_part(parts):
