@@ -6,7 +6,7 @@ import ast
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QMessageBox
 
 from catalogs.catalog import Catalog
@@ -16,7 +16,7 @@ from widgets.charts import LEVELS, ChartsPanel
 from widgets.findings import FindingsPanel
 from widgets.inspector import InspectorPanel
 from widgets.palette import PART_MIME, PalettePanel, part_id_from_mime, part_mime_data
-from widgets.paths import COL_MBPS, PathsPanel, _shown
+from widgets.paths import COL_MBPS, PathsPanel, _shown, natural_key
 
 ROOT = Path(__file__).resolve().parents[2]
 PANEL_MODULES = (
@@ -644,3 +644,44 @@ def test_paths_rows_of_parts_an_edit_did_not_reach_are_kept(qtbot, parts):
     doc.undo_stack.undo()
     settled()
     doc._background.shutdown()
+
+
+def test_paths_sorted_by_the_model_follow_edits_and_header_clicks(qtbot, doc):
+    """The rows are sorted by the model (Qt's proxy only filters): a path whose rate an edit
+    changes moves to its place with the chosen row following it, no reset; a click on a
+    header sorts by that column, a second click the other way."""
+    panel = shown(qtbot, PathsPanel(doc))
+    resets, layouts = [], []
+    panel.model.modelReset.connect(lambda: resets.append(1))
+    panel.model.layoutChanged.connect(lambda *a: layouts.append(1))
+    last = panel.proxy.rowCount() - 1
+    chosen = panel.path_at(last)  # the rates are equal: the last path of the analysis
+    panel.select_path(chosen.id)
+    slow = next(p for p in doc.analysis.result.paths if p.id == chosen.id).logical_drive
+    array = doc.topology[slow]["array"] if "array" in doc.topology[slow].attrs else doc.topology[slow].parent
+    doc.run(edit.set_attr, array, "drives", doc.topology[array]["drives"][:3])  # its drive slower
+    rates = [panel.path_at(r).mbps for r in range(panel.proxy.rowCount())]
+    assert rates == sorted(rates) and panel.path_at(0).logical_drive == slow  # moved to the top
+    assert resets == [] and layouts
+    rows = panel.view.selectionModel().selectedRows()
+    assert [panel.proxy.data(r, Qt.ItemDataRole.UserRole + 3).id for r in rows] == [chosen.id]
+
+    header = panel.view.horizontalHeader()
+    x = header.sectionViewportPosition(1) + header.sectionSize(1) // 2
+    qtbot.mouseClick(header.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(x, header.height() // 2))
+    hosts = [panel.model.rows[panel.proxy.mapToSource(panel.proxy.index(r, 0)).row()].cells[1] for r in range(16)]
+    key = lambda text: natural_key(text)  # noqa: E731
+    assert header.sortIndicatorSection() == 1
+    assert [key(h) for h in hosts] in (
+        [key(h) for h in sorted(hosts, key=key)],
+        sorted((key(h) for h in hosts), reverse=True),
+    )
+    rows = panel.view.selectionModel().selectedRows()  # the chosen row went with its path
+    assert [panel.proxy.data(r, Qt.ItemDataRole.UserRole + 3).id for r in rows] == [chosen.id]
+    first = hosts
+    qtbot.mouseClick(header.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(x, header.height() // 2))
+    again = [panel.model.rows[panel.proxy.mapToSource(panel.proxy.index(r, 0)).row()].cells[1] for r in range(16)]
+    assert [key(h) for h in again] == sorted((key(h) for h in first), reverse=key(first[0]) < key(first[-1]))
+    assert resets == []
+    rows = panel.view.selectionModel().selectedRows()  # the chosen row went with its path
+    assert [panel.proxy.data(r, Qt.ItemDataRole.UserRole + 3).id for r in rows] == [chosen.id]
