@@ -330,6 +330,10 @@ def test_paths_sizing_its_columns_reads_a_sample_of_the_rows(qtbot, make_doc, mo
             panel.view.fontMetrics().horizontalAdvance(paths_module._display(r, col)) for r in panel.model.rows
         )
         assert panel.view.columnWidth(col) > widest, col
+        qt_widest = max(  # as wide as Qt's own size of each cell, margins included
+            panel.view.sizeHintForIndex(panel.proxy.index(r, col)).width() for r in range(panel.proxy.rowCount())
+        )
+        assert panel.view.columnWidth(col) >= qt_widest, col
 
 
 def test_paths_update_in_place_announces_only_the_rows_that_change(qtbot, doc):
