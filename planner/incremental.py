@@ -225,7 +225,7 @@ class _Alloc:
     paths: list[Path]
     paths_of: dict[str, list[Path]]
     members: list[str] = field(default_factory=list)  # the part's (whose figures these are)
-    first: list[tuple[str, Load]] = field(default_factory=list)  # hops in first-crossing order
+    first: dict[str, Load] = field(default_factory=dict)  # hops in first-crossing order
 
     loads: dict[str, Load] = field(default_factory=dict)  # hops its paths cross
     idle: dict[str, Load] = field(default_factory=dict)
@@ -518,7 +518,7 @@ class IncrementalAnalysis:
                 for h in p.hops:
                     if h not in first:
                         first[h] = alloc.loads[h]
-            mine_alloc.first = list(first.items())
+            mine_alloc.first = first
         loads = self._loads(paths, runs)
         idle = [(t._seq[cid], cid, ld) for key in parts for cid, ld in allocs[key].idle.items()]
         for _, cid, ld in sorted(idle, key=lambda x: x[0]):
