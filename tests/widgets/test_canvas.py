@@ -274,6 +274,11 @@ def test_hovering_a_box_shows_its_analysis_tooltip(canvas, qtbot):
     cid = next(c for c, i in scene.items_by_id.items() if i.binds and i.box.kind == "hba")
     item = scene.items_by_id[cid]
     assert item._tip_due is not None  # painted, its tooltip not made yet
+    from planner.analysis import Analysis  # (nor does what makes it hold the analysis: a box
+
+    #  not painted again would keep each older analysis alive)
+    held = [c.cell_contents for c in item._tip_due.__closure__ or ()]
+    assert held and not any(isinstance(c, Analysis) or c is item for c in held)
     view.centerOn(item)
     pos = view_point(view, cid)
     QApplication.sendEvent(view.viewport(), QHelpEvent(QEvent.Type.ToolTip, pos, view.viewport().mapToGlobal(pos)))

@@ -16,7 +16,7 @@ from planner.layout import COLLAPSIBLE
 from planner.naming import label
 
 if TYPE_CHECKING:
-    from planner.analysis import Analysis
+    from planner.analysis import Analysis, Load
     from planner.model import Topology
 
 #: tooltip lines of a box's components' figures (then "... n more")
@@ -64,35 +64,34 @@ def changed_components(prev: Analysis, result: Analysis, old: CanvasFigures, new
     return changed
 
 
-def busiest(result: Analysis, members, binds: dict) -> tuple[float | None, int]:
-    """Of the components a box shows: the highest utilization and the paths they bind."""
+def busiest(result: Analysis, members, binds: dict) -> tuple[float | None, int, list[tuple[str, Load]], int]:
+    """Of the components a box shows: the highest utilization, the paths they bind, the first
+    :data:`TIP_LINES` with a capacity (id, load) for its tooltip and how many more there are."""
     top: float | None = None
-    nb = 0
+    nb = more = 0
+    shown: list[tuple[str, Load]] = []
     comps = result.components
     for cid in members:
         load = comps.get(cid)
         if load is None:
             continue
         u = load.utilization
+        if load.capacity:
+            if len(shown) < TIP_LINES:
+                shown.append((cid, load))
+            else:
+                more += 1
         nb += binds.get(cid, 0)
         if u is not None:
             top = u if top is None else max(top, u)
-    return top, nb
+    return top, nb, shown, more
 
 
-def tip_lines(result: Analysis, topo: Topology, members) -> list[str]:
-    """The tooltip lines of the components a box shows: the first :data:`TIP_LINES` with a
-    capacity (only those are labelled), then how many more there are."""
-    lines: list[str] = []
-    more = 0
-    comps = result.components
-    for cid in members:
-        load = comps.get(cid)
-        if load is None or not load.capacity:
-            continue
-        if len(lines) < TIP_LINES:
-            u = load.utilization
-            lines.append(f"{label(topo, cid)}: {load.load:,.0f} of {load.capacity:,.0f} MB/s ({(u or 0) * 100:.0f}%)")
-        else:
-            more += 1
+def tip_lines(topo: Topology, shown: list[tuple[str, Load]], more: int) -> list[str]:
+    """The tooltip lines of the loads :func:`busiest` chose (labelled only now), then how many
+    more there are."""
+    lines = [
+        f"{label(topo, cid)}: {ld.load:,.0f} of {ld.capacity:,.0f} MB/s ({(ld.utilization or 0) * 100:.0f}%)"
+        for cid, ld in shown
+    ]
     return lines + ([f"... {more} more"] if more else [])

@@ -136,7 +136,7 @@ class BoxItem(QGraphicsRectItem):
         self.figure: QGraphicsSimpleTextItem | None = None  # load / capacity
         self.summary: QGraphicsSimpleTextItem | None = None  # the name, large, at low detail
         self._figure_text = self._short = ""
-        self._tip_due: Callable[[], str] | None = None  # makes the analysis tooltip (see toolTip)
+        self._tip_due: Callable[[str], str] | None = None  # makes the analysis tooltip (see toolTip)
         self.setToolTip(self.base_tip())
         self.bays = False  # an enclosure whose drive bays it draws
         self.low = False  # summary mode (zoomed far out): see set_low_detail
@@ -254,9 +254,9 @@ class BoxItem(QGraphicsRectItem):
         line_h = min(self.head, self.text.boundingRect().height() + 2)
         self.figure.setPos(self.box.w - 4 - fm.horizontalAdvance(shown), max(1.0, (line_h - fm.height()) / 2))
 
-    def set_analysis(self, util: float | None, binds: int, tip: Callable[[], str]) -> None:
+    def set_analysis(self, util: float | None, binds: int, tip: Callable[[str], str]) -> None:
         """Show an analysis: the box's utilization, the paths it binds, and ``tip``, which makes
-        its tooltip when it is asked for (see :meth:`toolTip`)."""
+        its tooltip from the plain one when it is asked for (see :meth:`toolTip`)."""
         if (util, binds) != (self.util, self.binds):
             self.util, self.binds = util, binds
             self.restyled()
@@ -265,7 +265,7 @@ class BoxItem(QGraphicsRectItem):
     def toolTip(self) -> str:  # noqa: N802 (Qt's name; DiagramScene.helpEvent asks it first)
         if self._tip_due is not None:
             due, self._tip_due = self._tip_due, None
-            self.setToolTip(due())
+            self.setToolTip(due(self.base_tip()))
         return super().toolTip()
 
     def set_highlight(self, on: bool) -> None:

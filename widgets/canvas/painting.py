@@ -239,12 +239,12 @@ class Painting:
             item.set_figure(f"{own.load:,.0f} / {own.capacity:,.0f} MB/s, {pct}", pct)
         else:
             item.set_figure("", "")
-        u, nb = busiest(result, members, binds)
+        u, nb, shown, more = busiest(result, members, binds)
 
-        def tip() -> str:  # (made when the tooltip is asked for: labelling every box's members
-            lines = [item.base_tip(), *tip_lines(result, topo, members)]  # took 40-50 ms of the
-            if nb:  # paint of a figure set switched on the 16x site)
-                lines.append(f"binds {nb} path{'s' if nb != 1 else ''}")
+        def tip(base: str) -> str:  # (made when the tooltip is asked for: labelling every box's
+            lines = [base, *tip_lines(topo, shown, more)]  # members took 40-50 ms of the paint
+            if nb:  # after a figure set switched on the 16x site; it holds the loads it shows,
+                lines.append(f"binds {nb} path{'s' if nb != 1 else ''}")  # not the analysis)
             return "\n".join(lines)
 
         item.set_analysis(u, nb, tip)
