@@ -7,7 +7,6 @@ highlight, the port state while a cable is drawn) and never read or change the m
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
@@ -136,7 +135,7 @@ class BoxItem(QGraphicsRectItem):
         self.figure: QGraphicsSimpleTextItem | None = None  # load / capacity
         self.summary: QGraphicsSimpleTextItem | None = None  # the name, large, at low detail
         self._figure_text = self._short = ""
-        self._tip_due: Callable[[str], str] | None = None  # makes the analysis tooltip (see toolTip)
+        self._tip_due = False  # the analysis tooltip is to be made (see toolTip)
         self.setToolTip(self.base_tip())
         self.bays = False  # an enclosure whose drive bays it draws
         self.low = False  # summary mode (zoomed far out): see set_low_detail
@@ -198,7 +197,7 @@ class BoxItem(QGraphicsRectItem):
         if old[1:] != new[1:] and len(new) > 1:
             self.set_subtext(new[1])
         if self.text is None or self.util is None:
-            self._tip_due = None
+            self._tip_due = False
             self.setToolTip(self.base_tip())
 
     def set_subtext(self, text: str, *shorter: str) -> None:
@@ -254,18 +253,20 @@ class BoxItem(QGraphicsRectItem):
         line_h = min(self.head, self.text.boundingRect().height() + 2)
         self.figure.setPos(self.box.w - 4 - fm.horizontalAdvance(shown), max(1.0, (line_h - fm.height()) / 2))
 
-    def set_analysis(self, util: float | None, binds: int, tip: Callable[[str], str]) -> None:
-        """Show an analysis: the box's utilization, the paths it binds, and ``tip``, which makes
-        its tooltip from the plain one when it is asked for (see :meth:`toolTip`)."""
+    def set_analysis(self, util: float | None, binds: int) -> None:
+        """Show an analysis: the box's utilization and the paths it binds; its tooltip is made
+        by the scene when it is asked for (see :meth:`toolTip`)."""
         if (util, binds) != (self.util, self.binds):
             self.util, self.binds = util, binds
             self.restyled()
-        self._tip_due = tip
+        self._tip_due = True
 
     def toolTip(self) -> str:  # noqa: N802 (Qt's name; DiagramScene.helpEvent asks it first)
-        if self._tip_due is not None:
-            due, self._tip_due = self._tip_due, None
-            self.setToolTip(due(self.base_tip()))
+        if self._tip_due:
+            self._tip_due = False
+            maker = getattr(self.scene(), "analysis_tip", None)
+            if maker is not None:
+                self.setToolTip(maker(self))
         return super().toolTip()
 
     def set_highlight(self, on: bool) -> None:
