@@ -36,7 +36,6 @@ if TYPE_CHECKING:
     from planner.analysis import Analysis, Path
     from planner.model import Topology
 
-SORT_ROLE = Qt.ItemDataRole.UserRole + 1
 FILTER_ROLE = Qt.ItemDataRole.UserRole + 2
 PATH_ROLE = Qt.ItemDataRole.UserRole + 3
 
@@ -190,8 +189,6 @@ class PathTableModel(QAbstractTableModel):
         row, col = self.rows[index.row()], index.column()
         if role == Qt.ItemDataRole.DisplayRole:
             return _display(row, col)
-        if role == SORT_ROLE:
-            return _sort_key(row, col)
         if role == FILTER_ROLE:
             return _filter_text(row, col)
         if role == Qt.ItemDataRole.TextAlignmentRole and col in NUMERIC:
