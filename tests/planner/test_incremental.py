@@ -315,6 +315,62 @@ def test_an_edit_re_analyses_only_its_part(parts):
     assert got.paths[0] is before.paths[0]
 
 
+def test_a_removal_splits_parts_without_walking_them(parts):
+    """Three servers joined through the first one's switch (a new adapter in each of the
+    others, cabled to it), then parted again: by the cables removed (one command), and by the
+    adapters removed (one command). On a replica the parts are found by searches from what
+    the change touched and its old neighbours (Partition._resplit), not by walking every
+    member again; the partition equals one made afresh and the analysis a full one."""
+    site = build_site(parts, 3)
+    replica = Replica(site)
+    inc = IncrementalAnalysis(replica.topo)
+    ends = {c[end]: c.id for c in site.of_kind("cable") for end in ("a", "b")}
+    free = [p.id for p in site.of_kind("switch_port") if p.id.startswith("s1.sw1.")][-2:]  # (all cabled)
+    walked, walks = [], []
+    walk = Partition._walk
+
+    def counting(self, seeds, stop=None):
+        groups, seen, joins = walk(self, seeds, stop)
+        walked.append(len(seen))
+        return groups, seen, joins
+
+    def step(change):
+        events = []
+        site.subscribe(events.append)
+        change()
+        site.unsubscribe(events.append)
+        delta = Delta.from_events(site, events)
+        replica.apply(delta)
+        walked.clear()
+        got = inc.update(delta)
+        walks.append(max(walked, default=0))  # (before a partition afresh is made to compare)
+        same_analysis(got, analyze(site))
+        same_parts(inc.partition)
+        return len([p for p in inc.parts.values() if p.paths])
+
+    step(lambda: edit.delete(site, [ends[p] for p in free]))
+    hbas = []
+    for server in ("s2", "s3"):
+        slot = next(s for s in site.of_kind("slot") if s.id.startswith(server + ".") and not site.children(s.id, "hba"))
+        step(lambda: edit.add_hba(site, slot.id, parts["FC6239"]))  # noqa: B023 (given to no LPAR)
+        hbas.append(site.children(slot.id, "hba")[0].id)
+
+    def join():
+        for n, hba in enumerate(hbas):
+            step(lambda: edit.add_cable(site, site.children(hba, "hba_port")[0].id, free[n]))  # noqa: B023
+        return [site.cable_at(site.children(hba, "hba_port")[0].id).id for hba in hbas]
+
+    cables = join()
+    assert step(lambda: None) == 1  # one part: the three servers joined
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(Partition, "_walk", counting)
+        assert step(lambda: edit.delete(site, cables)) == 3  # the cables' ends are the seeds
+        assert walks[-1] == 0  # no part walked again
+    join()
+    assert step(lambda: None) == 1
+    assert step(lambda: edit.delete(site, hbas)) == 3  # the adapters' old slots are the seeds
+
+
 def test_moving_units_between_racks_keeps_the_analysis_exact(parts):
     """A unit taken out of its rack and put into another server's rack, then a rack deleted:
     the analysis of the replica follows edit by edit, equal to a full one, and the servers stay
