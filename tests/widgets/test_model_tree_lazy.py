@@ -215,3 +215,63 @@ def test_a_large_selection_opens_no_branch(tree, doc, monkeypatch):
     assert set(tree.rows) == built and tree.selected_ids() == top
     doc.select(deep[:3])
     assert set(deep[:3]) <= set(tree.rows) and tree.selected_ids() == deep[:3]
+
+
+def test_a_batch_adding_a_component_back_builds_no_rows_inside_it(qtbot, make_doc):
+    """A command adding a component with everything inside it (a subsystem undone) builds its
+    row only: the rows inside wait for its branch to open (a server of the 16x site: 714 rows
+    looked at one by one). Rows elsewhere that named a part of it while it was missing (a
+    zone, a cable: a reference left dangling) show its name again."""
+    from planner.fixtures import add_raw, remove_raw
+
+    doc = make_doc("p690-benchmark")
+    tree = ModelTreePanel(doc)
+    qtbot.addWidget(tree)
+    next(a for a in tree.context_menu([]).actions() if a.text() == "E&xpand all").trigger()
+    topo = doc.topology
+    back = [topo["fastt1"].copy()] + [c.copy() for c in topo.descendants("fastt1")]
+    namers = sorted({r.id for c in back for r, _ in topo.referrers(c.id) if r.id not in {b.id for b in back}})
+    assert {topo[n].kind for n in namers} >= {"zone", "cable"}
+    remove_raw(topo, "fastt1")  # (the references to it left dangling)
+    zone = next(n for n in namers if topo[n].kind == "zone")
+    stale = tree.items[zone].parent().child(tree.items[zone].row(), 1).text()
+    doc.modelEvents.disconnect(tree._on_events)  # the events of one command, sent as one batch
+    batch = []
+    topo.subscribe(batch.append)
+    for c in back:
+        add_raw(topo, c.kind, c.id, c.parent, c.name, c.part, **c.attrs)
+    topo.unsubscribe(batch.append)
+    doc.modelEvents.connect(tree._on_events)
+    looked = []
+    one = tree._on_event
+    tree._on_event = lambda event: (looked.append(event.id), one(event))
+    tree._on_events(batch)
+    assert looked == ["fastt1"]  # (what is inside it is not looked at one by one)
+    assert "fastt1" in tree.rows and not any(c.id in tree.rows for c in back[1:])
+    assert tree.proxy.hasChildren(tree.proxy.mapFromSource(tree.rows["fastt1"].index()))  # it can open
+    for n in namers:
+        item = tree.rows[n]
+        assert item.parent().child(item.row(), 1).text() == details(topo, topo[n]), n
+    assert tree.items[zone].parent().child(tree.items[zone].row(), 1).text() != stale
+    next(a for a in tree.context_menu([]).actions() if a.text() == "E&xpand all").trigger()
+    _assert_shows_the_design(tree, topo)
+
+
+def test_a_group_of_many_components_starts_closed(qtbot, make_doc, monkeypatch):
+    """Groups of more than OPEN_GROUP_ROWS top-level components start closed (the 16x site's
+    3,584 cables were laid out again by the view after every edit); opened, they show them."""
+    import widgets.model_tree as model_tree
+
+    monkeypatch.setattr(model_tree, "OPEN_GROUP_ROWS", 100)
+    doc = make_doc("p690-benchmark")  # 224 cables, 56 subsystems
+    tree = ModelTreePanel(doc)
+    qtbot.addWidget(tree)
+    tree.show()
+    qtbot.waitExposed(tree)
+    group = {k: tree.proxy.mapFromSource(g.index()) for k, g in tree.groups.items()}
+    assert tree.view.isExpanded(group["subsystem"]) and not tree.view.isExpanded(group["cable"])
+    cables = [c.id for c in doc.topology.of_kind("cable")]
+    assert not any(c in tree.rows for c in cables)
+    assert tree.groups["cable"].text().startswith("Cables (224)")
+    tree.view.expand(group["cable"])
+    assert _outline(tree)[("group", "cable")] == cables
