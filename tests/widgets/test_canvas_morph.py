@@ -40,7 +40,7 @@ def kept_share(before: dict, scene) -> float:
     return sum(before.get(cid) is item for cid, item in now.items()) / len(now)
 
 
-@pytest.mark.parametrize(("low", "sliced"), [(False, False), (True, False), (False, True)])
+@pytest.mark.parametrize(("low", "sliced"), [(False, False), (True, False), (False, True), ("far", True)])
 def test_structural_edits_keep_the_items_and_show_what_a_rebuild_shows(
     qtbot, parts, benchmark_design, monkeypatch, low, sliced
 ):
@@ -51,6 +51,9 @@ def test_structural_edits_keep_the_items_and_show_what_a_rebuild_shows(
     settle(qtbot, doc, scene)
     if low:  # zoomed out: new items come in summary mode too
         scene.set_low_detail(True, 0.2)
+    if low == "far":  # so far out that the overview is shown: the items' detail is set on the way back
+        scene.set_low_detail(True, 0.05)
+        assert scene.far
     cable = doc.topology["cab7"]
     ends = (cable["a"], cable["b"])
     steps = [
@@ -72,7 +75,11 @@ def test_structural_edits_keep_the_items_and_show_what_a_rebuild_shows(
         before = dict(scene.items_by_id)
         step()
         settle(qtbot, doc, scene)
+        if low == "far":
+            scene.set_low_detail(True, 0.2)  # back from far out
         mine, ref = shown(scene), full_paint(qtbot, parts, doc, scene)
+        if low == "far":
+            scene.set_low_detail(True, 0.05)
         assert mine == ref, repr((name, _diff(mine, ref))).replace("\\n", " ")
         assert containers_come_first(scene), name  # (what a fold of everything deletes them by)
         shares[name] = kept_share(before, scene)
