@@ -129,11 +129,8 @@ class Morph:
         d, scene = self.d, self.scene
         up = d.boxes.get(box.container) if box.container else None
         item = self.keep.get(box.id)
-        low, scale = scene.low_detail  # (far out no item is shown: done on the way back, see DiagramScene.far)
         if item is None:
-            item = make_item(scene, d, box, self.head.get(box.id))
-            if low and not scene.far:
-                item.set_low_detail(True, scale)
+            make_item(scene, d, box, self.head.get(box.id))
             self.made.append(box.id)
             return
         shifted = self.shifted
@@ -150,9 +147,6 @@ class Morph:
         if (item.box.label, item.box.tip) != (box.label, box.tip):
             item.set_label(box)
             self.changed.append(box.id)
-            item.box = box
-            if low and not scene.far:
-                item.set_low_detail(True, scale)
         item.box = box
 
     def _relink(self, link: Any) -> None:
@@ -359,6 +353,9 @@ class Morphing:
             for cid in done.removed:
                 if cid not in self.items_by_id:
                     self._member_set.difference_update(self._members.pop(cid, ()))
+        if self.low_detail[0] and not self.far:  # (far out no item is shown: set on the way back)
+            for cid in (*done.made, *done.changed):
+                self.items_by_id[cid].set_low_detail(*self.low_detail)
         self.show_selection(self.doc.selection)
         if self.chosen_path is not None:
             self.highlight_path(self.chosen_path)
