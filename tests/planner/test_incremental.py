@@ -49,6 +49,18 @@ def same_analysis(a, b) -> None:
     assert a == b
 
 
+def replayed(topo, replica, inc, change):
+    """Run ``change`` on ``topo``, bring ``replica`` up to date by its delta and return the
+    analysis ``inc`` (of the replica) makes of it."""
+    events = []
+    topo.subscribe(events.append)
+    change()
+    topo.unsubscribe(events.append)
+    delta = Delta.from_events(topo, events)
+    replica.apply(delta)
+    return inc.update(delta)
+
+
 def same_parts(partition):
     """A partition kept edit by edit equals one split afresh: the same parts (members, their
     components in design order and the current objects, ports, paths), each id's part."""
@@ -335,14 +347,8 @@ def test_a_removal_splits_parts_without_walking_them(parts):
         return groups, seen, joins
 
     def step(change):
-        events = []
-        site.subscribe(events.append)
-        change()
-        site.unsubscribe(events.append)
-        delta = Delta.from_events(site, events)
-        replica.apply(delta)
         walked.clear()
-        got = inc.update(delta)
+        got = replayed(site, replica, inc, change)
         walks.append(max(walked, default=0))  # (before a partition afresh is made to compare)
         same_analysis(got, analyze(site))
         same_parts(inc.partition)
@@ -391,13 +397,7 @@ def test_moving_units_between_racks_keeps_the_analysis_exact(parts):
         lambda: edit.set_attr(site, "s2.fastt9.arr1", "segment_kb", 64),
         lambda: edit_place.delete_place(site, rack),
     ):
-        events = []
-        site.subscribe(events.append)
-        step()
-        site.unsubscribe(events.append)
-        delta = Delta.from_events(site, events)
-        replica.apply(delta)
-        got = inc.update(delta)
+        got = replayed(site, replica, inc, step)
         assert inc.last_parts <= 2  # the touched server's part (and a rack's or site's own)
         same_analysis(got, analyze(site))
     assert len([p for p in inc.parts.values() if p.paths]) == 2
