@@ -198,6 +198,11 @@ class Topology:
             c = comps.get(c.parent)  # type: ignore[arg-type]
         return c
 
+    def referrer_ids(self, cid: str) -> set[str]:
+        """The ids of the components whose reference attributes name ``cid`` (no order; cheaper
+        than :meth:`referrers` when only the ids are wanted)."""
+        return {r for r, _ in self._refs_to.get(cid, ())}
+
     def referrers(self, cid: str) -> list[tuple[Component, str]]:
         """Components whose reference attributes name ``cid``: [(component, attribute)]."""
         return [(self._components[r], a) for r, a in sorted(self._refs_to.get(cid, ()))]

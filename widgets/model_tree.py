@@ -459,9 +459,7 @@ class ModelTreePanel(QWidget):
             self._on_event(event)
         if inside:  # rows that name them (and are not new themselves) say so now
             topo = self.topology
-            self._rewrite(
-                [r for cid in inside for r, _ in topo._refs_to.get(cid, ()) if r in self.rows and r not in new]
-            )
+            self._rewrite([r for cid in inside for r in topo.referrer_ids(cid) if r in self.rows and r not in new])
 
     def _closed_new(self, cid: str, new: set[str]) -> bool:
         """Whether ``cid`` was added inside a component added in the same batch whose row, if
@@ -521,7 +519,7 @@ class ModelTreePanel(QWidget):
             self._retitle(comp.kind)
         if comp is not None and self._words:
             self._reveal([cid] + [c.id for c in topo.descendants(cid)])
-        self._rewrite([ref.id for ref, _attr in topo.referrers(cid) if ref.id in self.rows])  # (named a missing id)
+        self._rewrite([r for r in topo.referrer_ids(cid) if r in self.rows])  # (named a missing id)
 
     def _removed(self, cid: str, was_in: str | None = None) -> None:
         self._search_texts.clear()  # the parts of ``cid`` may have no rows to find them by
@@ -543,7 +541,7 @@ class ModelTreePanel(QWidget):
         if kind is not None:
             self._top_count[kind] -= 1
             self._retitle(kind)
-        self._rewrite([ref.id for ref, _attr in self.topology.referrers(cid) if ref.id in self.rows])  # (named it)
+        self._rewrite([r for r in self.topology.referrer_ids(cid) if r in self.rows])  # (named it)
 
     def _changed(self, cid: str, renamed: bool) -> None:
         """Rewrite the row of ``cid`` and of the rows that name it (a rename: or any part of it,

@@ -144,8 +144,9 @@ def test_fixtures_build_damaged_states_through_the_model(one_drawer):
     assert t[hba]["wwpn"] == "not-a-wwpn"
     hd = fixtures.add_raw(t, "hdisk", "hd-x", lpar, "hdisk99", logical_drive="gone")
     assert hd["max_transfer_kb"] == 256 and t.referrers("gone") == [(hd, "logical_drive")]
+    assert t.referrer_ids("gone") == {"hd-x"}
     fixtures.remove_raw(t, "hd-x")
-    assert "hd-x" not in t and t.referrers("gone") == []
+    assert "hd-x" not in t and t.referrers("gone") == [] and t.referrer_ids("gone") == set()
     assert [e.type for e in events] == ["changed", "added", "removed"]
     with pytest.raises(ModelError):
         fixtures.set_raw(t, "ghost", "name", "x")
