@@ -124,6 +124,7 @@ class _Lane:
     def post(self, item: Any, hurry: bool = False) -> None:
         """Queue ``item``; ``hurry``: work on it without waiting for the queue to settle (a
         design just opened: no series of edits to gather)."""
+        gui_gc.worker_coming()
         with self._cond:
             self._queue.append(item)
             self._hurry = self._hurry or hurry

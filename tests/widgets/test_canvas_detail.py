@@ -160,10 +160,16 @@ def test_a_rebuilt_scene_is_cut_into_tiles_again(qtbot, parts, benchmark_design)
     assert all(not i.flags() & NO_CONTENTS for i in scene.items_by_id.values() if not i.box.state)
 
 
+def picture(overview) -> dict:
+    """The overview's picture: stripe -> (where its tile goes in the scene, the tile's image)."""
+    return {i: (target, pixmap.toImage()) for i, (target, pixmap) in overview._cached[2].items()}
+
+
 def test_far_out_the_overview_is_one_picture_redrawn_on_a_change(qtbot, parts, benchmark_design, monkeypatch):
-    """Zoomed far out the view draws one picture of the overview; a change draws again only the
-    stripes of it that it touches (on the 16x site expanded the whole picture took 90-140 ms),
-    and the picture is then the one drawn from nothing."""
+    """Zoomed far out the view draws one picture of the overview, a tile a stripe, the tiles
+    side by side over the whole picture; a change draws again only the stripes of it that it
+    touches (on the 16x site expanded the whole picture took 90-140 ms), and the picture is then
+    the one drawn from nothing."""
     from widgets.canvas.overview import STRIPE
 
     doc, scene, view = zoomed(qtbot, parts, benchmark_design, FAR_SCALE * 0.5)
@@ -171,9 +177,17 @@ def test_far_out_the_overview_is_one_picture_redrawn_on_a_change(qtbot, parts, b
     view.viewport().grab()
     overview = scene.overview
     first = overview._cached
-    assert first is not None  # the batches drawn into one pixmap
+    assert first is not None  # the batches drawn into a pixmap a stripe
     stripes = len(overview._stripes)
-    assert stripes >= 3
+    assert stripes >= 3 and set(first[2]) <= set(overview._stripes)  # (a stripe just above the scene has no rows)
+    bounds, tiles = first[0], sorted(first[2].values(), key=lambda t: t[0].top())
+    assert tiles[0][0].top() == bounds.top() and tiles[-1][0].bottom() == pytest.approx(bounds.bottom())
+    for (above, a), (below, b) in zip(tiles, tiles[1:]):  # side by side, rows as high as the picture's
+        assert below.top() == pytest.approx(above.bottom()) and (above.left(), above.width()) == (
+            bounds.left(),
+            bounds.width(),
+        )
+        assert above.height() / a.height() == pytest.approx(below.height() / b.height())
     view.zoom(1.01)  # the same zoom step: the same picture
     view.viewport().grab()
     assert overview._cached is first
@@ -190,18 +204,45 @@ def test_far_out_the_overview_is_one_picture_redrawn_on_a_change(qtbot, parts, b
     assert overview._cached is first and 0 < len(set(drawn)) <= 2 < stripes
     rect = view.mapFromScene(group.sceneBoundingRect()).boundingRect()
     assert count(image, rect, QColor(255, 140, 0), 30) > 10
-    patched = first[2].toImage()
+    patched = picture(overview)
     overview._cached = None  # the same picture drawn from nothing
     view.viewport().grab()
-    assert overview._cached[2].toImage() == patched
+    assert picture(overview) == patched
+
+
+def test_the_overview_tiles_meet_without_a_seam(qtbot, parts, benchmark_design):
+    """Where two stripes' tiles meet, a box across the edge shows its colour in every row (each
+    screen row drawn from one tile: drawn antialiased, the row the two tiles shared was half
+    covered by each, a light line across the picture)."""
+    from widgets.canvas.overview import STRIPE, _stripes_of
+
+    doc, scene, view = zoomed(qtbot, parts, benchmark_design, FAR_SCALE * 0.7)
+    view.viewport().grab()
+    overview = scene.overview
+    bounds = overview.boundingRect()
+    assert bounds.height() > 2 * STRIPE
+    probe = (bounds.center().x() - 500, bounds.top() + 10, 1000, bounds.height() - 20)  # a box over them all
+    key = (99, QColor(40, 90, 160).rgba())
+    overview._colours[key] = QColor(40, 90, 160)
+    for i in _stripes_of(probe[1], probe[1] + probe[3]):
+        overview._stripe(i).fills.setdefault(key, {})["probe"] = probe
+    overview.update()
+    image = view.viewport().grab().toImage()
+    edges = [k * STRIPE for k in range(int(bounds.top() // STRIPE) + 1, int(bounds.bottom() // STRIPE) + 1)]
+    assert len(edges) >= 2
+    for y in edges:
+        at = view.mapFromScene(bounds.center().x(), y)
+        rows = [image.pixelColor(at.x(), at.y() + dy) for dy in range(-3, 4)]
+        assert all(near(c, QColor(40, 90, 160), 12) for c in rows), (y, [c.name() for c in rows])
 
 
 def test_a_stripe_is_drawn_a_few_shapes_a_step_and_whole_if_left_half_drawn(
     qtbot, parts, benchmark_design, monkeypatch
 ):
     """The picture's stripes are drawn a few hundred lines or rectangles a step (a stripe of the
-    16x site took 12-25 ms); a drawing left in the middle of a stripe leaves it to be drawn
-    again whole: either way the picture is the one drawn from nothing."""
+    16x site took 12-25 ms), each stripe's tile made when it is drawn (one pixmap of the whole
+    picture took 10-30 ms to clear); a drawing left in the middle of a stripe leaves it to be
+    drawn again whole: either way the picture is the one drawn from nothing."""
     from widgets.canvas import overview as overview_module
 
     monkeypatch.setattr(overview_module, "_OPS_EVERY", 4)
@@ -210,16 +251,18 @@ def test_a_stripe_is_drawn_a_few_shapes_a_step_and_whole_if_left_half_drawn(
     view.viewport().grab()
     overview = scene.overview
     scale = view.transform().m11()
-    fresh = overview._cached[2].toImage()
+    fresh = picture(overview)
     overview._cached = None
     steps = overview._drawing(scale)
-    for _ in range(3):
+    next(steps)
+    assert len(overview._cached[2]) == 1  # the first stripe's tile only, so far
+    for _ in range(2):
         next(steps)
     assert overview._changed  # (stripes left)
     steps.close()  # left in the middle of a stripe (its finally puts it back)
     for _ in overview._drawing(scale):
         pass
-    assert overview._cached[2].toImage() == fresh
+    assert picture(overview) == fresh
     done = sum(1 for _ in overview._drawing(scale))  # nothing left to draw
     assert done == 0 and not overview._changed
 

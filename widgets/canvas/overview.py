@@ -9,7 +9,7 @@ read. It is drawn in a few dozen batched C++ calls (one ``drawRects`` per depth 
 ``drawLines`` per colour), so a frame costs the same few Python calls however large the design.
 
 The batches are kept per horizontal stripe of the scene (:data:`STRIPE` high) and drawn once
-into a picture (a pixmap at the zoom step shown): a change (an edit recoloured a few boxes, a
+into a picture at the zoom step shown (a pixmap a stripe, its tile): a change (an edit recoloured a few boxes, a
 box selected) gathers only what changed and draws again only the stripes it touches. On the
 16x site expanded (44,864 boxes, 10,864 links) the whole picture took 90-140 ms to draw and the
 whole gathering 300 ms, each time anything changed.
@@ -110,8 +110,9 @@ class OverviewItem(QGraphicsItem):
         self._box_names: dict[str, tuple[QRectF, str]] = {}
         self._changed: set[int] = set()  # stripes changed since the picture was drawn
         self._grave = Grave()  # the batches of everything gathered before (freed as it gathers)
-        #: the picture: (bounds, zoom step, pixmap), its stripes drawn but for ``_changed``
-        self._cached: tuple[QRectF, float, QPixmap] | None = None
+        #: the picture: (bounds, zoom step, {stripe: (where in the scene, its tile)}), its
+        #: stripes drawn but for ``_changed``
+        self._cached: tuple[QRectF, float, dict[int, tuple[QRectF, QPixmap]]] | None = None
 
     def boundingRect(self) -> QRectF:
         return self._bounds
@@ -300,10 +301,17 @@ class OverviewItem(QGraphicsItem):
             return
         scale = option.levelOfDetailFromTransform(painter.worldTransform())
         exposed = painter.clipBoundingRect() if painter.hasClipping() else self._bounds
-        picture = self._picture(scale)
-        if picture is not None:  # a zoom or pan step redraws one pixmap, not every box
+        tiles = self._picture(scale)
+        if tiles is not None:  # a zoom or pan step redraws the pixmaps, not every box
+            painter.save()
             painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, True)
-            painter.drawPixmap(self._bounds, picture, QRectF(picture.rect()))
+            # (each screen row from one tile: with antialiased edges the row two tiles share
+            # was drawn half by each, lighter than both)
+            painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
+            for target, pixmap in tiles.values():
+                if target.intersects(exposed):
+                    painter.drawPixmap(target, pixmap, QRectF(pixmap.rect()))
+            painter.restore()
         else:
             for i in _stripes_of(exposed.top(), exposed.bottom()):
                 if i in self._stripes:
@@ -316,58 +324,91 @@ class OverviewItem(QGraphicsItem):
         every few steps)."""
         return 2 ** (math.ceil(math.log2(max(scale, 1e-4)) * 5) / 5)
 
-    def _picture(self, scale: float) -> QPixmap | None:
-        """The picture at the zoom step of ``scale``, its changed stripes drawn again; None when
-        the pixmap would be too large (then the stripes are drawn directly)."""
-        picture = None
+    def _picture(self, scale: float) -> dict[int, tuple[QRectF, QPixmap]] | None:
+        """The picture at the zoom step of ``scale`` (stripe -> where its tile goes in the
+        scene, the tile), its changed stripes drawn again; None when it would be too large (then
+        the stripes are drawn directly)."""
+        tiles = None
         for _ in self._drawing(scale):
             pass
         cached = self._cached
         if cached is not None and cached[1] == self._step(scale) and cached[0] == self._bounds:
-            picture = cached[2]
-        return picture
+            tiles = cached[2]
+        return tiles
+
+    def _rows(self, i: int, step: float) -> tuple[int, int, int]:
+        """The rows of the picture at ``step`` that stripe ``i``'s tile holds (first, end) and
+        the picture's width in pixels: the picture's whole grid cut at the stripes' edges, each
+        row in the tile of the stripe that holds its middle."""
+        b = self._bounds
+        width, height = math.ceil(b.width() * step), math.ceil(b.height() * step)
+        per = height / b.height()  # (the picture is drawn into the bounds: its rows' height)
+        first = min(max(round((i * STRIPE - b.y()) * per), 0), height)
+        end = min(max(round(((i + 1) * STRIPE - b.y()) * per), 0), height)
+        return first, end, width
+
+    def _tile(self, i: int, step: float) -> QPixmap | None:
+        """Stripe ``i``'s tile cleared (made at its size the first time); None when the stripe
+        holds nothing or lies outside the picture (its tile, if any, is dropped)."""
+        tiles = self._cached[2]  # type: ignore[index]
+        first, end, width = self._rows(i, step)
+        if i not in self._stripes or end <= first:
+            tiles.pop(i, None)
+            return None
+        got = tiles.get(i)
+        if got is None:
+            b = self._bounds
+            per = b.height() / math.ceil(b.height() * step)  # scene units a row
+            target = QRectF(b.x(), b.y() + first * per, b.width(), (end - first) * per)
+            got = tiles[i] = (target, QPixmap(width, end - first))
+        got[1].fill(Qt.GlobalColor.transparent)
+        return got[1]
+
+    def _tile_painter(self, i: int, step: float) -> QPainter:
+        """A painter on stripe ``i``'s tile, drawing in scene coordinates."""
+        p = QPainter(self._cached[2][i][1])  # type: ignore[index]
+        p.translate(0, -self._rows(i, step)[0])
+        p.scale(step, step)
+        p.translate(-self._bounds.x(), -self._bounds.y())
+        p.setRenderHint(QPainter.RenderHint.Antialiasing, False)
+        return p
 
     def _drawing(self, scale: float) -> Iterator[None]:
-        """Bring the picture at ``scale``'s zoom step up to date, a stripe at a time (yielding
-        between them): a new pixmap at another step or bounds, else the changed stripes."""
+        """Bring the picture at ``scale``'s zoom step up to date, a few hundred shapes at a time
+        (yielding between them): new tiles at another step or bounds, else the changed stripes'.
+        The picture is one pixmap a stripe, each made when its stripe is first drawn: one pixmap
+        of the whole picture (up to 32 MB on the 16x site) took 10-30 ms to clear in one go
+        when everything was expanded."""
         step = self._step(scale)
         w, h = math.ceil(self._bounds.width() * step), math.ceil(self._bounds.height() * step)
         if w * h > PICTURE_PIXELS or w < 1 or h < 1:
             return
         cached = self._cached
         if cached is None or cached[1] != step or cached[0] != self._bounds:
-            picture = QPixmap(w, h)
-            picture.fill(Qt.GlobalColor.transparent)
-            self._cached = (QRectF(self._bounds), step, picture)
+            self._cached = cached = (QRectF(self._bounds), step, {})
             self._changed = set(self._stripes)
-        picture = self._cached[2]
         ops: list[tuple] = []  # what is left to draw of the stripe begun (see _ops)
-        i, band = -1, QRectF()
+        i = -1
         try:
             while self._changed or ops:
-                p = QPainter(picture)
-                p.scale(step, step)
-                p.translate(-self._bounds.x(), -self._bounds.y())
-                p.setRenderHint(QPainter.RenderHint.Antialiasing, False)
-                p.setClipRect(band)
                 until = time.perf_counter() + DRAW_SLICE_S
+                p = self._tile_painter(i, step) if ops else None
                 while self._changed or ops:  # (one step at least)
                     if ops:
                         self._draw_op(p, ops.pop())
                         if time.perf_counter() >= until:
                             break
                         continue
+                    if p is not None:
+                        p.end()
                     i = self._changed.pop()
-                    band = QRectF(self._bounds.x(), i * STRIPE, self._bounds.width(), STRIPE)
-                    p.setClipRect(band)
-                    p.setCompositionMode(QPainter.CompositionMode.CompositionMode_Source)
-                    p.fillRect(band, Qt.GlobalColor.transparent)
-                    p.setCompositionMode(QPainter.CompositionMode.CompositionMode_SourceOver)
-                    ops = self._ops(i, step) if i in self._stripes else []
-                p.end()
+                    p = self._tile_painter(i, step) if self._tile(i, step) is not None else None
+                    ops = self._ops(i, step) if p is not None else []
+                if p is not None:
+                    p.end()
                 if self._changed or ops:
                     yield
-                if (cached := self._cached) is None or cached[2] is not picture:
+                if self._cached is not cached:
                     ops = []
                     return  # (drawn again from nothing meanwhile)
         finally:
