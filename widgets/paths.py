@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import heapq
 import re
+import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -22,6 +24,7 @@ from PySide6.QtCore import (
     QPersistentModelIndex,
     QSortFilterProxyModel,
     Qt,
+    QTimer,
 )
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QLineEdit, QTableView, QVBoxLayout, QWidget
@@ -47,6 +50,11 @@ COL_MBPS, COL_HOP, COL_UTIL = 3, 4, 5
 #: parent chain, an array's RAID level and drives); a change of any other keeps the labels
 NAMING_KEYS = frozenset({"name", "parent", "raid_level", "drives"})
 NUMERIC = (COL_MBPS, COL_UTIL)
+#: an analysis whose paths name more components not labelled yet than this (the 16x site's
+#: first showing: 3,600 labels, 25 ms) has them labelled a slice of LABEL_SLICE_S at a time,
+#: between turns of the event loop, before its rows are shown
+LABELS_AT_ONCE = 1000
+LABEL_SLICE_S = 0.004
 
 
 def natural_key(text: str) -> str:
@@ -334,6 +342,10 @@ class PathsPanel(QWidget):
         self._labels: dict[str, str] = {}  # component id -> label, kept while no name can change
         self._labelled = False  # the rows shown read the labels kept (else all are made again)
         self._several: frozenset[str] = frozenset()  # the kinds the labelled design has two or more of
+        self._labelling: tuple[Any, Iterator[None]] | None = None  # (bundle, its labels made in slices)
+        self._label_timer = QTimer(self)
+        self._label_timer.setSingleShot(True)
+        self._label_timer.timeout.connect(self._label_slice)
         if doc.analysis is not None:
             self._on_analysis(doc.analysis)
 
@@ -366,6 +378,7 @@ class PathsPanel(QWidget):
 
     def _on_replaced(self) -> None:
         self._relabel()
+        self._labelling = None
         self.follow.forget()
         self._sized = False
         self._chosen = None
@@ -373,29 +386,36 @@ class PathsPanel(QWidget):
         self.summary.setText("Analysing...")
         self._explain()
 
+    def _check_several(self) -> None:
+        """Forget the labels when a kind went from one to several or back (a label names its
+        server only when the design has several)."""
+        topo = self.doc.topology
+        several = frozenset(k for k in KINDS if topo.count_of(k) > 1)
+        if several != self._several:
+            self._relabel()
+            self._several = several
+
+    def _label(self, cid: str | None) -> str:
+        """The label of ``cid`` (kept until a name may change: see :meth:`_on_model_events`)."""
+        if not cid:
+            return ""
+        got = self._labels.get(cid)
+        if got is None:
+            topo = self.doc.topology
+            comp = topo.get(cid)
+            got = self._labels[cid] = component_label(topo, comp) if comp is not None else cid
+        return got
+
     def _rows(self, result: Analysis) -> list[PathRow]:
         """The rows of ``result``'s paths. A path object the analysis kept (a part the edit did
         not reach keeps its paths, their rates and their hops' loads) keeps its row while no
         label has changed since: an edit of one subsystem of the 16x site makes 112 rows
         again, not 1,792."""
         topo = self.doc.topology
-        several = frozenset(k for k in KINDS if topo.count_of(k) > 1)
-        if several != self._several:  # a label names its server only when the design has several
-            self._relabel()
-            self._several = several
-        labels = self._labels
+        self._check_several()
+        label = self._label
         kept = {id(r.path): r for r in self.model.rows} if self._labelled else {}
         self._labelled = True
-
-        def label(cid: str | None) -> str:
-            if not cid:
-                return ""
-            got = labels.get(cid)
-            if got is None:
-                comp = topo.get(cid)
-                got = labels[cid] = component_label(topo, comp) if comp is not None else cid
-            return got
-
         rows = []
         for p in result.paths:
             row = kept.get(id(p))
@@ -417,7 +437,52 @@ class PathsPanel(QWidget):
             )
         return rows
 
+    def _unlabelled(self, result: Analysis) -> list[str]:
+        """The components ``result``'s paths name that have no label kept."""
+        self._check_several()
+        labels = self._labels
+        return [
+            cid
+            for p in result.paths
+            for cid in (p.hba_port, p.host_port, p.logical_drive, p.bottleneck)
+            if cid and cid not in labels
+        ]
+
+    def _label_in_slices(self, bundle: AnalysisBundle) -> bool:
+        """Start labelling what ``bundle``'s paths name in slices when there is much of it (see
+        LABELS_AT_ONCE), the bundle shown once done; whether it started (or goes on)."""
+        missing = self._unlabelled(bundle.result)
+        if len(missing) <= LABELS_AT_ONCE:
+            self._labelling = None
+            return False
+
+        def slices() -> Iterator[None]:
+            until = time.perf_counter() + LABEL_SLICE_S
+            for cid in missing:
+                self._label(cid)  # (a label forgotten meanwhile is made again, as it reads now)
+                if time.perf_counter() >= until:
+                    yield
+                    until = time.perf_counter() + LABEL_SLICE_S
+
+        self._labelling = (bundle, slices())
+        self.summary.setText(f"Listing {len(bundle.result.paths)} paths...")
+        self._label_timer.start(0)
+        return True
+
+    def _label_slice(self) -> None:
+        if self._labelling is None:
+            return
+        bundle, steps = self._labelling
+        if next(steps, True) is None:  # more to label: the next slice on the next turn
+            self._label_timer.start(0)
+            return
+        self._labelling = None
+        if self.doc.is_current(bundle):  # (else a newer analysis is on its way)
+            self._on_analysis(bundle)
+
     def _on_analysis(self, bundle: AnalysisBundle) -> None:
+        if self._label_in_slices(bundle):
+            return
         rows = self._rows(bundle.result)
         chosen = self._chosen
         self._restoring = True
@@ -439,9 +504,9 @@ class PathsPanel(QWidget):
                 if again.hops != chosen.hops or again.bottleneck != chosen.bottleneck:
                     self.doc.highlight_path(again)
         self._explain()
-        if not self._sized and rows:  # once per design, not on every re-analysis
-            self._size_columns()
-            self._sized = True
+        if not self._sized and rows:  # once per design, not on every re-analysis, on the next turn
+            self._sized = True  # (of the event loop: the rows set and the sizing took 16-20 ms in one)
+            QTimer.singleShot(1, self, self._size_columns)  # (a timer: Qt runs posted calls before timers)
         self._summarise()
 
     def _size_columns(self) -> None:
@@ -450,7 +515,8 @@ class PathsPanel(QWidget):
         the view is not laid out yet (a panel shown for the first time): 1,792 paths of the 16x
         site blocked the editor 0.5-0.8 s. The texts are measured with the view's font, and
         the cell's margins once per column from Qt's size of one cell (Qt's size of each cell
-        sampled asked Python for several roles of it: 1,236 cells, 50-65 ms)."""
+        sampled asked Python for several roles of it: 1,236 cells, 50-65 ms). Run on a turn of
+        the event loop after the rows are set (the two took 16-20 ms in one)."""
         rows, view, proxy = self.model.rows, self.view, self.proxy
         if not rows:
             return
@@ -458,7 +524,8 @@ class PathsPanel(QWidget):
         grid = 1 if view.showGrid() else 0
         fm = view.fontMetrics()
         for col in range(len(COLUMNS)):
-            longest = heapq.nlargest(3, range(len(rows)), key=lambda i: len(_display(rows[i], col)))
+            lengths = [len(r.cells[col]) for r in rows] if col < 3 else [len(_display(r, col)) for r in rows]
+            longest = heapq.nlargest(3, range(len(rows)), key=lengths.__getitem__)
             probe = shown[0] if shown else longest[0]
             hint = view.sizeHintForIndex(proxy.mapFromSource(self.model.index(probe, col))).width()
             margin = hint - fm.horizontalAdvance(_display(rows[probe], col))

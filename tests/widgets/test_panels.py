@@ -322,6 +322,7 @@ def test_paths_sizing_its_columns_reads_a_sample_of_the_rows(qtbot, make_doc, mo
     )  # (the sorting and filtering proxy reads every row, by roles of its own)
     panel._sized = False
     panel._on_analysis(doc.analysis)
+    qtbot.wait(20)  # (sized on a later turn of the event loop)
     in_view = panel.view.rowAt(panel.view.viewport().height() - 1) + 1 or panel.proxy.rowCount()
     assert panel.model.rowCount() == 112
     assert 0 < len(read) <= 20 + in_view + 3 * len(paths_module.COLUMNS) < 112
@@ -334,6 +335,49 @@ def test_paths_sizing_its_columns_reads_a_sample_of_the_rows(qtbot, make_doc, mo
             panel.view.sizeHintForIndex(panel.proxy.index(r, col)).width() for r in range(panel.proxy.rowCount())
         )
         assert panel.view.columnWidth(col) >= qt_widest, col
+
+
+def test_paths_many_labels_are_made_in_slices_between_turns(qtbot, make_doc, monkeypatch):
+    """An analysis whose paths name many components not labelled yet (the 16x site's first
+    showing: 3,600 labels, 25 ms) has them labelled a slice at a time, between turns of the
+    event loop, and then shows its rows; an edit meanwhile (a rename) starts again from the
+    analysis it brings, and the rows read as labelled afresh."""
+    from planner.naming import label
+    from widgets import paths as paths_module
+
+    monkeypatch.setattr(paths_module, "LABELS_AT_ONCE", 10)
+    monkeypatch.setattr(paths_module, "LABEL_SLICE_S", 0.0)  # one label a slice
+    doc = make_doc("p690-benchmark")  # 112 paths
+    made: list[str] = []
+    real = paths_module.component_label
+    monkeypatch.setattr(paths_module, "component_label", lambda topo, c: made.append(c.id) or real(topo, c))
+    per_slice: list[int] = []
+    real_slice = PathsPanel._label_slice
+
+    def one_slice(self):
+        before = len(made)
+        real_slice(self)
+        per_slice.append(len(made) - before)
+
+    monkeypatch.setattr(PathsPanel, "_label_slice", one_slice)
+    panel = shown(qtbot, PathsPanel(doc))
+    assert panel.model.rowCount() == 0 and panel.summary.text() == "Listing 112 paths..."
+    qtbot.waitUntil(lambda: panel.model.rowCount() == 112, timeout=10000)
+    assert max(per_slice) <= 1 and len(per_slice) > 100  # one label a turn
+    topo = doc.topology
+
+    def fresh() -> bool:
+        return [r.cells for r in panel.model.rows] == [tuple(label(topo, c) for c in r.ids) for r in panel.model.rows]
+
+    assert fresh() and panel.summary.text().startswith("112 paths")
+    port = next(p.hba_port for p in doc.analysis.result.paths)
+    doc.run(edit.set_attr, port, "name", "renamed fcs")  # every label forgotten, a new analysis
+    assert panel.summary.text() == "Listing 112 paths..."  # (the rows shown meanwhile are the last ones)
+    made.clear()
+    qtbot.waitUntil(lambda: len(made) > 20, timeout=5000)
+    doc.run(edit.set_attr, port, "name", "fcs renamed again")  # again, in the middle of it
+    qtbot.waitUntil(lambda: panel.summary.text().startswith("112 paths"), timeout=10000)
+    assert fresh() and any("fcs renamed again" in r.cells[0] for r in panel.model.rows)
 
 
 def test_paths_update_in_place_announces_only_the_rows_that_change(qtbot, doc):
