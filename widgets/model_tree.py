@@ -22,6 +22,7 @@ design.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -57,6 +58,11 @@ SELECTION_OPENS_AT_MOST = 200
 #: edit that added or removed one (a server undone: 224 cable rows built one by one and the
 #: view's relayout, 25-45 ms of its longest blocks); the user opens it (rows built then)
 OPEN_GROUP_ROWS = 500
+#: a group of more rows than this, opened by the user or by a selection inside it, is filled
+#: over several turns of the event loop, FILL_SLICE_S at a time (the 16x site's 3,584 cables
+#: built at once blocked the editor 126-153 ms); its first FILL_AT_ONCE rows at once
+FILL_AT_ONCE = 200
+FILL_SLICE_S = 0.004
 #: a component row's flags (Qt's default for an item, without drag and drop: see _set_flags)
 _ROW_FLAGS = Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsEditable
 #: at most this many attributes are shown in the details column
@@ -105,7 +111,7 @@ class OutlineModel(QStandardItemModel):
 
     def fetchMore(self, parent: QModelIndex) -> None:
         if self.canFetchMore(parent):
-            self.panel._fetch(self.itemFromIndex(parent))
+            self.panel._fetch(self.itemFromIndex(parent), later=self.panel.fill_later)
 
     def mimeTypes(self) -> list[str]:
         return [MIME_IDS]
@@ -214,6 +220,13 @@ class ModelTreePanel(QWidget):
         self._hba_slot: dict[str, str] = {}  # HBA id -> the slot whose built row drags because of it
         self._syncing = False
         self._groups_pending = False  # the group rows wait for the panel to be shown to open
+        #: whether a group opened may be filled in slices (off while every branch is opened)
+        self.fill_later = True
+        self._filling: dict[str, list[Component]] = {}  # group kind -> the components whose rows are still to build
+        self._shown_later: list[str] | None = None  # a selection shown once the groups it needs are filled
+        self._fill_timer = QTimer(self)
+        self._fill_timer.setSingleShot(True)
+        self._fill_timer.timeout.connect(self._fill_slice)
         self.model = OutlineModel(self)
         self.model.setHorizontalHeaderLabels(["Name", "Details"])
         self.proxy = QSortFilterProxyModel(self)
@@ -257,6 +270,8 @@ class ModelTreePanel(QWidget):
         """Build the outline afresh (a new project or scenario): the group rows; the rows inside
         a branch are built when it is opened."""
         self.model.removeRows(0, self.model.rowCount())
+        self._filling.clear()
+        self._shown_later = None
         self.rows.clear()
         self.groups.clear()
         self._fetched.clear()
@@ -330,17 +345,61 @@ class ModelTreePanel(QWidget):
         elif not below and item.rowCount() == 1 and item.child(0).data(PLACEHOLDER_ROLE):
             item.removeRow(0)
 
-    def _fetch(self, item: QStandardItem) -> None:
-        """Build the rows inside ``item`` (its branch is being opened). Its placeholder row
-        becomes the first, not removed: a proxy filtering recursively drops a branch whose last
-        row goes, and the views and searches opening branches hold its index meanwhile."""
-        self._fetched.add(self._key(item))
-        mark = item.child(0) if item.rowCount() == 1 and item.child(0).data(PLACEHOLDER_ROLE) else None
+    def _fetch(self, item: QStandardItem, later: bool = False) -> None:
+        """Build the rows inside ``item`` (its branch is being opened); ``later``: of a group
+        of more than FILL_AT_ONCE, the first FILL_AT_ONCE now and the others in slices (see
+        :meth:`_fill_slice`). Its placeholder row becomes the first, not removed: a proxy
+        filtering recursively drops a branch whose last row goes, and the views and searches
+        opening branches hold its index meanwhile."""
+        kind = None if item.data(ID_ROLE) else item.data(KIND_ROLE)
         comps = [c for c in self._below(item) if c.id not in self.rows]
+        if later and kind is not None and len(comps) > FILL_AT_ONCE:
+            self._filling[kind] = comps[FILL_AT_ONCE:][::-1]  # (taken from the end)
+            self._fill_timer.start(1)
+            comps = comps[:FILL_AT_ONCE]
+        else:
+            self._filling.pop(kind, None)
+            self._fetched.add(self._key(item))
+        mark = item.child(0) if item.rowCount() == 1 and item.child(0).data(PLACEHOLDER_ROLE) else None
         for i, comp in enumerate(comps):
             self._row(comp, item, None, mark if i == 0 else None)
         if mark is not None and not comps:
             item.removeRow(0)
+
+    def _fill_slice(self) -> None:
+        """Build the next rows of the groups being filled, for FILL_SLICE_S; once a group is
+        whole it counts as opened, and a selection waiting for it is shown."""
+        until = time.perf_counter() + FILL_SLICE_S
+        topo = self.topology
+        for kind, todo in list(self._filling.items()):
+            group = self.groups.get(kind)
+            while todo and group is not None:
+                comp = todo.pop()
+                if topo.get(comp.id) is comp and comp.id not in self.rows:  # (edits finish the fill first)
+                    self._row(comp, group, None)
+                if time.perf_counter() >= until:
+                    self._fill_timer.start(1)
+                    return
+            del self._filling[kind]
+            if group is not None:
+                self._fetched.add(self._key(group))
+        self._show_waiting()
+
+    def _show_waiting(self) -> None:
+        """Show the selection that waited for the groups being filled, if still the document's."""
+        waiting, self._shown_later = self._shown_later, None
+        if waiting is not None and waiting == self.doc.selection:
+            self.show_selection(waiting)
+
+    def _finish_fills(self) -> None:
+        """Build at once the rows of the groups being filled (an edit comes, every branch is
+        opened); the selection waiting for them is shown by the caller (``_show_waiting``)."""
+        for kind in list(self._filling):
+            group = self.groups.get(kind)
+            if group is None:
+                self._filling.pop(kind)
+            else:
+                self._fetch(group)
 
     def _ensure(self, cid: str) -> QStandardItem | None:
         """The row of ``cid``, building the rows above it first; None when it is not in the design."""
@@ -446,6 +505,8 @@ class ModelTreePanel(QWidget):
 
     # -- following the model ------------------------------------------------------------------------
     def _on_events(self, events: list[Event]) -> None:
+        if self._filling and any(e.type != "changed" or e.key == "parent" for e in events):
+            self._finish_fills()  # (rows then come and go where a whole group has them)
         gone = {e.id for e in events if e.type == "removed"}
         new = {e.id for e in events if e.type == "added"}
         inside: list[str] = []  # added inside a component added too, whose branch is closed
@@ -460,6 +521,7 @@ class ModelTreePanel(QWidget):
         if inside:  # rows that name them (and are not new themselves) say so now
             topo = self.topology
             self._rewrite([r for cid in inside for r in topo.referrer_ids(cid) if r in self.rows and r not in new])
+        self._show_waiting()
 
     def _closed_new(self, cid: str, new: set[str]) -> bool:
         """Whether ``cid`` was added inside a component added in the same batch whose row, if
@@ -590,10 +652,25 @@ class ModelTreePanel(QWidget):
 
     def expand_all(self) -> None:
         """Open every branch (building every row: on a site, tens of thousands)."""
-        self.view.expandAll()
+        self.fill_later = False
+        try:
+            self._finish_fills()
+            self.view.expandAll()
+        finally:
+            self.fill_later = True
+        self._show_waiting()
 
     def visible_ids(self) -> list[str]:
         """The ids of the components the filter shows, in outline order (opening every branch)."""
+        self._finish_fills()
+        self._show_waiting()
+        self.fill_later = False
+        try:
+            return self._visible_ids()
+        finally:
+            self.fill_later = True
+
+    def _visible_ids(self) -> list[str]:
         out: list[str] = []
         stack = [QModelIndex()]
         while stack:
@@ -624,9 +701,12 @@ class ModelTreePanel(QWidget):
         the 16x site built the rows of its 1,152 boxes: 110-140 ms)."""
         selection = QItemSelection()
         first = None
-        rows = self.items if len(ids) <= SELECTION_OPENS_AT_MOST else self.rows
+        opens = len(ids) <= SELECTION_OPENS_AT_MOST
+        self._shown_later = None
         for cid in ids:
-            item = rows.get(cid)
+            item = self._reach(cid) if opens else self.rows.get(cid)
+            if item is None and opens and self._filling:
+                self._shown_later = list(ids)  # shown again once the group is filled
             index = self.proxy.mapFromSource(item.index()) if item is not None else QModelIndex()
             if index.isValid():
                 selection.select(index, index.siblingAtColumn(1))
@@ -639,6 +719,24 @@ class ModelTreePanel(QWidget):
                 self.view.scrollTo(first)
         finally:
             self._syncing = False
+
+    def _reach(self, cid: str) -> QStandardItem | None:
+        """The row of ``cid``, building the rows above it; None when it is not in the design or
+        sits in a group of many being filled (which this starts)."""
+        item = self.rows.get(cid)
+        if item is not None:
+            return item
+        topo = self.topology
+        top = topo.get(cid)
+        while top is not None and top.parent is not None:
+            top = topo.get(top.parent)
+        group = self.groups.get(top.kind) if top is not None else None
+        if self.fill_later and group is not None and top.id not in self.rows and self._unfetched(group):
+            if top.kind not in self._filling and self._top_count.get(top.kind, 0) > FILL_AT_ONCE:
+                self._fetch(group, later=True)
+            if top.kind in self._filling and top.id not in self.rows:
+                return None
+        return self._ensure(cid)
 
     # -- context menu -------------------------------------------------------------------------------------
     def context_menu(self, ids: list[str]) -> QMenu:

@@ -339,6 +339,12 @@ class PathsPanel(QWidget):
         doc.analysisReady.connect(self.follow.take)
         doc.projectReplaced.connect(self._on_replaced)
         doc.modelEvents.connect(self._on_model_events)
+        self._keep_labels()
+        if doc.analysis is not None:
+            self._on_analysis(doc.analysis)
+
+    def _keep_labels(self) -> None:
+        """The labels kept between analyses (see :meth:`_label`, :meth:`_label_in_slices`)."""
         self._labels: dict[str, str] = {}  # component id -> label, kept while no name can change
         self._labelled = False  # the rows shown read the labels kept (else all are made again)
         self._several: frozenset[str] = frozenset()  # the kinds the labelled design has two or more of
@@ -346,8 +352,6 @@ class PathsPanel(QWidget):
         self._label_timer = QTimer(self)
         self._label_timer.setSingleShot(True)
         self._label_timer.timeout.connect(self._label_slice)
-        if doc.analysis is not None:
-            self._on_analysis(doc.analysis)
 
     # -- public ---------------------------------------------------------------------------
     def path_at(self, view_row: int) -> Path | None:
