@@ -153,10 +153,55 @@ def test_while_a_worker_holds_the_collector_the_young_generation_is_collected_in
     qtbot.waitUntil(lambda: gc.isenabled() and collector.timer.interval() == gui_gc.INTERVAL_MS, timeout=2000)
 
 
-def test_full_collections_wait_for_the_old_generation_to_grow_by_a_quarter(qtbot):
+def test_while_the_canvas_works_in_slices_no_full_collection_runs(qtbot, monkeypatch):
+    """The canvas making its items in slices (everything expanded on the 16x site) holds the
+    automatic collector off; the GUI thread's timer collects the young generations and never the
+    oldest (which would walk the items made since the last freeze and free nothing: 35-90 ms);
+    once no slice has come for SLICES_QUIET_MS, collection is CPython's own again."""
+    from PySide6.QtCore import QObject, Signal
+
+    class Canvas(QObject):
+        sliced = Signal()
+        rebuilt = Signal()
+
+    monkeypatch.setattr(gui_gc, "SLICES_QUIET_MS", 80)
+    monkeypatch.setattr(gui_gc, "_slice_hold", None)
+    canvas = Canvas()
+    gui_gc.follow_canvas(canvas)
+    assert gc.isenabled() and not gui_gc.slicing()
+    canvas.sliced.emit()
+    assert gui_gc.slicing() and not gc.isenabled()
+    collector = gui_gc._collector
+    full: list[int] = []
+
+    def seen(phase: str, info: dict) -> None:
+        if phase == "stop":
+            full.append(info["generation"])
+
+    thresholds = gc.get_threshold()
+    gc.set_threshold(100, 2, 2)  # (the older generations' turns come within a few collections)
+    gc.callbacks.append(seen)
+    try:
+        collector.long_lived, collector.pending = 0, 1_000  # a full collection due, by the rule
+        made = []
+        for _ in range(150):  # young objects past every threshold, the slices going on
+            made.append([[] for _ in range(1000)])
+            canvas.sliced.emit()
+            collector.collect()
+        assert 1 in full and 2 not in full, full
+    finally:
+        gc.callbacks.remove(seen)
+        gc.set_threshold(*thresholds)
+        del made
+    qtbot.waitUntil(lambda: not gui_gc.slicing(), timeout=2000)
+    qtbot.waitUntil(gc.isenabled, timeout=2000)
+
+
+def test_full_collections_wait_for_the_old_generation_to_grow_by_a_quarter(qtbot, monkeypatch):
     """As CPython's own rule: on a large steady heap (a site open in the editor, where a full
     collection takes about 140 ms) the churn of edits does not bring a full collection every
     tenth middle one; a heap grown by more than a quarter does."""
+    monkeypatch.setattr(gui_gc, "slicing", lambda: False)  # (no canvas of an earlier test slicing)
     thread = gui_gc.start_thread(lambda: None, "w")  # makes the collector
     thread.join(5)
     collector = gui_gc._collector
