@@ -443,7 +443,6 @@ class PathsPanel(QWidget):
 
     def _unlabelled(self, result: Analysis) -> list[str]:
         """The components ``result``'s paths name that have no label kept."""
-        self._check_several()
         labels = self._labels
         return [
             cid
@@ -454,7 +453,12 @@ class PathsPanel(QWidget):
 
     def _label_in_slices(self, bundle: AnalysisBundle) -> bool:
         """Start labelling what ``bundle``'s paths name in slices when there is much of it (see
-        LABELS_AT_ONCE), the bundle shown once done; whether it started (or goes on)."""
+        LABELS_AT_ONCE), the bundle shown once done; whether it started (or goes on). Only the
+        first rows of a design, or those after every label was forgotten, are looked at: an
+        edit's rows need the labels of its new paths at most."""
+        self._check_several()
+        if self._labelled and self._labelling is None:
+            return False
         missing = self._unlabelled(bundle.result)
         if len(missing) <= LABELS_AT_ONCE:
             self._labelling = None
