@@ -457,10 +457,15 @@ class SummaryLayer:
         item.tile = tile
         self._tops_at[item.cid] = tile
 
-    def _register(self, li: LinkItem) -> list[Tile]:
+    @staticmethod
+    def _keys(li: LinkItem) -> list[tuple[int, int]]:
+        """The keys of the tiles the rectangle of ``li``'s curve meets."""
         left, top, right, bottom = li.extent()
         (x0, y0), (x1, y1) = _key(left, top), _key(right, bottom)
-        li.keys = [(kx, ky) for kx in range(x0, x1 + 1) for ky in range(y0, y1 + 1)]
+        return [(kx, ky) for kx in range(x0, x1 + 1) for ky in range(y0, y1 + 1)]
+
+    def _register(self, li: LinkItem) -> list[Tile]:
+        li.keys = self._keys(li)
         tiles = [self._tile(key) for key in li.keys]
         for tile in tiles:
             tile.links.add(li)
@@ -519,6 +524,10 @@ class SummaryLayer:
         self._warm(generation, list(links))
 
     def _moved(self, li: LinkItem) -> list[Tile]:
+        """The tiles a moved link leaves and enters, and those it stays in (its curve changed
+        there too); one in the same tiles as before changes no tile's list of links."""
+        if self._keys(li) == li.keys:
+            return [tile for key in li.keys if (tile := self.tiles.get(key)) is not None]
         return self._unregister(li) + self._register(li)
 
     def _follow_boxes(self, done: Any, touched: set[Tile]) -> None:
