@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QGraphicsItem
 
 from planner import edit
 from tests.widgets.test_canvas import make_canvas
+from tests.widgets.test_canvas_overview import _gathered
 from widgets.canvas import items as canvas_items
 from widgets.canvas.backdrop import holds
 from widgets.canvas.items import HIGHLIGHT, BoxItem
@@ -256,10 +257,12 @@ def test_far_out_a_large_selection_is_gathered_in_slices_before_the_views_paint(
     assert not viewport.updatesEnabled() and not scene.overview.gathered  # held, nothing gathered yet
     qtbot.waitUntil(viewport.updatesEnabled, timeout=5000)
     assert scene.overview.gathered
-    sliced = viewport.grab().toImage()
-    scene.overview.invalidate()  # everything gathered and drawn again in one paint
-    scene.overview._cached = None
+    sliced, gathered = viewport.grab().toImage(), _gathered(scene.overview)
+    scene.overview._cached = None  # the picture drawn again from nothing, in one paint
     assert differing(sliced, viewport.grab().toImage()) == 0
+    scene.overview.invalidate()  # ... and everything gathered again (its batches in another order)
+    viewport.grab()
+    assert _gathered(scene.overview) == gathered
     item = max((scene.items_by_id[c] for c in tops), key=lambda i: i.box.w * i.box.h)
     assert count(sliced, view.mapFromScene(item.sceneBoundingRect()).boundingRect(), QColor(255, 140, 0), 30) > 3
     doc.select([])
