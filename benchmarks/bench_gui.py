@@ -20,6 +20,12 @@ Measures, on the 7-drawer p690 benchmark and on the 16x site (``planner.examples
   written, and the longest event-loop block meanwhile (it is encoded and written in a worker);
 - ``frames_per_s``: full repaints while panning and zooming with everything expanded, at a
   working zoom (``zoomed_in``) and with the whole design in view (``zoomed_out``) (target 60);
+- ``paths_first_show_block_ms``, ``cable_select_first_block_ms`` / ``cable_select_block_ms``,
+  ``select_all_block_ms``, ``figure_switch_block_ms``: in a window just opened on the design, the
+  longest event-loop block while the paths panel is shown for the first time, a cable is
+  selected with the model tree showing (its group of cables opened: the first; another: the
+  second), every top-level box is selected and the selection cleared, and the figure set is
+  switched and back;
 - ``buildsheet_s``: the PDF build sheet (``planner.exports.buildsheet.build_sheet``; target 30 s
   on the site).
 ``--json`` prints one object per design with these medians instead of the human lines.
@@ -309,6 +315,54 @@ def measure_panels(w, repeat: int) -> dict:
     return out
 
 
+def _block_of(action, until=lambda: True, settle_s: float = 0.3) -> float:
+    """The longest event-loop block from ``action`` until ``until()`` holds and ``settle_s`` more."""
+    beat = Heartbeat()
+    beat.start()
+    action()
+    t0 = time.perf_counter()
+    while not until() and time.perf_counter() - t0 < 30:
+        _pump()
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < settle_s:
+        _pump()
+    return beat.stop()
+
+
+def measure_interactions(path: Path) -> dict:
+    """The longest blocks of a few interactions in a window just opened on ``path`` (see the
+    module docstring): each is the first of its kind there."""
+    w = _window()
+    w.open_path(path)
+    w.doc.wait_for_analysis(120000)
+    _wait_quiet(w)
+    doc, out = w.doc, {}
+    paths = len(doc.analysis.result.paths)
+    out["paths_first_show_block_ms"] = _block_of(
+        lambda: (w.docks["paths"].show(), w.docks["paths"].raise_()), lambda: w.paths.model.rowCount() == paths
+    )
+    w.docks["tree"].show()
+    w.docks["tree"].raise_()
+    _wait_quiet(w)
+    cables = doc.topology.ids_of_kind("cable")
+    for key, cable in (
+        ("cable_select_first_block_ms", cables[len(cables) * 2 // 3]),
+        ("cable_select_block_ms", cables[5]),
+    ):
+        out[key] = _block_of(lambda c=cable: doc.select([c]), lambda c=cable: w.model_tree.selected_ids() == [c])
+    tops = [cid for cid, item in w.scene.items_by_id.items() if item.parentItem() is None]
+    out["select_all_block_ms"] = max(_block_of(lambda: doc.select(tops)), _block_of(lambda: doc.select([])))
+    _wait_quiet(w)
+    figures = doc.figures
+    other = "measured" if figures != "measured" else "planning"
+    out["figure_switch_block_ms"] = max(
+        _block_of(lambda: doc.set_figures(other), lambda: w.scene.painted_revision == doc.topology.revision, 1.0),
+        _block_of(lambda: doc.set_figures(figures), lambda: w.scene.painted_revision == doc.topology.revision, 1.0),
+    )
+    _close(w)
+    return out
+
+
 def measure_frames(w, frames: int = 120) -> tuple[float, float, int]:
     """Frames per second panning and zooming, everything expanded: at a working zoom, and with
     the whole design in view."""
@@ -372,6 +426,7 @@ def measure(name: str, topo, array: str, args: argparse.Namespace) -> dict:
     out["frames_per_s"] = {"zoomed_in": round(fps_in, 1), "zoomed_out": round(fps_out, 1)}
     out.update(measure_panels(w, args.repeat))
     _close(w)
+    out.update(measure_interactions(path))
     if not args.no_buildsheet:
         out["buildsheet_s"] = round(measure_buildsheet(topo, 1 if site else min(3, args.repeat)), 2)
     for key in (
@@ -400,6 +455,11 @@ def measure(name: str, topo, array: str, args: argparse.Namespace) -> dict:
         "server_max_block_ms",
         "panels_move_edit_ms",
         "panels_move_max_block_ms",
+        "paths_first_show_block_ms",
+        "cable_select_first_block_ms",
+        "cable_select_block_ms",
+        "select_all_block_ms",
+        "figure_switch_block_ms",
     ):
         out[key] = round(out[key], 1)
     return out
@@ -430,6 +490,10 @@ def human(r: dict) -> str:
         f"  with the model tree, paths and racks showing: a server deleted and undone, median "
         f"{r['server_edit_ms']:.0f} ms, longest block {r['server_max_block_ms']:.0f} ms; the subsystem "
         f"edit {r['panels_move_edit_ms']:.0f} ms, longest block {r['panels_move_max_block_ms']:.0f} ms",
+        f"  longest blocks in a window just opened: the paths panel first shown {r['paths_first_show_block_ms']:.0f} ms, "
+        f"a cable selected with the model tree showing {r['cable_select_first_block_ms']:.0f} ms (then "
+        f"{r['cable_select_block_ms']:.0f} ms), Select All / clear {r['select_all_block_ms']:.0f} ms, a figure set "
+        f"switched {r['figure_switch_block_ms']:.0f} ms (target 16 ms)",
     ]
     if "buildsheet_s" in r:
         lines.append(f"  build sheet: {r['buildsheet_s']:.1f} s (target 30 s)")
