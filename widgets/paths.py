@@ -55,6 +55,10 @@ NUMERIC = (COL_MBPS, COL_UTIL)
 #: between turns of the event loop, before its rows are shown
 LABELS_AT_ONCE = 1000
 LABEL_SLICE_S = 0.004
+#: an analysis that makes more rows than this anew (a figure set switched on the 16x site: 1,792
+#: rows, 6-8 ms) shows them on a later turn of the event loop than the one it arrives in (where
+#: the canvas starts painting it: the two made one block of 15-27 ms)
+ROWS_AT_ONCE = 500
 
 
 def natural_key(text: str) -> str:
@@ -451,20 +455,27 @@ class PathsPanel(QWidget):
             if cid and cid not in labels
         ]
 
+    def _new_rows(self, result: Analysis) -> int:
+        """How many rows showing ``result`` makes anew (see :meth:`_rows`)."""
+        if not self._labelled:
+            return len(result.paths)
+        kept = {id(r.path) for r in self.model.rows}
+        return sum(1 for p in result.paths if id(p) not in kept)
+
     def _label_in_slices(self, bundle: AnalysisBundle) -> bool:
         """Start labelling what ``bundle``'s paths name in slices when there is much of it (see
-        LABELS_AT_ONCE), the bundle shown once done; whether it started (or goes on). Only the
-        first rows of a design, or those after every label was forgotten, are looked at: an
-        edit's rows need the labels of its new paths at most."""
+        LABELS_AT_ONCE), the bundle shown once done, or show it on the next turn when it makes
+        many rows (ROWS_AT_ONCE); whether it started (or goes on). Only the first rows of a
+        design, or those after every label was forgotten, are looked for labels: an edit's rows
+        need the labels of its new paths at most."""
         self._check_several()
-        if self._labelled and self._labelling is None:
-            return False
-        missing = self._unlabelled(bundle.result)
-        if len(missing) <= LABELS_AT_ONCE:
+        fresh = self._labelled and self._labelling is None
+        missing = [] if fresh else self._unlabelled(bundle.result)
+        if len(missing) <= LABELS_AT_ONCE and self._new_rows(bundle.result) <= ROWS_AT_ONCE:
             self._labelling = None
             return False
 
-        def slices() -> Iterator[None]:
+        def slices() -> Iterator[None]:  # (none at all: the rows shown on the next turn)
             until = time.perf_counter() + LABEL_SLICE_S
             for cid in missing:
                 self._label(cid)  # (a label forgotten meanwhile is made again, as it reads now)
@@ -473,8 +484,9 @@ class PathsPanel(QWidget):
                     until = time.perf_counter() + LABEL_SLICE_S
 
         self._labelling = (bundle, slices())
-        self.summary.setText(f"Listing {len(bundle.result.paths)} paths...")
-        self._label_timer.start(0)
+        if len(missing) > LABELS_AT_ONCE:
+            self.summary.setText(f"Listing {len(bundle.result.paths)} paths...")
+        self._label_timer.start(1)  # (a timer: Qt runs posted calls before timers, see _on_analysis)
         return True
 
     def _label_slice(self) -> None:
@@ -486,11 +498,14 @@ class PathsPanel(QWidget):
             return
         self._labelling = None
         if self.doc.is_current(bundle):  # (else a newer analysis is on its way)
-            self._on_analysis(bundle)
+            self._show(bundle)
 
     def _on_analysis(self, bundle: AnalysisBundle) -> None:
-        if self._label_in_slices(bundle):
-            return
+        if not self._label_in_slices(bundle):
+            self._show(bundle)
+
+    def _show(self, bundle: AnalysisBundle) -> None:
+        """Show the rows of ``bundle``, the chosen path chosen again."""
         rows = self._rows(bundle.result)
         chosen = self._chosen
         self._restoring = True

@@ -380,6 +380,34 @@ def test_paths_many_labels_are_made_in_slices_between_turns(qtbot, make_doc, mon
     assert fresh() and any("fcs renamed again" in r.cells[0] for r in panel.model.rows)
 
 
+def test_paths_many_new_rows_are_shown_on_a_later_turn(qtbot, doc, monkeypatch):
+    """An analysis that makes more rows anew than ROWS_AT_ONCE (a figure set switched: every
+    path's rate read again) shows them on a later turn than the one it arrives in (where the
+    canvas starts painting it); no more than ROWS_AT_ONCE are shown at once."""
+    from widgets import paths as paths_module
+
+    monkeypatch.setattr(paths_module, "ROWS_AT_ONCE", 10)
+    panel = shown(qtbot, PathsPanel(doc))
+    qtbot.waitUntil(lambda: panel.model.rowCount() == len(doc.analysis.result.paths) == 16)
+    seen: list[bool] = []  # whether the rows were the new analysis's when it arrived
+
+    def arrived(bundle) -> None:
+        seen.append({id(r.path) for r in panel.model.rows} <= {id(p) for p in bundle.result.paths})
+
+    doc.analysisReady.connect(arrived)  # (after the panel's own connection)
+    doc.set_figures("measured")
+    assert seen and not any(seen)
+    qtbot.waitUntil(lambda: {id(r.path) for r in panel.model.rows} == {id(p) for p in doc.analysis.result.paths})
+    assert (
+        panel.summary.text().startswith(f"{len(doc.analysis.result.paths)} paths")
+        and "measured" in panel.summary.text()
+    )
+    seen.clear()
+    monkeypatch.setattr(paths_module, "ROWS_AT_ONCE", 16)  # no more than that: at once
+    doc.set_figures("planning")
+    assert seen and all(seen)
+
+
 def test_paths_update_in_place_announces_only_the_rows_that_change(qtbot, doc):
     """An edit that changes rates and not paths updates the rows in place (no model reset): only
     the rows that read otherwise are announced, the sort follows, a rename reaches the labels."""
