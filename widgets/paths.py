@@ -59,6 +59,9 @@ LABEL_SLICE_S = 0.004
 #: rows, 6-8 ms) shows them on a later turn of the event loop than the one it arrives in (where
 #: the canvas starts painting it: the two made one block of 15-27 ms)
 ROWS_AT_ONCE = 500
+#: rows shown on a later turn wait for the canvas to finish painting the analysis in slices (a
+#: slice and the rows in one turn: 13-15 ms), at most this long
+CANVAS_WAIT_S = 1.0
 
 
 def natural_key(text: str) -> str:
@@ -353,6 +356,7 @@ class PathsPanel(QWidget):
         self._labelled = False  # the rows shown read the labels kept (else all are made again)
         self._several: frozenset[str] = frozenset()  # the kinds the labelled design has two or more of
         self._labelling: tuple[Any, Iterator[None]] | None = None  # (bundle, its labels made in slices)
+        self._wait_until = 0.0  # (see CANVAS_WAIT_S)
         self._label_timer = QTimer(self)
         self._label_timer.setSingleShot(True)
         self._label_timer.timeout.connect(self._label_slice)
@@ -484,6 +488,7 @@ class PathsPanel(QWidget):
                     until = time.perf_counter() + LABEL_SLICE_S
 
         self._labelling = (bundle, slices())
+        self._wait_until = time.perf_counter() + CANVAS_WAIT_S
         if len(missing) > LABELS_AT_ONCE:
             self.summary.setText(f"Listing {len(bundle.result.paths)} paths...")
         self._label_timer.start(1)  # (a timer: Qt runs posted calls before timers, see _on_analysis)
@@ -495,6 +500,9 @@ class PathsPanel(QWidget):
         bundle, steps = self._labelling
         if next(steps, True) is None:  # more to label: the next slice on the next turn
             self._label_timer.start(0)
+            return
+        if getattr(self.doc, "analysis_showing", False) and time.perf_counter() < self._wait_until:
+            self._label_timer.start(5)  # the canvas paints it in slices: after it
             return
         self._labelling = None
         if self.doc.is_current(bundle):  # (else a newer analysis is on its way)
