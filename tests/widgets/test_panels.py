@@ -408,6 +408,33 @@ def test_paths_many_new_rows_are_shown_on_a_later_turn(qtbot, doc, monkeypatch):
     assert seen and all(seen)
 
 
+def test_paths_rows_shown_later_wait_for_the_canvas(qtbot, doc, monkeypatch):
+    """Rows shown on a later turn wait while the canvas paints the analysis in slices
+    (``doc.analysis_showing``), and at most CANVAS_WAIT_S."""
+    from widgets import paths as paths_module
+
+    monkeypatch.setattr(paths_module, "ROWS_AT_ONCE", 10)
+    panel = shown(qtbot, PathsPanel(doc))
+    qtbot.waitUntil(lambda: panel.model.rowCount() == 16)
+
+    def current() -> bool:
+        return {id(r.path) for r in panel.model.rows} == {id(p) for p in doc.analysis.result.paths}
+
+    def canvas_paints(_bundle) -> None:
+        doc.analysis_showing = True  # (as the canvas does when it paints in slices)
+
+    doc.analysisReady.connect(canvas_paints)
+    doc.set_figures("measured")
+    qtbot.wait(150)
+    assert not current()  # the canvas is still painting
+    doc.analysis_showing = False
+    qtbot.waitUntil(current, timeout=2000)
+    monkeypatch.setattr(paths_module, "CANVAS_WAIT_S", 0.2)
+    doc.set_figures("planning")
+    qtbot.waitUntil(current, timeout=3000)  # the canvas never done: shown after the wait
+    assert doc.analysis_showing
+
+
 def test_paths_update_in_place_announces_only_the_rows_that_change(qtbot, doc):
     """An edit that changes rates and not paths updates the rows in place (no model reset): only
     the rows that read otherwise are announced, the sort follows, a rename reaches the labels."""
