@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QObject, QThread, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, QThread, QTimer, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from planner.analysis import Analysis, analyze
@@ -73,6 +73,27 @@ class PlannerUndoCommand(QUndoCommand):
 
     def undo(self) -> None:
         self._run(self.cmd.undo)
+
+
+class _AfterRepaints(QObject):
+    """Runs a callable when it receives its event, posted below the repaints' priority."""
+
+    def __init__(self, parent: QObject, then: Callable[[], None]) -> None:
+        super().__init__(parent)
+        self._then = then
+
+    def event(self, e: QEvent) -> bool:
+        if e.type() == QEvent.Type.User:
+            self._then()
+            self.deleteLater()
+            return True
+        return super().event(e)
+
+
+def after_repaints(parent: QObject, then: Callable[[], None]) -> None:
+    """Run ``then`` on this thread once the events posted so far are delivered, the windows'
+    repaints too (Qt posts them at ``Qt.LowEventPriority``; this goes below)."""
+    QCoreApplication.postEvent(_AfterRepaints(parent, then), QEvent(QEvent.Type.User), -2)
 
 
 @dataclass
@@ -344,6 +365,8 @@ class Document(QObject):
         self._events.clear()
         request, self._layout_request = self._layout_request, None
         warm, self._warm_request = self._warm_request, None
+        bg.edit_turn.clear()
+        after_repaints(self, bg.edit_turn.set)
         bg.submit(delta, self.figures, self.direction, topo, request, warm)
 
     def request_layout(self, collapsed: set[str], shown: Any = None) -> bool:
