@@ -15,6 +15,9 @@ from planner.schema import KINDS, PORT_KINDS
 
 #: at most this many candidates in a reference combo or list (the current value is always kept)
 MAX_CANDIDATES = 300
+#: references whose candidates span the whole design (a cable's end: every free port, 10,700
+#: ports looked at on the 16x site): the inspector lists them once the user opens the choice
+WIDE_REFS: dict[str, tuple[str, ...]] = {"cable": ("a", "b")}
 
 
 def _capped(found: list[Component], current: Sequence[str], topo: Topology) -> tuple[list[Component], int]:

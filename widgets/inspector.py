@@ -24,7 +24,7 @@ from planner.bands import percent_html
 from planner.model import Component, Event
 from planner.naming import label, label_list
 from planner.schema import KINDS, MAX_NAME, Attr, attr_label, count_label, kind_name, on_path_kinds
-from widgets.candidates import candidate_label, reference_candidates, slot_candidates, slot_label
+from widgets.candidates import WIDE_REFS, candidate_label, reference_candidates, slot_candidates, slot_label
 from widgets.inspector_fields import (
     MIXED,
     BoolField,
@@ -252,9 +252,11 @@ class InspectorPanel(QWidget):
         if attr.ref and attr.many:
             return ListField(self, key, attr) if len(comps) == 1 else None
         if attr.ref:
-            if len(comps) > 1 and not self._same_candidates(comps, key):
-                return None
-            return ChoiceField(self, key, attr, lambda cs, k=key: self._reference_options(cs, k))
+            wide = key in WIDE_REFS.get(comps[0].kind, ())
+            if len(comps) > 1 and (wide or not self._same_candidates(comps, key)):
+                return None  # (several cables never share an end)
+            shown = (lambda cs, k=key: self._reference_options(cs, k, wide=False)) if wide else None
+            return ChoiceField(self, key, attr, lambda cs, k=key: self._reference_options(cs, k), shown)
         if isinstance(attr.default, bool):
             return BoolField(self, key, attr)
         return TextField(self, key, attr)
@@ -274,9 +276,13 @@ class InspectorPanel(QWidget):
         topo = self.doc.topology
         return [(text := slot_label(topo, s), s.id, f"{text} ({s.id})") for s in slot_candidates(topo, comps[0])]
 
-    def _reference_options(self, comps: list[Component], key: str) -> list[tuple[str, Any, str]]:
+    def _reference_options(self, comps: list[Component], key: str, wide: bool = True) -> list[tuple[str, Any, str]]:
+        """The choices of reference ``key`` (only "(none)" and the value itself unless ``wide``)."""
         topo = self.doc.topology
-        found, left_out = reference_candidates(topo, comps[0], key)
+        if wide:
+            found, left_out = reference_candidates(topo, comps[0], key)
+        else:
+            found, left_out = [topo[v] for v in (comps[0].get(key),) if v and v in topo], 0
         out: list[tuple[str, Any, str]] = [("(none)", "", "no reference")]
         out += [(candidate_label(topo, c), c.id, f"{c.id} ({kind_name(c.kind)})") for c in found]
         if left_out:

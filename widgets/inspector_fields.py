@@ -170,8 +170,37 @@ class TextField(Field):
         self.commit(text)
 
 
+class _FillingCombo(QComboBox):
+    """A combo box that asks for its full list of options before the user first uses it
+    (opens it, focuses it, scrolls or types on it)."""
+
+    def __init__(self, fill: Callable[[], None]) -> None:
+        super().__init__()
+        self._fill = fill
+
+    def showPopup(self) -> None:
+        self._fill()
+        super().showPopup()
+
+    def focusInEvent(self, event: Any) -> None:
+        self._fill()
+        super().focusInEvent(event)
+
+    def wheelEvent(self, event: Any) -> None:
+        self._fill()
+        super().wheelEvent(event)
+
+    def keyPressEvent(self, event: Any) -> None:
+        self._fill()
+        super().keyPressEvent(event)
+
+
 class ChoiceField(Field):
-    """A value from the schema's options, or a single reference (with "(none)")."""
+    """A value from the schema's options, or a single reference (with "(none)").
+
+    With ``shown`` (the options naming only the values shown: cheap) the full ``options`` are
+    listed only once the user first uses the combo (a cable's ends may name every free port of
+    the design: listing them took 5-6 ms of selecting a cable on the 16x site)."""
 
     def __init__(
         self,
@@ -179,22 +208,42 @@ class ChoiceField(Field):
         key: str,
         attr: Attr | None,
         options: Callable[[list[Component]], list[tuple[str, Any, str]]],
+        shown: Callable[[list[Component]], list[tuple[str, Any, str]]] | None = None,
     ) -> None:
-        super().__init__(panel, key, attr, QComboBox())
+        super().__init__(panel, key, attr, _FillingCombo(self.fill) if shown is not None else QComboBox())
         self.combo: QComboBox = self.editor  # type: ignore[assignment]
         self.combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.combo.setMinimumContentsLength(12)
         self.options = options
+        self.shown = shown
+        self.pending: tuple[list[Any], list[Component]] | None = None  # values shown, not all listed
         self.combo.currentIndexChanged.connect(self._changed)
 
     def show_values(self, values: list[Any], comps: list[Component]) -> None:
+        lazy = self.shown is not None
+        self.pending = (values, comps) if lazy else None
+        self._list(values, comps, self.shown if self.shown is not None else self.options)
+
+    def fill(self) -> None:
+        """List every option (the user is about to choose), keeping the values shown."""
+        if self.pending is not None:
+            values, comps = self.pending
+            self.pending = None
+            self._list(values, comps, self.options)
+
+    def _list(
+        self,
+        values: list[Any],
+        comps: list[Component],
+        options: Callable[[list[Component]], list[tuple[str, Any, str]]],
+    ) -> None:
         self.combo.blockSignals(True)
         try:
             self.combo.clear()
             same = all(v == values[0] for v in values)
             if not same:
                 self.combo.addItem("(different values)", MIXED)
-            for text, data, tip in self.options(comps):
+            for text, data, tip in options(comps):
                 self.combo.addItem(text, data)
                 if tip:
                     self.combo.setItemData(self.combo.count() - 1, tip, Qt.ItemDataRole.ToolTipRole)
