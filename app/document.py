@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QEvent, QObject, QThread, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QObject, QThread, QTimer, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from planner.analysis import Analysis, analyze
@@ -75,25 +75,18 @@ class PlannerUndoCommand(QUndoCommand):
         self._run(self.cmd.undo)
 
 
-class _AfterRepaints(QObject):
-    """Runs a callable when it receives its event, posted below the repaints' priority."""
-
-    def __init__(self, parent: QObject, then: Callable[[], None]) -> None:
-        super().__init__(parent)
-        self._then = then
-
-    def event(self, e: QEvent) -> bool:
-        if e.type() == QEvent.Type.User:
-            self._then()
-            self.deleteLater()
-            return True
-        return super().event(e)
-
-
 def after_repaints(parent: QObject, then: Callable[[], None]) -> None:
-    """Run ``then`` on this thread once the events posted so far are delivered, the windows'
-    repaints too (Qt posts them at ``Qt.LowEventPriority``; this goes below)."""
-    QCoreApplication.postEvent(_AfterRepaints(parent, then), QEvent(QEvent.Type.User), -2)
+    """Run ``then`` on this thread at its next turn, once the events posted so far (the
+    windows' repaints too, which Qt posts at low priority and would deliver after) have been
+    delivered; nothing if ``parent`` is gone by then. (Posting an event of our own, below the
+    repaints' priority, left stale event wrappers behind in PySide: a later receiver at the
+    same address came to Python as a ``QEvent``.)"""
+
+    def turn() -> None:
+        QCoreApplication.sendPostedEvents()
+        then()
+
+    QTimer.singleShot(0, parent, turn)
 
 
 @dataclass
