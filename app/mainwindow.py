@@ -68,6 +68,7 @@ class MainWindow(QMainWindow):
         self.doc.totalsReady.connect(self._show_totals)
         self.doc.message.connect(self.show_message)
         self.doc.projectReplaced.connect(gui_gc.thaw)  # the old design's cyclic garbage can go
+        self.doc.analysisReady.connect(gui_gc.adopt_analysis)  # its objects are not walked again
         gui_gc.follow_canvas(self.scene)  # the new items stay: not walked again
         self.scene.building.connect(self._show_building)
         self.controller = Controller(self.doc, catalog, self)
