@@ -220,9 +220,8 @@ class ChoiceField(Field):
         self.combo.currentIndexChanged.connect(self._changed)
 
     def show_values(self, values: list[Any], comps: list[Component]) -> None:
-        lazy = self.shown is not None
-        self.pending = (values, comps) if lazy else None
-        self._list(values, comps, self.shown if self.shown is not None else self.options)
+        self.pending = (values, comps) if self.shown is not None else None
+        self._list(values, comps, self.shown or self.options)
 
     def fill(self) -> None:
         """List every option (the user is about to choose), keeping the values shown."""
