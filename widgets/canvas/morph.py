@@ -86,7 +86,7 @@ class Morph:
         self.old_links: list[LinkItem] = []  # the scene's links before
         self.before = 0  # the scene's generation before (see SummaryLayer.following)
         self.following: Iterator[None] | None = None  # the views' layers following it
-        self.stale_links: list[int] = []  # indices whose link is another item or was redrawn
+        self.stale_links: list[LinkItem] = []  # links made, redrawn or gone (the overview's to gather)
         self.shifted: set[str] = set()  # boxes whose place in the scene changed
         self.placed = 0  # boxes of ``order`` placed so far
         self.linked = 0  # links of ``d`` matched so far
@@ -119,8 +119,9 @@ class Morph:
                 return False
         old, new = self.scene.links, self.links
         self.old_links = old
-        self.stale_links += [i for i, li in enumerate(new) if i >= len(old) or old[i] is not li]
-        self.stale_links += range(len(new), len(old))
+        kept = set(new)
+        self.stale_links += self.made_links
+        self.stale_links += [li for li in old if li not in kept]  # gone
         self.scene.links = new
         return True
 
@@ -163,7 +164,7 @@ class Morph:
             if link.a in self.shifted or link.b in self.shifted:
                 li.update_path(self.d.boxes[link.a], self.d.boxes[link.b])  # items stand at their boxes
                 self.redrawn.append(li)
-                self.stale_links.append(len(self.links))
+                self.stale_links.append(li)
         else:
             li = LinkItem(link, a, b)  # (links are not in the scene: see LinkItem)
             self.made_links.append(li)

@@ -59,7 +59,7 @@ class _Stripe:
 
     def __init__(self) -> None:
         self.fills: dict[tuple[int, int], dict[str, tuple]] = {}  # (x, y, w, h)
-        self.lines: dict[tuple[int, int], dict[int, tuple]] = {}  # (x1, y1, x2, y2)
+        self.lines: dict[tuple[int, int], dict[Any, tuple]] = {}  # link -> (x1, y1, x2, y2)
         self.drawn: tuple[list, list] | None = None  # ([(colour key, rects)], [(pen key, lines)])
 
     def batches(self) -> tuple[list, list]:
@@ -101,10 +101,12 @@ class OverviewItem(QGraphicsItem):
         self.gathered = False  # what the scene shows is gathered (else at the next paint)
         self._all = True  # everything is gathered again at the next paint
         self._stale_boxes: set[str] = set()
-        self._stale_links: set[int] = set()
+        self._stale_links: set[Any] = set()  # links (LinkItems) to gather again
+        self._live_of: tuple[int, int] = (0, -1)  # (see _live)
+        self._live_links: set[Any] = set()
         self._stripes: dict[int, _Stripe] = {}
         self._box_keys: dict[str, tuple] = {}  # box id -> its stripes, batch, place
-        self._link_keys: dict[int, tuple] = {}  # link index -> its stripes, batch, ends
+        self._link_keys: dict[Any, tuple] = {}  # link (a LinkItem) -> its stripes, batch, ends
         self._colours: dict[tuple[int, int], QColor] = {}  # (depth, rgba) -> the colour
         self._pens: dict[tuple[int, int], QPen] = {}  # (rgba, width) -> the pen
         self._box_names: dict[str, tuple[QRectF, str]] = {}
@@ -117,7 +119,7 @@ class OverviewItem(QGraphicsItem):
     def boundingRect(self) -> QRectF:
         return self._bounds
 
-    def set_bounds(self, rect: QRectF, boxes: Iterable[str] | None = None, links: Iterable[int] | None = None) -> None:
+    def set_bounds(self, rect: QRectF, boxes: Iterable[str] | None = None, links: Iterable[Any] | None = None) -> None:
         """The scene's new bounds; gather again what :meth:`invalidate` is given."""
         if rect != self._bounds:
             self.prepareGeometryChange()
@@ -125,9 +127,9 @@ class OverviewItem(QGraphicsItem):
             self._cached = None
         self.invalidate(boxes, links)
 
-    def invalidate(self, boxes: Iterable[str] | None = None, links: Iterable[int] | None = None) -> None:
+    def invalidate(self, boxes: Iterable[str] | None = None, links: Iterable[Any] | None = None) -> None:
         """Gather again at the next paint: the rectangles of ``boxes`` (ids) and the lines of
-        ``links`` (indices in the scene's links) that changed, or everything (both None). An edit repaints a few
+        ``links`` (the scene's link items, or ones it no longer has) that changed, or everything (both None). An edit repaints a few
         boxes, so the overview of a site is not walked again for them."""
         if boxes is None and links is None:
             self._all = True
@@ -143,7 +145,7 @@ class OverviewItem(QGraphicsItem):
         """What is gathered, all stripes together: (colour, rectangles) per depth and colour,
         (pen, lines) per colour and width; each box and link once."""
         fills: dict[tuple[int, int], dict[str, tuple]] = {}
-        lines: dict[tuple[int, int], dict[int, tuple]] = {}
+        lines: dict[tuple[int, int], dict[Any, tuple]] = {}
         for stripe in self._stripes.values():
             for k, batch in stripe.fills.items():
                 fills.setdefault(k, {}).update(batch)
@@ -196,7 +198,7 @@ class OverviewItem(QGraphicsItem):
                 self._grave.bury(*stripe.fills.values(), *stripe.lines.values())
             self._grave.bury(self._stripes, self._box_keys, self._link_keys, self._box_names)
             self._stripes, self._box_keys, self._link_keys, self._box_names = {}, {}, {}, {}
-            self._stale_boxes, self._stale_links = set(scene.items_by_id), set(range(len(scene.links)))
+            self._stale_boxes, self._stale_links = set(scene.items_by_id), set(scene.links)
         boxes, links = self._stale_boxes, self._stale_links
         n = 0
         while boxes or links:
@@ -266,18 +268,27 @@ class OverviewItem(QGraphicsItem):
         for i in stripes:
             self._stripe(i).fills.setdefault(key, {})[cid] = place
 
-    def _gather_link(self, scene: Any, i: int) -> None:
-        """The line of the scene's link ``i`` (kept by index: the overview holds no items, which
-        die with their scene), from the ends of its curve and its colour, which the link keeps
-        (no Qt call for a link whose batch exists: 1,800 links moved by an edit on the 16x site
-        took 25 ms with a pen made and a path read for each)."""
-        was = self._link_keys.get(i)
-        if i >= len(scene.links):
+    def _live(self, scene: Any) -> set[Any]:
+        """The scene's links now, as a set (made again when the scene's list is another one or
+        grew: a morph sets a new list, a build appends to its own)."""
+        links = scene.links
+        if self._live_of != (id(links), len(links)):
+            self._live_of, self._live_links = (id(links), len(links)), set(links)
+        return self._live_links
+
+    def _gather_link(self, scene: Any, li: Any) -> None:
+        """The line of link ``li`` (a :class:`widgets.canvas.items.LinkItem`, a plain object: the
+        overview holds no Qt item, which dies with its scene), from the ends of its curve and
+        its colour, which the link keeps (no Qt call for a link whose batch exists: 1,800 links
+        moved by an edit on the 16x site took 25 ms with a pen made and a path read for each).
+        Kept by the link, not by its place in the scene's list: a server's links removed on the
+        16x site shifted 2,200 others, each gathered and drawn again."""
+        was = self._link_keys.get(li)
+        if li not in self._live(scene):
             if was is not None:
-                del self._link_keys[i]
-                self._drop(i, was, "lines")
+                del self._link_keys[li]
+                self._drop(li, was, "lines")
             return
-        li = scene.links[i]
         key = (li.rgba, 2 if li.highlighted else 1)
         if was is not None and was[1] == key and was[2] == li.ends:
             return  # drawn as it is
@@ -287,13 +298,13 @@ class OverviewItem(QGraphicsItem):
             self._pens[key] = pen
         x1, y1, x2, y2 = li.ends
         now = (_stripes_of(min(y1, y2), max(y1, y2)), key, li.ends)
-        self._link_keys[i] = now
+        self._link_keys[li] = now
         if was is None or was[:2] != now[:2]:  # (else its pieces are replaced where they are)
-            self._drop(i, was, "lines")
+            self._drop(li, was, "lines")
         for s in now[0]:  # each stripe draws its own piece of the line (Qt's raster engine
             # walks a long line through the whole picture even where a clip cuts it: 10,864 links
             # across the 16x site's 35 stripes took 120 ms so)
-            self._stripe(s).lines.setdefault(key, {})[i] = _piece(x1, y1, x2, y2, s)
+            self._stripe(s).lines.setdefault(key, {})[li] = _piece(x1, y1, x2, y2, s)
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: Any = None) -> None:
         if not self.gathered:

@@ -77,7 +77,7 @@ class Painting:
         assert d is not None
         members = self._members or {}
         painted: list[str] = []
-        restyled: list[int] = []  # indices in self.links
+        restyled: list[LinkItem] = []
         links_at = self._links_by_box()
 
         def spent() -> bool:  # one box or link at least per slice
@@ -97,14 +97,14 @@ class Painting:
                 if util != li.util:
                     li.util = util
                     li.restyle()
-                    restyled.append(i)
+                    restyled.append(li)
         while job.next_link < len(job.links) and not ((painted or restyled) and spent()):
             i = job.links[job.next_link]
             li = self.links[i]
             job.next_link += 1
             li.util = self._link_util(li, result)
             li.restyle()
-            restyled.append(i)
+            restyled.append(li)
         self._overview_changed(painted, restyled)
         job.restyled = job.restyled or bool(restyled)
         more = job.next_box < len(job.boxes) or job.next_link < len(job.links)

@@ -623,13 +623,13 @@ class DiagramScene(Painting, Morphing, ToolLookups, QGraphicsScene):
             item.set_bind_shown(bind is None or cid == bind)
         hop_set = set(path.hops) if path is not None else set()
         restyled = []
-        for i, li in enumerate(self.links):
+        for li in self.links:
             tree = li.link.kind == "tree" and li.a.cid in on and li.b.cid in on
             now = path is not None and (li.cid in hop_set or tree)
             if now != li.highlighted:
                 li.highlighted = now
                 li.restyle()
-                restyled.append(i)
+                restyled.append(li)
         self._overview_changed(lit, restyled)
 
     # -- selection ----------------------------------------------------------------------------
@@ -670,9 +670,9 @@ class DiagramScene(Painting, Morphing, ToolLookups, QGraphicsScene):
             self._hold_views()  # the overview gathers and draws what changed in slices first
             self._release_timer.start()
 
-    def _overview_changed(self, boxes: Iterable[str] | None = None, links: Iterable[int] | None = None) -> None:
-        """Tell the overview what to gather again: ``boxes`` (ids) and ``links`` (indices in
-        :attr:`links`); None: everything."""
+    def _overview_changed(self, boxes: Iterable[str] | None = None, links: Iterable[LinkItem] | None = None) -> None:
+        """Tell the overview what to gather again: ``boxes`` (ids) and ``links`` (link items, of
+        :attr:`links` or gone from it); None: everything."""
         if self.overview is not None:
             self.overview.invalidate(boxes, links)
 
