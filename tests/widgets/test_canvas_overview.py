@@ -82,16 +82,23 @@ def _gathered(overview) -> dict:
     }
 
 
-def test_what_moved_is_gathered_again_as_a_gathering_from_nothing_would(qtbot, parts, benchmark_design):
-    """A subsystem deleted moves every box below it up (a morph): the overview gathers only what
-    moved, and holds then what it holds gathered from nothing, every line cut into the stripes
-    it crosses; so after the undo."""
-    doc, scene, view = make_canvas(qtbot, parts, benchmark_design)
+def _expanded_far(qtbot, parts, design):
+    """A canvas of ``design`` with every group expanded, zoomed so far out that the overview
+    is shown, once drawn: (doc, scene, view, overview)."""
+    doc, scene, view = make_canvas(qtbot, parts, design)
     doc.synchronous = True
     scene.set_all_collapsed(False)
     view.zoom(FAR_SCALE * 0.5 / view.transform().m11())
     overview = view.scene().items()[0]
     render(view.scene())
+    return doc, scene, view, overview
+
+
+def test_what_moved_is_gathered_again_as_a_gathering_from_nothing_would(qtbot, parts, benchmark_design):
+    """A subsystem deleted moves every box below it up (a morph): the overview gathers only what
+    moved, and holds then what it holds gathered from nothing, every line cut into the stripes
+    it crosses; so after the undo."""
+    doc, scene, view, overview = _expanded_far(qtbot, parts, benchmark_design)
     subsystem = doc.topology.ids_of_kind("subsystem")[0]
     for change in (lambda: doc.run(edit.delete, [subsystem]), doc.undo_stack.undo):
         change()
@@ -117,12 +124,7 @@ def test_links_removed_leave_the_others_gathered_where_they_are(qtbot, parts, be
     cable deleted (and undone) gathers again the lines that changed, not every link after it in
     the list (a server deleted on the 16x site shifted 2,200), and holds then what a gathering
     from nothing holds."""
-    doc, scene, view = make_canvas(qtbot, parts, benchmark_design)
-    doc.synchronous = True
-    scene.set_all_collapsed(False)
-    view.zoom(FAR_SCALE * 0.5 / view.transform().m11())
-    overview = view.scene().items()[0]
-    render(view.scene())
+    doc, scene, view, overview = _expanded_far(qtbot, parts, benchmark_design)
     gathered = []
     real = OverviewItem._gather_link
     monkeypatch.setattr(OverviewItem, "_gather_link", lambda self, sc, li: gathered.append(li) or real(self, sc, li))
