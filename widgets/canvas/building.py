@@ -14,12 +14,10 @@ import time
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QRectF
-
 from planner.diagram_order import containers_first, heads
 from planner.layout import Diagram
 from widgets.canvas.items import LinkItem
-from widgets.canvas.morph import CLOCK_EVERY, make_item
+from widgets.canvas.morph import CLOCK_EVERY, index_rect, make_item
 
 if TYPE_CHECKING:
     from widgets.canvas.scene import DiagramScene
@@ -41,7 +39,7 @@ class ItemBuild:
         self.linked = 0  # links of ``d`` looked at so far
         self.preparing: Iterator[None] | None = None  # what the views need (see DiagramScene)
         self.ready = False  # all made and prepared: the views are let paint on the next turn
-        scene.setSceneRect(QRectF(0, 0, d.width + 200, d.height + 200))
+        self.sized = False  # the scene's rectangle is the diagram's (see step)
 
     @property
     def total(self) -> int:
@@ -51,6 +49,9 @@ class ItemBuild:
         """Make boxes, then links, until the clock passes ``until`` (None: all of them). True
         when every item is made."""
         scene, d, ids = self.scene, self.d, self.ids
+        if not self.sized:
+            self.sized = True
+            index_rect(scene, d)
         low, scale = scene.low_detail  # zoomed out: each box in summary mode as it is made
         while self.made < len(ids):
             box = d.boxes[ids[self.made]]  # as it is now (relabelled since the build began)

@@ -20,6 +20,19 @@ _EVERY = 64
 _ITEMS_EVERY = 2
 
 
+def drop_item(item: Any) -> None:
+    """Delete graphics item ``item`` (with the items inside it), out of its scene first.
+
+    Deleted in its scene, an item leaves a stale entry in the scene's index (Qt's BSP tree),
+    which Qt purges at the next look at the index by walking all of it: on the 16x site
+    expanded (84,736 items) each purge took 25-35 ms, after every slice that deleted items.
+    Taken out of the scene first, it is taken out of the tree where it lies."""
+    scene = item.scene()
+    if scene is not None:
+        scene.removeItem(item)
+    shiboken6.delete(item)
+
+
 class Grave:
     """Dropped lists, dictionaries and Qt items (a list of items to delete: ``bury_items``),
     freed by :meth:`dig`."""
@@ -47,7 +60,7 @@ class Grave:
             if self._items:  # one by one: a drawer with its thousands of boxes took 100 ms
                 for item in self._items[-_ITEMS_EVERY:]:
                     if shiboken6.isValid(item):
-                        shiboken6.delete(item)
+                        drop_item(item)
                 del self._items[-_ITEMS_EVERY:]
             else:
                 top = self._heap[-1]

@@ -38,7 +38,7 @@ from widgets.canvas.figures import CanvasFigures, canvas_figures, changed_compon
 from widgets.canvas.grave import Grave
 from widgets.canvas.items import BoxItem, LinkItem
 from widgets.canvas.lookups import ToolLookups
-from widgets.canvas.morph import Morph, Morphing
+from widgets.canvas.morph import Morph, Morphing, index_now
 from widgets.canvas.overview import FAR_SCALE, OverviewItem, overview_scene
 from widgets.canvas.painting import Painting, PaintJob
 
@@ -365,7 +365,9 @@ class DiagramScene(Painting, Morphing, ToolLookups, QGraphicsScene):
         and the overview gathers them."""
         if build.linked == len(build.d.links) and build.made == build.total:
             return True  # (made: preparing the views)
-        if not build.step(until):
+        stepped = build.step(until)
+        index_now(self)
+        if not stepped:
             return False
         self.generation += 1  # (a view may have cut a part of the items into tiles meanwhile)
         if self.overview is not None:
