@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QRectF
 
-from planner.diagram_order import containers_first, heads
+from planner.diagram_order import containers_first, heads, kept_frames
 from planner.layout import Box, Diagram, alias_changes
 from widgets.canvas.grave import drop_item
 from widgets.canvas.items import BoxItem, LinkItem
@@ -77,20 +77,6 @@ def index_now(scene: DiagramScene) -> None:
 _CORNER = QRectF(0, 0, 1, 1)
 
 
-def _same_frame(old: Box, new: Box, old_head: float, new_head: float) -> bool:
-    """Whether an item made for ``old`` draws ``new`` once moved and relabelled."""
-    return (old.kind, old.w, old.h, old.container, old.collapsed, old.state, old.cells, old_head) == (
-        new.kind,
-        new.w,
-        new.h,
-        new.container,
-        new.collapsed,
-        new.state,
-        new.cells,
-        new_head,
-    )
-
-
 def _link_key(link: Any) -> tuple[str, str, str, str]:
     return (link.a, link.b, link.kind, link.via)
 
@@ -100,8 +86,8 @@ class Morph:
     order, then matches the links, a slice at a time; it says what it did, for the scene to
     repaint: the boxes made or changed, the links made again or redrawn."""
 
-    def __init__(self, scene: DiagramScene, d: Diagram, order: list[Box], keep: dict[str, BoxItem], head) -> None:
-        self.scene, self.d, self.order, self.keep, self.head = scene, d, order, keep, head
+    def __init__(self, scene: DiagramScene, d: Diagram, order: list[str], keep: set[str], head) -> None:
+        self.scene, self.d, self.order, self.keep, self.head = scene, d, order, keep, head  # (box ids)
         self.made: list[str] = []  # boxes with a new item
         self.changed: list[str] = []  # kept items with another text
         self.moved: list[str] = []  # kept items now elsewhere (and the boxes inside them)
@@ -127,7 +113,7 @@ class Morph:
         """Place boxes, then match links, until the clock passes ``until`` (None: to the end);
         True once done (the scene's links are then the new ones)."""
         while self.placed < len(self.order):
-            self._place(self.order[self.placed])
+            self._place(self.d.boxes[self.order[self.placed]])
             self.placed += 1
             if until is not None and self.placed % CLOCK_EVERY == 0 and time.perf_counter() >= until:
                 return False
@@ -154,7 +140,7 @@ class Morph:
         """Move and relabel the kept item of ``box``, or make one."""
         d, scene = self.d, self.scene
         up = d.boxes.get(box.container) if box.container else None
-        item = self.keep.get(box.id)
+        item = scene.items_by_id.get(box.id) if box.id in self.keep else None  # (the others are gone)
         if item is None:
             make_item(scene, d, box, self.head.get(box.id))
             self.made.append(box.id)
@@ -196,41 +182,48 @@ class Morph:
         self.links.append(li)
 
 
-def morph(scene: DiagramScene, d: Diagram) -> Morph | None:
+def morph(scene: DiagramScene, d: Diagram, kept: list[str] | None = None) -> Morph | None:
     """Begin to make ``scene``'s items those of ``d`` (see the module docstring): the items not
     kept are gone, the scene shows ``d``; the returned :class:`Morph` places the others and
-    matches the links as it is stepped. None, having changed nothing, when too few items would
-    be kept to be worth it (the caller rebuilds)."""
+    matches the links as it is stepped. ``kept``: the boxes whose items stay, when worked out
+    beforehand against the diagram shown (:func:`planner.diagram_order.kept_frames`). None,
+    having changed nothing, when too few items would be kept to be worth it (the caller
+    rebuilds)."""
     old = scene.diagram
     if old is None:
         return None
-    if sum(cid in old.boxes for cid in d.boxes) < KEEP_SHARE * len(d.boxes):
+    if len(d.boxes.keys() & old.boxes.keys()) < KEEP_SHARE * len(d.boxes):
         return None  # (at most those could be kept: no need to look closer)
-    items, new_heads, old_heads = scene.items_by_id, heads(d), heads(old)
-    order = [d.boxes[cid] for cid in containers_first(d)]
-    keep: dict[str, BoxItem] = {}
-    for box in order:
-        item, was = items.get(box.id), old.boxes.get(box.id)
-        if item is None or was is None or (box.container is not None and box.container not in keep):
-            continue
-        if _same_frame(was, box, old_heads.get(box.id, was.h), new_heads.get(box.id, box.h)):
-            keep[box.id] = item
+    keep = _kept_ids(scene, old, d, kept)
     if len(keep) < KEEP_SHARE * len(d.boxes):
         return None
-    done = Morph(scene, d, order, keep, new_heads)
+    done = Morph(scene, d, containers_first(d), keep, heads(d))
     _drop_boxes(scene, keep, done)
     scene.diagram = d
-    scene.setSceneRect(QRectF(0, 0, d.width + 200, d.height + 200))
+    index_rect(scene, d)
     return done
 
 
-def _drop_boxes(scene: DiagramScene, keep: dict[str, BoxItem], done: Morph) -> None:
+def _kept_ids(scene: DiagramScene, old: Diagram, d: Diagram, kept: set[str] | None) -> set[str]:
+    """The boxes of ``d`` whose items (of ``old``) stay (see :func:`morph`)."""
+    items = scene.items_by_id
+    kept = kept_frames(old, d) if kept is None else kept
+    if items.keys() >= kept:  # (every item made: the usual case)
+        return kept
+    out: set[str] = set()
+    for cid in containers_first(d):
+        up = d.boxes[cid].container
+        if cid in kept and cid in items and (up is None or up in out):
+            out.add(cid)
+    return out
+
+
+def _drop_boxes(scene: DiagramScene, keep: set[str], done: Morph) -> None:
     """Take the items not kept out of the scene (an item's inner items go with it)."""
-    for cid, item in list(scene.items_by_id.items()):
-        if keep.get(cid) is item:
-            continue
+    items = scene.items_by_id
+    for cid in items.keys() - keep:
+        item = items.pop(cid)
         done.removed.append(cid)
-        del scene.items_by_id[cid]
         up = item.box.container
         if up is None or up in keep:  # not inside a box that goes too (which takes it along)
             drop_item(item)  # out of the scene with the items inside it
@@ -242,14 +235,14 @@ class Morphing:
     when something needs the whole of it (another layout, a path to light up), and repaint what
     it changed."""
 
-    def _morph(self: Any, d: Diagram, moved: list[str] | None) -> bool:
+    def _morph(self: Any, d: Diagram, moved: list[str] | None, kept: list[str] | None = None) -> bool:
         """Show ``d`` keeping the items that did not change (see :func:`morph`); False when a
         rebuild is as quick. The items made or relabelled are painted with the analysis once
         the morph is done, with those whose components moved to another box."""
         old, job, old_links = self.diagram, self._job, self.links
         self._syncing = True
         try:
-            done = morph(self, d)
+            done = morph(self, d, kept)
         finally:
             self._syncing = False
         if done is None or old is None:

@@ -269,7 +269,8 @@ class DiagramScene(Painting, Morphing, ToolLookups, QGraphicsScene):
             self._request_layout()
             return
         if laid.since is self.diagram:  # compared with the diagram shown in the background
-            self.rebuild(diagram=laid.diagram, moved=laid.moved, same=laid.same, relabelled=laid.relabelled)
+            worked = {"moved": laid.moved, "same": laid.same, "relabelled": laid.relabelled, "kept": laid.kept}
+            self.rebuild(diagram=laid.diagram, **worked)
         else:
             self.rebuild(diagram=laid.diagram)
 
@@ -280,11 +281,12 @@ class DiagramScene(Painting, Morphing, ToolLookups, QGraphicsScene):
         moved: list[str] | None = None,
         same: bool | None = None,
         relabelled: list[str] | None = None,
+        kept: set[str] | None = None,
     ) -> None:
         """Lay the design out again (or show ``diagram``, laid out in the background, with what
         was worked out there against the diagram shown, when known: the components ``moved`` to
-        another box, whether it has the ``same`` geometry and the boxes ``relabelled``);
-        recreate the items when anything moved (or ``force``)."""
+        another box, whether it has the ``same`` geometry, the boxes ``relabelled`` and those
+        whose items are ``kept``); recreate the items when anything moved (or ``force``)."""
         self._layout_asked = None
         self.finish_morph()
         force = force or self._build is not None  # a build under way is begun again
@@ -295,7 +297,7 @@ class DiagramScene(Painting, Morphing, ToolLookups, QGraphicsScene):
             self._relabel(d, moved, relabelled)  # nothing moved: keep the items, refresh the labels
             if self.doc.analysis is not None:
                 self.apply_analysis(self.doc.analysis)  # held back while the layout was made
-        elif force or not self._morph(d, moved):
+        elif force or not self._morph(d, moved, kept):
             self._make_all(d)  # (the morph or the build paints the analysis once done)
 
     def _make_all(self, d: Diagram) -> None:
