@@ -417,7 +417,7 @@ class BackgroundAnalysis(QObject):
             self._lay_out(wanted, job.origin)
             warm = None
         try:
-            with gc_paused():
+            with gc_paused(), gui_gc.lane_making(len(self._replica.topo)):
                 bundle, out = self._results(job, ids, full)
         except Exception as err:  # never lose the window over an analysis bug
             self._incs_key = None  # start the analyses afresh next time
@@ -433,7 +433,7 @@ class BackgroundAnalysis(QObject):
                     self._behind[direction] = self._behind.get(direction, False) or full
             return
         try:
-            with gc_paused():
+            with gc_paused(), gui_gc.lane_making(len(self._replica.topo)):
                 self._other_directions(job, ids, full, out)
         except Exception as err:
             self._incs_key = None
@@ -484,7 +484,7 @@ class BackgroundAnalysis(QObject):
         light = self._lane.light
         self._lane.light = light or warm_of  # the rules of a revision go on meanwhile (see _Lane)
         try:
-            with gc_paused():
+            with gc_paused(), gui_gc.lane_making(len(topo)):
                 diagram = layout(topo, set(collapsed), editor=True, memo=self._layout_memo)
                 containers_first(diagram), heads(diagram)  # kept on it for the canvas (60 ms on a site)
                 laid = LaidOut(topo.revision, origin, frozenset(collapsed), diagram, since, warm=warm_of)

@@ -23,7 +23,11 @@ of milliseconds instead of a dropped quarter second. Frozen objects are still fr
 last reference goes; only garbage in reference cycles waits, until :func:`thaw` (a design
 opened) hands it all back to the collector. A large analysis is frozen as it arrives
 (:func:`adopt_analysis`): forty edits and figure switches on the 16x site so left no cyclic
-garbage behind (a full collection after thawing freed 0 objects; the same resident size).
+garbage behind (a full collection after thawing freed 0 objects; the same resident size). A
+large layout or analysis is frozen by the lane as soon as it is made, and the collector leaves
+the young generations alone meanwhile (:func:`lane_making`): forty edits again, a server
+deleted and restored among them, left 0 objects for the collection after thawing (RSS 357 MB
+with and without).
 """
 
 from __future__ import annotations
@@ -31,7 +35,8 @@ from __future__ import annotations
 import gc
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from PySide6.QtCore import QObject, QTimer
@@ -74,6 +79,8 @@ class _Collector(QObject):
             self._pace(INTERVAL_MS)
             return 0  # no worker holds it off: the automatic collector does its job
         self._pace(HELD_INTERVAL_MS)
+        if _making:
+            return 0  # a lane is making a layout or an analysis, frozen once made (see lane_making)
         counts = gc.get_count()
         limits = gc.get_threshold()
         young = max(counts[0], 0)
@@ -215,6 +222,39 @@ def adopt_analysis(bundle: Any) -> None:
     if _collector is not None:
         _collector.long_lived = 0  # what it counted is frozen
         _collector.middle = 0
+
+
+#: a lane's layout or analysis of a design of at least this many components is frozen as it is
+#: made (see :func:`lane_making`); the 16x site has 55,393
+MAKING_COMPONENTS = 20_000
+_making = 0  # how many lanes are making one now
+_making_lock = threading.Lock()
+
+
+@contextmanager
+def lane_making(components: int) -> Iterator[None]:
+    """A lane makes a layout or an analysis of a design of ``components`` (call from the lane):
+    when large, the GUI thread's collector leaves the young generations alone meanwhile and the
+    lane freezes the heap once done. A site's layout is some 500,000 objects that live until the
+    next one; the collector walked them as they came (young collections every 10 ms), again as
+    they were promoted (a middle one of 10-17 ms) and once more later (a young one of 27 ms,
+    after a server deleted on the 16x site expanded), freeing nothing: the lanes make no
+    reference cycles (:mod:`planner.gcpause`). Whatever the GUI thread made meanwhile is frozen
+    too, as :func:`adopt_analysis` does; :func:`thaw` hands it back."""
+    global _making
+    if components < MAKING_COMPONENTS:
+        yield
+        return
+    with _making_lock:
+        _making += 1
+    try:
+        yield
+    finally:
+        gc.freeze()  # (no walk: the generations' lists are moved)
+        if _collector is not None:
+            _collector.long_lived = _collector.middle = 0  # what it counted is frozen
+        with _making_lock:
+            _making -= 1
 
 
 def thaw() -> None:

@@ -331,3 +331,68 @@ def test_a_large_analysis_is_frozen_as_it_arrives(window, qtbot, monkeypatch):
     assert gc.get_freeze_count() > 0 and gc.is_tracked(paths_list)
     assert all(o is not paths_list for o in gc.get_objects())  # not in any generation: frozen
     gc.unfreeze()
+
+
+def test_a_lane_making_a_large_layout_or_analysis_is_not_walked_and_is_frozen_once_made(qtbot):
+    """A site's layout (some 500,000 objects, no reference cycles) lives until the next one: the
+    GUI thread's collector leaves the young generations alone while a lane makes it (it walked
+    them as they came, again as they were promoted: 10-27 ms blocks after a server deleted on
+    the 16x site expanded), and the lane freezes the heap once it is made. A small design's
+    is left to the collector."""
+    gui_gc.install()
+    collector = gui_gc._collector
+    made: list = []
+    started, release = threading.Event(), threading.Event()
+
+    def lane() -> None:
+        hold_gc()
+        try:
+            with gui_gc.lane_making(gui_gc.MAKING_COMPONENTS):
+                made.append([[i] for i in range(5000)])  # young, alive
+                started.set()
+                release.wait(5)
+        finally:
+            release_gc(leave_off=True)
+
+    gc.unfreeze()
+    worker = threading.Thread(target=lane)
+    worker.start()
+    try:
+        assert started.wait(5)
+        young = gc.get_count()[0]
+        assert young > gc.get_threshold()[0]  # past the threshold: the collector would collect
+        assert collector.collect() == 0 and gc.get_count()[0] >= young  # left alone
+    finally:
+        release.set()
+        worker.join(5)
+    try:
+        assert gc.get_freeze_count() > 0 and all(o is not made[0] for o in gc.get_objects())
+        gc.unfreeze()
+        with gui_gc.lane_making(gui_gc.MAKING_COMPONENTS - 1):
+            small = [[i] for i in range(100)]
+        assert gc.get_freeze_count() == 0 and any(o is small for o in gc.get_objects())
+    finally:
+        gc.unfreeze()
+        collector.collect()  # (the collector switched back on: no worker holds it)
+
+
+def test_the_analysis_lane_makes_its_layouts_and_analyses_under_lane_making(
+    qtbot, parts, benchmark_design, monkeypatch
+):
+    """The lane's layouts and analyses go through :func:`gui_gc.lane_making` with the design's
+    size (what decides whether they are frozen)."""
+    from contextlib import nullcontext
+
+    from planner import edit
+    from tests.widgets.test_canvas_incremental import background_canvas, free_slot, hba_part, settle
+
+    doc, scene = background_canvas(qtbot, parts, benchmark_design)
+    before = len(doc.topology)
+    calls: list[tuple[str, int]] = []
+    monkeypatch.setattr(
+        gui_gc, "lane_making", lambda n: calls.append((threading.current_thread().name, n)) or nullcontext()
+    )
+    doc.run(edit.add_hba, free_slot(doc.topology, "d2"), hba_part(parts))  # laid out and analysed in the lane
+    settle(qtbot, doc, scene)
+    assert all(name != "MainThread" and n in (before, len(doc.topology)) for name, n in calls)
+    assert sum(n == len(doc.topology) for _, n in calls) >= 2 > before - len(doc.topology)  # laid out, analysed
