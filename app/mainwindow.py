@@ -364,8 +364,9 @@ class MainWindow(QMainWindow):
         show_building(self, made, total)
 
     def show_message(self, text: str, error: bool = True) -> None:
-        color = "#c62828" if error else ""
-        self.message_label.setStyleSheet(f"color: {color}" if color else "")
+        style = "color: #c62828" if error else ""
+        if self.message_label.styleSheet() != style:  # (set, it polishes the label: 5-7 ms a step)
+            self.message_label.setStyleSheet(style)
         self.message_label.setText(text)
         self.message_label.setToolTip(text)
         self._message_timer.start()  # cleared 15 s after the last message
@@ -669,7 +670,6 @@ class MainWindow(QMainWindow):
     def about(self) -> None:
         show_about(self)
 
-    # -- theme ----------------------------------------------------------------------------------
     def set_theme(self, name: str) -> None:
         self.settings.setValue("theme", name)
         apply_theme(name)

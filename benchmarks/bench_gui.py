@@ -20,6 +20,9 @@ Measures, on the 7-drawer p690 benchmark and on the 16x site (``planner.examples
   written, and the longest event-loop block meanwhile (it is encoded and written in a worker);
 - ``frames_per_s``: full repaints while panning and zooming with everything expanded, at a
   working zoom (``zoomed_in``) and with the whole design in view (``zoomed_out``) (target 60);
+- ``expanded_server_edit_ms`` and ``expanded_server_max_block_ms``: with everything still
+  expanded and the whole design in view, the middle server deleted and undone (its thousands of
+  boxes go and come back, every box below it moves);
 - ``paths_first_show_block_ms``, ``cable_select_first_block_ms`` / ``cable_select_block_ms``,
   ``select_all_block_ms``, ``figure_switch_block_ms``: in a window just opened on the design, the
   longest event-loop block while the paths panel is shown for the first time, a cable is
@@ -306,6 +309,16 @@ def measure_server_edit(w, repeat: int) -> tuple[float, float]:
     return _edits_and_undos(w, repeat, lambda: w.doc.run(edit.delete, [victim]))
 
 
+def measure_expanded_server_edit(w, repeat: int) -> tuple[float, float]:
+    """The middle server deleted and undone with everything expanded (as the frame measurement
+    leaves it), the whole design in view."""
+    w.view.zoom_to_fit()
+    _wait_quiet(w)
+    servers = w.doc.topology.ids_of_kind("server")
+    victim = servers[len(servers) // 2]
+    return _edits_and_undos(w, repeat, lambda: w.doc.run(edit.delete, [victim]))
+
+
 def measure_panels(w, repeat: int) -> dict:
     """With the model tree, paths and racks showing: a server deleted and undone, then the
     subsystem edit of :func:`measure_move_edit` again."""
@@ -424,6 +437,7 @@ def measure(name: str, topo, array: str, args: argparse.Namespace) -> dict:
     fps_in, fps_out, items = measure_frames(w)
     out["items"] = items
     out["frames_per_s"] = {"zoomed_in": round(fps_in, 1), "zoomed_out": round(fps_out, 1)}
+    out["expanded_server_edit_ms"], out["expanded_server_max_block_ms"] = measure_expanded_server_edit(w, repeat)
     out.update(measure_panels(w, args.repeat))
     _close(w)
     out.update(measure_interactions(path))
@@ -451,6 +465,8 @@ def measure(name: str, topo, array: str, args: argparse.Namespace) -> dict:
         "expand_all_max_block_ms",
         "collapse_all_ms",
         "collapse_all_max_block_ms",
+        "expanded_server_edit_ms",
+        "expanded_server_max_block_ms",
         "server_edit_ms",
         "server_max_block_ms",
         "panels_move_edit_ms",
@@ -487,6 +503,8 @@ def human(r: dict) -> str:
         f"collapse all {r['collapse_all_ms']:.0f} ms (block {r['collapse_all_max_block_ms']:.0f} ms)",
         f"  pan and zoom, everything expanded: {fps['zoomed_in']:.0f} frames/s zoomed in, "
         f"{fps['zoomed_out']:.0f} frames/s with the whole design in view (target 60)",
+        f"  everything expanded, in view: a server deleted and undone, median {r['expanded_server_edit_ms']:.0f} ms, "
+        f"longest block {r['expanded_server_max_block_ms']:.0f} ms",
         f"  with the model tree, paths and racks showing: a server deleted and undone, median "
         f"{r['server_edit_ms']:.0f} ms, longest block {r['server_max_block_ms']:.0f} ms; the subsystem "
         f"edit {r['panels_move_edit_ms']:.0f} ms, longest block {r['panels_move_max_block_ms']:.0f} ms",

@@ -17,10 +17,18 @@ def test_the_status_bar_shows_the_progress_then_clears(window, qtbot, monkeypatc
     monkeypatch.setattr(scene_module, "BUILD_SLICE_S", 0.0)  # a few dozen boxes a turn
     monkeypatch.setattr("widgets.canvas.building.BOXES_EVERY", 32)
     seen: list[str] = []
+    styled: list[str] = []  # (a style sheet set polishes the label again: only when it changes)
+    real = window.message_label.setStyleSheet
+    window.message_label.setStyleSheet = lambda sheet: (styled.append(sheet), real(sheet))
     scene.building.connect(lambda made, total: seen.append(window.message_label.text()))  # after the window's
     scene.set_all_collapsed(False)  # laid out in the lane, then made a slice at a time
     qtbot.waitUntil(lambda: quiet() and bool(seen), timeout=20000)
     assert len(seen) > 10
     assert all(t.startswith("Drawing the diagram: ") and " of " in t for t in seen[:-1])
     assert seen[-1] == "" and window.message_label.text() == ""
+    assert len(styled) <= 1
+    window.show_message("no such port")  # an error: red, then plain again
+    assert "#c62828" in window.message_label.styleSheet()
+    window.show_message("saved", error=False)
+    assert window.message_label.styleSheet() == "" and len(styled) <= 3
     assert len(scene.items_by_id) == len(scene.diagram.boxes) > 1000
