@@ -108,6 +108,7 @@ class AnalysisBundle:
     origin: Topology | None = field(default=None, repr=False, compare=False)
     checked: bool = True  # False: the rules have not run yet (``findings`` is empty until then)
     canvas: Any = field(default=None, repr=False, compare=False)  # widgets.canvas.figures.CanvasFigures
+    binding: list[tuple[str, int]] | None = field(default=None, compare=False)  # planner.analysis.binding_kinds
 
 
 def compute_bundle(topo: Topology, revision: int, figures: str, direction: str) -> AnalysisBundle:

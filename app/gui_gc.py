@@ -89,7 +89,7 @@ class _Collector(QObject):
             freed = gc.collect(2)
             self.long_lived = max(self.long_lived + self.pending + self.middle + young - freed, 0)
             self.pending = self.middle = 0
-        elif limits[1] and counts[1] > limits[1]:
+        elif limits[1] and counts[1] > limits[1] and not slicing():  # (see SLICES_QUIET_MS)
             freed = gc.collect(1)
             self.pending += max(self.middle + young - freed, 0)
             self.middle = 0
@@ -145,9 +145,10 @@ def freeze_when_idle() -> None:
 SLICE_FREEZE_S = 0.25
 _sliced_at = 0.0
 #: ... and the automatic collector is held off until no slice has come for this long, the GUI
-#: thread's timer collecting the young generations meanwhile but never the oldest: a full
-#: collection then walks the items made since the last freeze again and frees nothing (one of
-#: 35-90 ms fell now and then inside expanding every group of the 16x site)
+#: thread's timer collecting the young generation meanwhile but neither older one, and the heap
+#: frozen once more at the end: a full collection walked the items made since the last freeze
+#: again and freed nothing (one of 35-90 ms fell now and then inside expanding every group of the
+#: 16x site), and so did a middle one (10-15 ms, a few times an expand)
 SLICES_QUIET_MS = 500
 
 
@@ -182,6 +183,9 @@ class _SliceHold(QObject):
     def release(self) -> None:
         if self.holding:
             self.holding = False
+            gc.freeze()  # what the last slices made (see SLICES_QUIET_MS)
+            if _collector is not None:
+                _collector.long_lived = _collector.middle = 0
             release_gc()
 
 

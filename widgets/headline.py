@@ -13,27 +13,15 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont, QPainter
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
+from planner.analysis import binding_kinds
 from planner.bands import SEVERITY_COLOURS, STRONG
 from planner.schema import KINDS, kind_name
 
 if TYPE_CHECKING:
     from app.document import AnalysisBundle, Document
-    from planner.analysis import Analysis
-    from planner.model import Topology
 
 #: how large the numbers are, relative to the application font
 NUMBER_SCALE = 2.0
-
-
-def binding_kinds(topo: Topology, result: Analysis) -> list[tuple[str, int]]:
-    """(kind, number of paths it binds), most paths first: which kind of hop limits the design."""
-    counts: dict[str, int] = {}
-    for cid, n in result.binding_hops().items():
-        load, comp = result.components.get(cid), topo.get(cid)
-        kind = load.kind if load is not None else comp.kind if comp is not None else ""
-        if kind:
-            counts[kind] = counts.get(kind, 0) + n
-    return sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
 
 
 def mbps_text(mbps: float | None) -> str:
@@ -137,7 +125,7 @@ class HeadlineBar(QFrame):
     def show_bundle(self, bundle: AnalysisBundle) -> None:
         """Show one analysis (the document sends only current ones)."""
         self.show_totals(bundle)
-        kinds = binding_kinds(self.doc.topology, bundle.result)
+        kinds = bundle.binding if bundle.binding is not None else binding_kinds(self.doc.topology, bundle.result)
         self.bound_value.setText(binding_text(kinds))
         self.figures_value.setText(f"{bundle.figures}, {bundle.direction}")
         if not bundle.checked:

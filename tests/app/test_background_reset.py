@@ -91,6 +91,30 @@ def test_the_chosen_direction_is_sent_first_and_the_totals_follow(qtbot, parts):
     doc._background.shutdown()
 
 
+def test_the_lane_works_out_which_kinds_bind_for_the_headline(qtbot, parts, monkeypatch):
+    """Which kinds of hop bind the paths (the headline's "bound by") comes with the analysis
+    from the lane, as a full count on the GUI thread would make it (6-8 ms of the turn an
+    analysis arrives in, on the 16x site); the headline does not count them again."""
+    import widgets.headline as headline
+    from planner.analysis import binding_kinds
+
+    doc = Document(parts)
+    bar = headline.HeadlineBar(doc)
+    qtbot.addWidget(bar)
+    doc.replace_project(Project(build_example("p690-one-drawer", parts)), None)
+    doc.wait_for_analysis(20000)
+    counted: list[int] = []
+    monkeypatch.setattr(
+        headline, "binding_kinds", lambda topo, result: counted.append(1) or binding_kinds(topo, result)
+    )
+    doc.run(edit.delete, [doc.topology.of_kind("hba")[0].id])
+    _assert_like_a_full_run(doc)
+    bundle = doc.analysis
+    assert bundle.binding == binding_kinds(doc.topology, bundle.result) and bundle.binding
+    assert counted == [] and bar.bound_value.text() == headline.binding_text(bundle.binding)
+    doc._background.shutdown()
+
+
 def test_an_edit_stops_the_check_of_the_revision_before(qtbot, parts, monkeypatch):
     """The rules of a stale revision stop at the next rule once an edit is being analysed (they
     would only compete with it for the interpreter); the new revision is checked in full."""
