@@ -73,3 +73,36 @@ class WhenShown(QObject):
         bundle, self.pending = self.pending, None
         if self.doc.is_current(bundle):
             self.take(bundle)
+
+
+#: a selection of more components than this reaches the side panels on the next turn of the
+#: event loop, after the canvas has shown it: Select All on the 16x site (1,152 boxes) took the
+#: canvas 8-9 ms, the inspector 3 ms and the model tree 5 ms, then their repaint, 18-37 ms in
+#: one turn
+SELECTION_LATER_FROM = 100
+
+
+class SelectionFollower(QObject):
+    """``SelectionFollower(panel, doc, show)``: calls ``show(ids)`` as the document's selection
+    changes: at once for a few components, on the next turn of the event loop for more than
+    :data:`SELECTION_LATER_FROM` (the newest selection then, once). A child of ``panel``: the
+    connection goes with it."""
+
+    def __init__(self, panel: QWidget, doc: Any, show: Callable[[list[str]], None]) -> None:
+        super().__init__(panel)
+        self._doc, self._show = doc, show
+        self._later = QTimer(self)
+        self._later.setSingleShot(True)
+        self._later.setInterval(0)
+        self._later.timeout.connect(self._shown_later)
+        doc.selectionChanged.connect(self.take)
+
+    def take(self, ids: list[str]) -> None:
+        if len(ids) > SELECTION_LATER_FROM:
+            self._later.start()
+            return
+        self._later.stop()  # (a large one pending is replaced by this one)
+        self._show(ids)
+
+    def _shown_later(self) -> None:
+        self._show(list(self._doc.selection))

@@ -25,6 +25,7 @@ from planner.model import Component, Event
 from planner.naming import label, label_list
 from planner.schema import KINDS, MAX_NAME, Attr, attr_label, count_label, kind_name, on_path_kinds
 from widgets.candidates import WIDE_REFS, candidate_label, reference_candidates, slot_candidates, slot_label
+from widgets.deferred import SelectionFollower
 from widgets.inspector_fields import (
     MIXED,
     BoolField,
@@ -103,7 +104,7 @@ class InspectorPanel(QWidget):
         self._deferred.setInterval(0)
         self._deferred.timeout.connect(self.refresh)
 
-        doc.selectionChanged.connect(self._on_selection)
+        self._selection = SelectionFollower(self, doc, self._on_selection)  # (a large one: next turn)
         doc.modelEvents.connect(self._on_events)
         doc.analysisReady.connect(self._on_analysis)
         doc.projectReplaced.connect(self.rebuild)

@@ -42,7 +42,7 @@ from PySide6.QtWidgets import QAbstractItemView, QLineEdit, QMenu, QTreeView, QV
 
 from planner.naming import label_list, short_label
 from planner.schema import KINDS, attr_label, count_label, kind_name
-from widgets.deferred import unseen
+from widgets.deferred import SelectionFollower, unseen
 
 if TYPE_CHECKING:
     from planner.model import Component, Event, Topology
@@ -258,7 +258,7 @@ class ModelTreePanel(QWidget):
         layout.addWidget(self.view)
         doc.modelEvents.connect(self._on_events)
         doc.projectReplaced.connect(self.rebuild)
-        doc.selectionChanged.connect(self.show_selection)
+        self._selection = SelectionFollower(self, doc, self.show_selection)  # (a large one: next turn)
         self.rebuild()
 
     @property
