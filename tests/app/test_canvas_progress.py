@@ -3,7 +3,10 @@ everything expanded): the status bar shows how far it got, then clears."""
 
 from __future__ import annotations
 
+import time
+
 import widgets.canvas.scene as scene_module
+from app.status import PROGRESS_EVERY_S
 
 
 def test_the_status_bar_shows_the_progress_then_clears(window, qtbot, monkeypatch):
@@ -16,6 +19,7 @@ def test_the_status_bar_shows_the_progress_then_clears(window, qtbot, monkeypatc
     window.doc.synchronous = False
     monkeypatch.setattr(scene_module, "BUILD_SLICE_S", 0.0)  # a few dozen boxes a turn
     monkeypatch.setattr("widgets.canvas.building.BOXES_EVERY", 32)
+    began = time.monotonic()
     seen: list[str] = []
     styled: list[str] = []  # (a style sheet set polishes the label again: only when it changes)
     real = window.message_label.setStyleSheet
@@ -25,6 +29,8 @@ def test_the_status_bar_shows_the_progress_then_clears(window, qtbot, monkeypatc
     qtbot.waitUntil(lambda: quiet() and bool(seen), timeout=20000)
     assert len(seen) > 10
     assert all(t.startswith("Drawing the diagram: ") and " of " in t for t in seen[:-1])
+    # a new count at most every PROGRESS_EVERY_S (each new text lays the status bar out again)
+    assert 1 <= len(set(seen[:-1])) <= 1 + (time.monotonic() - began) / PROGRESS_EVERY_S
     assert seen[-1] == "" and window.message_label.text() == ""
     assert len(styled) <= 1
     window.show_message("no such port")  # an error: red, then plain again
