@@ -48,6 +48,7 @@ from planner.naming import counted
 from widgets.canvas import DiagramScene, DiagramView
 from widgets.dialogs.properties import PropertiesDialog
 from widgets.headline import mbps_text
+from widgets.style import set_style_sheet
 
 
 class MainWindow(QMainWindow):
@@ -364,9 +365,7 @@ class MainWindow(QMainWindow):
         show_building(self, made, total)
 
     def show_message(self, text: str, error: bool = True) -> None:
-        style = "color: #c62828" if error else ""
-        if self.message_label.styleSheet() != style:  # (set, it polishes the label: 5-7 ms a step)
-            self.message_label.setStyleSheet(style)
+        set_style_sheet(self.message_label, "color: #c62828" if error else "")
         self.message_label.setText(text)
         self.message_label.setToolTip(text)
         self._message_timer.start()  # cleared 15 s after the last message

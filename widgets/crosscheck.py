@@ -15,6 +15,7 @@ from typing import Any
 from PySide6.QtWidgets import QLabel
 
 from planner.naming import counted
+from widgets.style import set_style_sheet
 
 
 class CrossCheckLabel(QLabel):
@@ -56,4 +57,4 @@ class CrossCheckLabel(QLabel):
         self.state = state
         self.setText(text)
         self.setToolTip(tip)
-        self.setStyleSheet("color: #c62828" if state == "disagrees" else "")
+        set_style_sheet(self, "color: #c62828" if state == "disagrees" else "")

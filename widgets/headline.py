@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QSizePolicy, QVBoxLay
 from planner.analysis import binding_kinds
 from planner.bands import SEVERITY_COLOURS, STRONG
 from planner.schema import KINDS, kind_name
+from widgets.style import set_style_sheet
 
 if TYPE_CHECKING:
     from app.document import AnalysisBundle, Document
@@ -118,7 +119,7 @@ class HeadlineBar(QFrame):
     def clear(self) -> None:
         for label in (self.read_value, self.write_value, self.errors_value, self.warnings_value):
             label.setText("\u2026")
-            label.setStyleSheet("")
+            set_style_sheet(label, "")
         self.bound_value.setText("analysing...")
         self.figures_value.setText(self.doc.figures)
 
@@ -143,7 +144,7 @@ class HeadlineBar(QFrame):
     @staticmethod
     def _count(label: QLabel, n: int, colour: str) -> None:
         label.setText(str(n))
-        label.setStyleSheet(f"color: {colour if n else STRONG['ok']}")
+        set_style_sheet(label, f"color: {colour if n else STRONG['ok']}")
 
     def text(self) -> str:
         """Everything the bar shows, as one line (tests, the status bar tooltip)."""

@@ -46,6 +46,7 @@ from planner import placement
 from planner.naming import counted, label
 from planner.schema import KINDS, kind_name
 from widgets.deferred import unseen
+from widgets.style import set_style_sheet
 
 MIME = "application/x-sanplan-unit"  # the dragged unit's id
 UPX = 14.0  # one rack unit on screen (points)
@@ -374,7 +375,7 @@ class RackElevationPanel(QWidget):
 
     def _say(self, text: str, error: bool = False) -> None:
         self.reason.setText(text)
-        self.reason.setStyleSheet("color: #c62828;" if error else "")
+        set_style_sheet(self.reason, "color: #c62828;" if error else "")
 
     # -- drawing -------------------------------------------------------------------------------
     def _note_events(self, events: list[Any]) -> None:
