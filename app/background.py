@@ -316,6 +316,7 @@ class BackgroundAnalysis(QObject):
         self._extras: dict[str, _Extra] = {}  # panels' computations waiting for their revision
         self._check_origin: Any = None  # the live design the check lane's copy stands for
         self._canvas: Any = None  # the canvas figures sent last (the next ones say what changed since)
+        self._sent: tuple | None = None  # (figures, direction, revision) of the analysis sent last
         self._laid: Any = None  # the diagram laid out last
         self._layout_memo = LayoutMemo()  # what the next layout of the replica may reuse
         #: set (by the GUI thread) once it has shown the analysis sent last: the lane goes on
@@ -416,6 +417,8 @@ class BackgroundAnalysis(QObject):
         if wanted is not None:
             self._lay_out(wanted, job.origin)
             warm = None
+            if not ids and not full and self._sent == (job.figures, job.direction, self._replica.topo.revision):
+                return  # a group folded or opened, nothing edited: the analysis sent stands
         try:
             with gc_paused(), gui_gc.lane_making(len(self._replica.topo)):
                 bundle, out = self._results(job, ids, full)
@@ -425,6 +428,7 @@ class BackgroundAnalysis(QObject):
             return
         bundle.seconds = time.perf_counter() - t0
         self.gui_turn.clear()
+        self._sent = (job.figures, job.direction, bundle.revision)
         self._send("analysed", bundle)  # the canvas is recoloured from the chosen direction at once
         self.gui_turn.wait(GUI_FIRST_S)
         if self._lane.wait_queued(OTHERS_AFTER_S) and not self._check_reset_due:  # the next edit first
@@ -470,6 +474,7 @@ class BackgroundAnalysis(QObject):
             self._canvas = self._laid = None
             self._layout_memo = LayoutMemo()
             self._behind, self._unchecked, self._check_reset_due = {}, [], True
+            self._sent = None
         return jobs
 
     def _lay_out(self, wanted: tuple, origin: Topology | None = None, warm_of: bool = False) -> None:
