@@ -182,7 +182,7 @@ class Morph:
         self.links.append(li)
 
 
-def morph(scene: DiagramScene, d: Diagram, kept: list[str] | None = None) -> Morph | None:
+def morph(scene: DiagramScene, d: Diagram, kept: set[str] | None = None) -> Morph | None:
     """Begin to make ``scene``'s items those of ``d`` (see the module docstring): the items not
     kept are gone, the scene shows ``d``; the returned :class:`Morph` places the others and
     matches the links as it is stepped. ``kept``: the boxes whose items stay, when worked out
@@ -235,7 +235,7 @@ class Morphing:
     when something needs the whole of it (another layout, a path to light up), and repaint what
     it changed."""
 
-    def _morph(self: Any, d: Diagram, moved: list[str] | None, kept: list[str] | None = None) -> bool:
+    def _morph(self: Any, d: Diagram, moved: list[str] | None, kept: set[str] | None = None) -> bool:
         """Show ``d`` keeping the items that did not change (see :func:`morph`); False when a
         rebuild is as quick. The items made or relabelled are painted with the analysis once
         the morph is done, with those whose components moved to another box."""
