@@ -90,9 +90,13 @@ def test_the_old_items_leave_qts_index_before_the_scene_is_resized(qtbot, parts,
     the scene first (out of the tree where they lie), the rectangle changes only once they are
     gone, and each slice that makes items has Qt index them at once (left to its timer, Qt put
     it off while slices came and then indexed the 16x site's 84,736 in one turn: 46-65 ms)."""
+    import math
+
     doc, scene = background_canvas(qtbot, parts, benchmark_design)
     scene.set_all_collapsed(False)
     settle(qtbot, doc, scene)
+    expanded_depth = scene.bspTreeDepth()  # (the tree sized for the items a build makes: log2 of them)
+    assert expanded_depth == math.ceil(math.log2(2 * len(scene.diagram.boxes)))
     old = {id(item) for item in scene.items_by_id.values()}
     calls: list[tuple[str, bool]] = []
     remove, resize, look = scene.removeItem, scene.setSceneRect, scene.items
@@ -110,6 +114,7 @@ def test_the_old_items_leave_qts_index_before_the_scene_is_resized(qtbot, parts,
     assert resized and resized[0] > removed[-1] and calls[resized[0] + 1] == ("look", True)
     looks = sum(1 for what, arg in calls[resized[0] :] if what == "look" and arg)
     assert len(set(slices)) > 3 and looks >= len(set(slices))  # one a slice at least
+    assert scene.bspTreeDepth() == math.ceil(math.log2(2 * len(scene.diagram.boxes))) < expanded_depth
     assert shown(scene) == full_paint(qtbot, parts, doc, scene)
 
 

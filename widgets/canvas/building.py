@@ -51,7 +51,7 @@ class ItemBuild:
         scene, d, ids = self.scene, self.d, self.ids
         if not self.sized:
             self.sized = True
-            index_rect(scene, d)
+            index_rect(scene, d, build=True)
         low, scale = scene.low_detail  # zoomed out: each box in summary mode as it is made
         while self.made < len(ids):
             box = d.boxes[ids[self.made]]  # as it is now (relabelled since the build began)

@@ -13,6 +13,7 @@ make (``tests/widgets/test_canvas_morph.py`` compares the two after edits of eve
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
@@ -52,17 +53,21 @@ def make_item(scene: DiagramScene, d: Diagram, box: Box, head: float | None) -> 
     return item
 
 
-def index_rect(scene: DiagramScene, d: Diagram) -> None:
+def index_rect(scene: DiagramScene, d: Diagram, build: bool = False) -> None:
     """Give ``scene`` the rectangle of ``d`` (a margin around it), with the items it holds now
     indexed at once. Qt indexes the items in a tree over the scene's rectangle: a new rectangle
     puts every item back in the queue to index, which Qt walks a few seconds later (the 16x site
     expanded: 55-65 ms in one turn, long after the expand), and each item deleted meanwhile is
     looked for in that queue (0.4-1.2 ms a box while the site folded). So a build sets it once
     the items shown before are gone (before the first new one), and has the few there indexed;
-    then Qt indexes the new ones as they come, a slice at a time."""
+    then Qt indexes the new ones as they come, a slice at a time. A ``build`` also sizes the
+    tree for the items to come (Qt sizes it once, for the items it holds at its first look: a
+    few hundred, the first slice of a design opened)."""
     rect = QRectF(0, 0, d.width + 200, d.height + 200)
-    if scene.sceneRect() != rect:
+    depth = max(5, math.ceil(math.log2(max(2, ITEMS_A_BOX * len(d.boxes))))) if build else scene.bspTreeDepth()
+    if scene.sceneRect() != rect or scene.bspTreeDepth() != depth:
         scene.setSceneRect(rect)
+        scene.setBspTreeDepth(depth)
         index_now(scene)
 
 
@@ -75,6 +80,8 @@ def index_now(scene: DiagramScene) -> None:
 
 
 _CORNER = QRectF(0, 0, 1, 1)
+#: graphics items a box makes on average (its texts); Qt's own depth for n items is log2(n)
+ITEMS_A_BOX = 2
 
 
 def _link_key(link: Any) -> tuple[str, str, str, str]:
