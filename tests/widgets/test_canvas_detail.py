@@ -225,8 +225,8 @@ def test_the_overview_tiles_meet_without_a_seam(qtbot, parts, benchmark_design):
     probe = (bounds.center().x() - 500, bounds.top() + 10, 1000, bounds.height() - 20)  # a box over them all
     key = (99, QColor(40, 90, 160).rgba())
     overview._colours[key] = QColor(40, 90, 160)
-    for i in _stripes_of(probe[1], probe[1] + probe[3]):
-        overview._stripe(i).fills.setdefault(key, {})["probe"] = probe
+    for stripe in overview._stripes_changed(_stripes_of(probe[1], probe[1] + probe[3])):
+        stripe.fills.setdefault(key, {})["probe"] = probe
     overview.update()
     image = view.viewport().grab().toImage()
     edges = [k * STRIPE for k in range(int(bounds.top() // STRIPE) + 1, int(bounds.bottom() // STRIPE) + 1)]

@@ -143,3 +143,69 @@ def test_links_removed_leave_the_others_gathered_where_they_are(qtbot, parts, be
         overview.invalidate()
         render(view.scene())
         assert _gathered(overview) == patched
+
+
+def _reference(overview, scale: float, size) -> QImage:
+    """The overview's stripes drawn the plain way, a QRectF or QLineF made for each shape of
+    their batches, at ``scale`` into an image of ``size``."""
+    from PySide6.QtCore import QLineF, QRectF, Qt
+    from PySide6.QtGui import QPen
+
+    from widgets.canvas.overview import _EDGE
+
+    image = QImage(size, QImage.Format.Format_ARGB32_Premultiplied)
+    image.fill(Qt.GlobalColor.transparent)
+    p = QPainter(image)
+    p.scale(scale, scale)
+    for i in sorted(overview._stripes):
+        stripe = overview._stripes[i]
+        for key, batch in stripe.lines.items():
+            p.setPen(overview._pens[key])
+            p.drawLines([QLineF(*ln) for ln in batch.values()])
+        p.setPen(QPen(_EDGE, 0) if scale >= 0.03 else QPen(Qt.PenStyle.NoPen))
+        for key in sorted(stripe.fills):
+            p.setBrush(overview._colours[key])
+            p.drawRects([QRectF(*r) for r in stripe.fills[key].values()])
+    p.end()
+    return image
+
+
+def test_the_picture_drawn_from_flat_arrays_is_the_one_qt_objects_draw(qtbot, parts, benchmark_design, monkeypatch):
+    """The overview draws its rectangles and lines from arrays of doubles handed to Qt as C
+    arrays (no Python object a shape): a stripe's tile, and a stripe drawn directly (a picture
+    too large), hold the pixels a QRectF and QLineF for each shape give."""
+    from PySide6.QtCore import QRectF, QSize, Qt
+
+    doc, scene, view, overview = _expanded_far(qtbot, parts, benchmark_design)
+    doc.run(edit.set_attr, doc.topology.ids_of_kind("array")[0], "segment_kb", 256)  # some colours
+    scene.flush()
+    render(view.scene())
+    assert overview.gathered
+    bounds = overview.boundingRect()
+    assert bounds.topLeft().isNull() and len(overview._stripes) > 1
+    scale = 0.05
+    size = QSize(int(bounds.width() * scale) + 1, int(bounds.height() * scale) + 1)
+    want = _reference(overview, scale, size)
+    direct = QImage(size, QImage.Format.Format_ARGB32_Premultiplied)
+    direct.fill(Qt.GlobalColor.transparent)
+    p = QPainter(direct)
+    p.scale(scale, scale)
+    for i in sorted(overview._stripes):
+        overview._paint_stripe(p, i, scale)
+    p.end()
+    painted = sum(1 for y in range(0, size.height(), 3) for x in range(0, size.width(), 3) if want.pixel(x, y))
+    assert painted > size.width() * size.height() // 50  # (the picture is not empty)
+    assert direct == want
+    monkeypatch.setattr("widgets.canvas.overview._OPS_EVERY", 5)  # (a batch drawn in many ops)
+    tiles = overview._picture(scale)  # the picture's tiles, a stripe's batches drawn in ops
+    assert tiles
+    step = overview._step(scale)
+    for target, pixmap in tiles.values():
+        image = pixmap.toImage()
+        y0 = round(target.top() * step)
+        for y in range(0, image.height(), 2):
+            for x in range(0, image.width(), 7):
+                sx, sy = (x + 0.5) / step, (y0 + y + 0.5) / step
+                hit = overview.occupied(QRectF(sx - 0.5 / step, sy - 0.5 / step, 1 / step, 1 / step))
+                if hit and image.pixel(x, y) == 0:
+                    raise AssertionError(f"nothing drawn at ({sx:.0f}, {sy:.0f}) where a box lies")

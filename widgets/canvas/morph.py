@@ -324,8 +324,8 @@ class Morphing:
         done.overview_told = True
         assert self.overview_scene is not None
         self.overview_scene.setSceneRect(self.sceneRect())
-        boxes = [*done.made, *done.changed, *done.moved, *done.removed]
-        self.overview.set_bounds(self.sceneRect(), boxes, done.stale_links)
+        boxes = [*done.made, *done.changed, *done.removed]
+        self.overview.set_bounds(self.sceneRect(), boxes, done.stale_links, done.moved)
 
     def finish_morph(self: Any) -> None:
         """Do the rest of the morph under way at once (nothing when there is none)."""

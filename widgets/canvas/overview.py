@@ -20,9 +20,12 @@ from __future__ import annotations
 import math
 import time
 import weakref
+from array import array
 from collections.abc import Iterable, Iterator
+from itertools import chain
 from typing import Any
 
+import shiboken6
 from PySide6.QtCore import QLineF, QRectF, Qt
 from PySide6.QtGui import QColor, QPainter, QPen, QPixmap
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene, QStyleOptionGraphicsItem
@@ -45,11 +48,12 @@ DRAW_SLICE_S = 0.004
 _OPS_EVERY = 256
 _NEAR = 64.0  # scene units: 8 pixels at the overview's largest zoom (FAR_SCALE)
 _SELECTED = QColor(255, 140, 0)
+_SHAPE_BYTES = 4 * array("d").itemsize  # a QRectF or QLineF: four qreals (doubles)
 
 
 class _Stripe:
     """The batches of one stripe: each box's rectangle by (depth, colour), each link's line by
-    (colour, width), as plain tuples; and the lists of Qt rectangles and lines a paint draws,
+    (colour, width), as plain tuples; and the arrays of doubles a paint draws (:func:`_flat`),
     made when it draws them. Tuples, not Qt objects: PySide registers every Qt object it wraps
     in one table, which grows by doubling, all of it copied each time (with the 16x site
     expanded, 108,000 rectangles and lines kept here made it cross 350,000 entries while the
@@ -60,14 +64,37 @@ class _Stripe:
     def __init__(self) -> None:
         self.fills: dict[tuple[int, int], dict[str, tuple]] = {}  # (x, y, w, h)
         self.lines: dict[tuple[int, int], dict[Any, tuple]] = {}  # link -> (x1, y1, x2, y2)
-        self.drawn: tuple[list, list] | None = None  # ([(colour key, rects)], [(pen key, lines)])
+        self.drawn: tuple[list, list] | None = None  # ([(colour key, rects)], [(pen key, lines)]) (see _flat)
 
     def batches(self) -> tuple[list, list]:
         if self.drawn is None:
-            fills = [(k, [QRectF(*r) for r in self.fills[k].values()]) for k in sorted(self.fills)]
-            lines = [(k, [QLineF(*ln) for ln in batch.values()]) for k, batch in self.lines.items()]
+            fills = [(k, _flat(self.fills[k].values())) for k in sorted(self.fills)]
+            lines = [(k, _flat(batch.values())) for k, batch in self.lines.items()]
             self.drawn = (fills, lines)
         return self.drawn
+
+
+def _flat(shapes: Iterable[tuple[float, float, float, float]]) -> array:
+    """Rectangles (x, y, w, h) or lines (x1, y1, x2, y2) as one C array of doubles, four a
+    shape: the memory of as many QRectF or QLineF (see :func:`_draw_flat`)."""
+    return array("d", chain.from_iterable(shapes))
+
+
+def _draw_flat(painter: QPainter, lines: bool, shapes: array, first: int = 0, count: int | None = None) -> None:
+    """Draw ``count`` shapes of ``shapes`` (:func:`_flat`) from the ``first`` (all: None):
+    ``lines``, else rectangles with the painter's brush. Qt's call that takes the first of a C
+    array and a count (PySide6 >= 6.4.3) is pointed at the array's memory, so no Python object
+    is made a shape: a QRectF or QLineF made for each of the 16x site's 99,000 took 58 of the
+    138 ms its whole picture took to draw."""
+    n = len(shapes) // 4 - first if count is None else count
+    if n <= 0:
+        return
+    at = shiboken6.wrapInstance(shapes.buffer_info()[0] + first * _SHAPE_BYTES, QLineF if lines else QRectF)
+    if lines:
+        painter.drawLines(at, n)
+    else:
+        painter.drawRects(at, n)
+    del at  # (unregistered at once: a later array may sit at this address)
 
 
 def _stripes_of(top: float, bottom: float) -> range:
@@ -101,6 +128,7 @@ class OverviewItem(QGraphicsItem):
         self.gathered = False  # what the scene shows is gathered (else at the next paint)
         self._all = True  # everything is gathered again at the next paint
         self._stale_boxes: set[str] = set()
+        self._moved_boxes: set[str] = set()  # boxes only moved (see invalidate)
         self._stale_links: set[Any] = set()  # links (LinkItems) to gather again
         self._live_of: tuple[int, int] = (0, -1)  # (see _live)
         self._live_links: set[Any] = set()
@@ -119,24 +147,35 @@ class OverviewItem(QGraphicsItem):
     def boundingRect(self) -> QRectF:
         return self._bounds
 
-    def set_bounds(self, rect: QRectF, boxes: Iterable[str] | None = None, links: Iterable[Any] | None = None) -> None:
+    def set_bounds(
+        self,
+        rect: QRectF,
+        boxes: Iterable[str] | None = None,
+        links: Iterable[Any] | None = None,
+        moved: Iterable[str] = (),
+    ) -> None:
         """The scene's new bounds; gather again what :meth:`invalidate` is given."""
         if rect != self._bounds:
             self.prepareGeometryChange()
             self._bounds = QRectF(rect)
             self._cached = None
-        self.invalidate(boxes, links)
+        self.invalidate(boxes, links, moved)
 
-    def invalidate(self, boxes: Iterable[str] | None = None, links: Iterable[Any] | None = None) -> None:
+    def invalidate(
+        self, boxes: Iterable[str] | None = None, links: Iterable[Any] | None = None, moved: Iterable[str] = ()
+    ) -> None:
         """Gather again at the next paint: the rectangles of ``boxes`` (ids) and the lines of
-        ``links`` (the scene's link items, or ones it no longer has) that changed, or everything (both None). An edit repaints a few
-        boxes, so the overview of a site is not walked again for them."""
+        ``links`` (the scene's link items, or ones it no longer has) that changed, or everything
+        (both None); of ``moved`` (ids of boxes that only moved: a morph) the place alone, their
+        colour as gathered. An edit repaints a few boxes, so the overview of a site is not
+        walked again for them."""
         if boxes is None and links is None:
             self._all = True
         else:
             self._stale_boxes.update(boxes or ())
             self._stale_links.update(links or ())
-            if not self._stale_boxes and not self._stale_links and self.gathered:
+            self._moved_boxes.update(moved)
+            if not self._stale_boxes and not self._stale_links and not self._moved_boxes and self.gathered:
                 return
         self.gathered = False
         self.update()
@@ -199,15 +238,20 @@ class OverviewItem(QGraphicsItem):
             self._grave.bury(self._stripes, self._box_keys, self._link_keys, self._box_names)
             self._stripes, self._box_keys, self._link_keys, self._box_names = {}, {}, {}, {}
             self._stale_boxes, self._stale_links = set(scene.items_by_id), set(scene.links)
-        boxes, links = self._stale_boxes, self._stale_links
-        n = 0
-        while boxes or links:
-            if boxes:
-                self._gather_box(scene, boxes.pop())
-            else:
-                self._gather_link(scene, links.pop())
-            n += 1
-            if n % _PAUSE_EVERY == 0:
+            self._moved_boxes = set()
+        boxes, links, moved = self._stale_boxes, self._stale_links, self._moved_boxes
+        while boxes or links or moved:  # (what the scene holds read again after each pause: a
+            items, live = scene.items_by_id, self._live(scene)  # morph may have run meanwhile)
+            for _ in range(_PAUSE_EVERY):
+                if boxes:
+                    self._gather_box(items, boxes.pop())
+                elif moved:
+                    self._move_box(items, moved.pop())
+                elif links:
+                    self._gather_link(live, links.pop())
+                else:
+                    break
+            if boxes or links or moved:
                 if self._grave:
                     self._grave.dig(time.perf_counter() + 0.001)
                 yield
@@ -218,29 +262,35 @@ class OverviewItem(QGraphicsItem):
         stripes' ``which`` batches; those stripes are drawn again."""
         if was is None:
             return
+        stripes, key = self._stripes, was[1]
         for i in was[0]:
-            stripe = self._stripes[i]
-            batches = getattr(stripe, which)
-            batch = batches[was[1]]
+            stripe = stripes[i]
+            batches = stripe.fills if which == "fills" else stripe.lines
+            batch = batches[key]
             del batch[member]
             if not batch:
-                del batches[was[1]]
+                del batches[key]
             stripe.drawn = None
-            self._changed.add(i)
+        self._changed.update(was[0])
 
-    def _stripe(self, i: int) -> _Stripe:
-        """Stripe ``i``, to be drawn again."""
-        stripe = self._stripes.get(i)
-        if stripe is None:
-            stripe = self._stripes[i] = _Stripe()
-        stripe.drawn = None
-        self._changed.add(i)
-        return stripe
+    def _stripes_changed(self, which: range) -> list[_Stripe]:
+        """Stripes ``which`` (made if new), to be drawn again."""
+        stripes, out = self._stripes, []
+        for i in which:
+            stripe = stripes.get(i)
+            if stripe is None:
+                stripe = stripes[i] = _Stripe()
+            stripe.drawn = None
+            out.append(stripe)
+        self._changed.update(which)
+        return out
 
-    def _gather_box(self, scene: Any, cid: str) -> None:
-        """The rectangle of box ``cid`` in its batch; nothing is drawn again for a box in the
-        same place and colour (an analysis repaints many boxes whose colour stays)."""
-        item = scene.items_by_id.get(cid)
+    def _gather_box(self, items: dict[str, Any], cid: str) -> None:
+        """The rectangle of box ``cid`` (the scene's ``items``: id -> item) in its batch;
+        nothing is drawn again for a box in the same place and colour (an analysis repaints
+        many boxes whose colour stays). Hot: the 16x site's storage moved by a server deleted
+        with everything expanded gathers 23,000 boxes again."""
+        item = items.get(cid)
         was = self._box_keys.get(cid)
         if item is None:
             if was is not None:
@@ -251,22 +301,47 @@ class OverviewItem(QGraphicsItem):
         box = item.box
         if item.depth == 0 and item.collapsible:
             self._box_names[cid] = (QRectF(box.x, box.y, box.w, box.h), box.label.split("\n")[0])
-        else:
-            self._box_names.pop(cid, None)
-        colour = util_color(item.util) if item.util is not None else item._fill
-        if item.isSelected() or item.highlighted:
+        elif cid in self._box_names:
+            del self._box_names[cid]
+        if item.highlighted or item.isSelected():
             colour = _SELECTED
-        key = (item.depth, colour.rgba())
-        place = (box.x, box.y, box.w, box.h)
+        else:
+            colour = util_color(item.util) if item.util is not None else item._fill
+        self._place_box(cid, was, (item.depth, colour.rgba()), (box.x, box.y, box.w, box.h), colour)
+
+    def _move_box(self, items: dict[str, Any], cid: str) -> None:
+        """Box ``cid`` in its new place, its batch as gathered (no look at its item's colour,
+        selection or depth: the 16x site expanded, 23,000 boxes moved by a server deleted);
+        gathered whole if it was not yet."""
+        item = items.get(cid)
+        was = self._box_keys.get(cid)
+        if item is None or was is None:
+            self._gather_box(items, cid)
+            return
+        box = item.box
+        if cid in self._box_names:
+            self._box_names[cid] = (QRectF(box.x, box.y, box.w, box.h), self._box_names[cid][1])
+        self._place_box(cid, was, was[1], (box.x, box.y, box.w, box.h))
+
+    def _place_box(self, cid: str, was: tuple | None, key: tuple[int, int], place: tuple, colour: Any = None) -> None:
+        """Box ``cid``'s rectangle ``place`` in batch ``key`` (``colour``: that of a new key),
+        taken out of where it ``was``; nothing drawn again when both are the same."""
         if was is not None and was[1] == key and was[2] == place:
             return
         if key not in self._colours:
             self._colours[key] = QColor(colour)  # a copy: the overview keeps nothing of an item
-        stripes = _stripes_of(box.y, box.y + box.h)
+        stripes = _stripes_of(place[1], place[1] + place[3])
         self._box_keys[cid] = (stripes, key, place)
+        if was is not None and was[0] == stripes and was[1] == key:  # (in its batches: moved within)
+            for stripe in self._stripes_changed(stripes):
+                stripe.fills[key][cid] = place
+            return
         self._drop(cid, was, "fills")
-        for i in stripes:
-            self._stripe(i).fills.setdefault(key, {})[cid] = place
+        for stripe in self._stripes_changed(stripes):
+            batch = stripe.fills.get(key)
+            if batch is None:
+                batch = stripe.fills[key] = {}
+            batch[cid] = place
 
     def _live(self, scene: Any) -> set[Any]:
         """The scene's links now, as a set (made again when the scene's list is another one or
@@ -276,35 +351,42 @@ class OverviewItem(QGraphicsItem):
             self._live_of, self._live_links = (id(links), len(links)), set(links)
         return self._live_links
 
-    def _gather_link(self, scene: Any, li: Any) -> None:
+    def _gather_link(self, live: set[Any], li: Any) -> None:
         """The line of link ``li`` (a :class:`widgets.canvas.items.LinkItem`, a plain object: the
-        overview holds no Qt item, which dies with its scene), from the ends of its curve and
-        its colour, which the link keeps (no Qt call for a link whose batch exists: 1,800 links
-        moved by an edit on the 16x site took 25 ms with a pen made and a path read for each).
-        Kept by the link, not by its place in the scene's list: a server's links removed on the
-        16x site shifted 2,200 others, each gathered and drawn again."""
+        overview holds no Qt item, which dies with its scene; ``live``: the scene's links, see
+        :meth:`_live`), from the ends of its curve and its colour, which the link keeps (no Qt
+        call for a link whose batch exists: 1,800 links moved by an edit on the 16x site took
+        25 ms with a pen made and a path read for each). Kept by the link, not by its place in
+        the scene's list: a server's links removed on the 16x site shifted 2,200 others, each
+        gathered and drawn again."""
         was = self._link_keys.get(li)
-        if li not in self._live(scene):
+        if li not in live:
             if was is not None:
                 del self._link_keys[li]
                 self._drop(li, was, "lines")
             return
         key = (li.rgba, 2 if li.highlighted else 1)
-        if was is not None and was[1] == key and was[2] == li.ends:
+        ends = li.ends
+        if was is not None and was[1] == key and was[2] == ends:
             return  # drawn as it is
         if key not in self._pens:
             pen = QPen(QColor.fromRgba(li.rgba), key[1])
             pen.setCosmetic(True)
             self._pens[key] = pen
-        x1, y1, x2, y2 = li.ends
-        now = (_stripes_of(min(y1, y2), max(y1, y2)), key, li.ends)
+        x1, y1, x2, y2 = ends
+        top, bottom = (y1, y2) if y1 <= y2 else (y2, y1)
+        now = (_stripes_of(top, bottom), key, ends)
         self._link_keys[li] = now
         if was is None or was[:2] != now[:2]:  # (else its pieces are replaced where they are)
             self._drop(li, was, "lines")
-        for s in now[0]:  # each stripe draws its own piece of the line (Qt's raster engine
-            # walks a long line through the whole picture even where a clip cuts it: 10,864 links
-            # across the 16x site's 35 stripes took 120 ms so)
-            self._stripe(s).lines.setdefault(key, {})[li] = _piece(x1, y1, x2, y2, s)
+        whole = len(now[0]) == 1
+        for s, stripe in zip(now[0], self._stripes_changed(now[0])):  # each stripe draws its own
+            # piece of the line (Qt's raster engine walks a long line through the whole picture
+            # even where a clip cuts it: 10,864 links across the 16x site's 35 stripes took 120 ms so)
+            batch = stripe.lines.get(key)
+            if batch is None:
+                batch = stripe.lines[key] = {}
+            batch[li] = ends if whole else _piece(x1, y1, x2, y2, s)
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: Any = None) -> None:
         if not self.gathered:
@@ -430,38 +512,38 @@ class OverviewItem(QGraphicsItem):
     def _ops(self, i: int, scale: float) -> list[tuple]:
         """Stripe ``i``'s batches as a few hundred lines or rectangles each, in the reverse of
         the order a paint draws them (taken from the end): a stripe of the 16x site expanded
-        holds thousands of boxes, 12-25 ms drawn in one go. Tuples until drawn (see _Stripe)."""
+        holds thousands of boxes, 12-25 ms drawn in one go. Each op is (pen, brush or None for
+        lines, the batch's shapes (:func:`_flat`), the first, how many)."""
         stripe, out = self._stripes[i], []
         edge = QPen(_EDGE, 0) if scale >= 0.03 else QPen(Qt.PenStyle.NoPen)  # edges once they are apart
         for key, batch in stripe.lines.items():
-            shapes = list(batch.values())
-            out += [(self._pens[key], None, shapes[k : k + _OPS_EVERY]) for k in range(0, len(shapes), _OPS_EVERY)]
+            flat, n = _flat(batch.values()), len(batch)
+            out += [(self._pens[key], None, flat, k, min(_OPS_EVERY, n - k)) for k in range(0, n, _OPS_EVERY)]
         for key in sorted(stripe.fills):
-            shapes = list(stripe.fills[key].values())
-            out += [(edge, self._colours[key], shapes[k : k + _OPS_EVERY]) for k in range(0, len(shapes), _OPS_EVERY)]
+            batch = stripe.fills[key]
+            flat, n = _flat(batch.values()), len(batch)
+            out += [(edge, self._colours[key], flat, k, min(_OPS_EVERY, n - k)) for k in range(0, n, _OPS_EVERY)]
         out.reverse()
         return out
 
     @staticmethod
     def _draw_op(painter: QPainter, op: tuple) -> None:
-        pen, brush, shapes = op
+        pen, brush, flat, first, count = op
         painter.setPen(pen)
-        if brush is None:
-            painter.drawLines([QLineF(*ln) for ln in shapes])
-        else:
+        if brush is not None:
             painter.setBrush(brush)
-            painter.drawRects([QRectF(*r) for r in shapes])
+        _draw_flat(painter, brush is None, flat, first, count)
 
     def _paint_stripe(self, painter: QPainter, i: int, scale: float) -> None:
         fills, lines = self._stripes[i].batches()
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
         for key, segs in lines:
             painter.setPen(self._pens[key])
-            painter.drawLines(segs)
+            _draw_flat(painter, True, segs)
         painter.setPen(QPen(_EDGE, 0) if scale >= 0.03 else Qt.PenStyle.NoPen)  # edges once they are apart
         for key, rects in fills:
             painter.setBrush(self._colours[key])
-            painter.drawRects(rects)
+            _draw_flat(painter, False, rects)
 
     def _paint_names(self, painter: QPainter, scale: float, exposed: QRectF) -> None:
         """The groups' names, about 9 pixels high, where the box is wide enough on screen."""
