@@ -185,6 +185,32 @@ class Edits(RuleBasedStateMachine):
         cmd.do(self.topo)
         self.stack.push(cmd, applied=True)
 
+    @rule(n=PICK, gb=st.sampled_from([10.0, 50.0]))
+    def add_logical_drive(self, n, gb):
+        """A new component inside a subsystem (its id read by no layout before)."""
+        arr = self._pick("array", n)
+        ctls = self.topo.children(arr.parent, "controller") if arr is not None else []
+        if ctls:
+            self._push(lambda: edit.add_logical_drive(self.topo, arr.id, ctls[n % len(ctls)].id, gb))
+
+    @rule(n=PICK, bays=st.sampled_from([14, 16, 28]))
+    def change_drive_bays(self, n, bays):
+        """A subsystem part's drive bays changed (the enclosures' cells are laid out from it:
+        no component's id in the edit)."""
+        sub = self._pick("subsystem", n)
+        if sub is not None and sub.part in self.topo.parts:
+            part = copy.deepcopy(self.topo.parts[sub.part])
+            part["drive_bays"] = bays
+            cmd = PutPart(part)
+            cmd.do(self.topo)
+            self.stack.push(cmd, applied=True)
+
+    @rule(n=PICK, kind=st.sampled_from(["subsystem", "controller", "host_port", "enclosure", "drive", "logical_drive"]))
+    def rename(self, n, kind):
+        comp = self._pick(kind, n)
+        if comp is not None:
+            self._push(lambda: edit.set_attr(self.topo, comp.id, "name", f"{kind} {n}"))
+
     @rule(n=PICK, m=PICK)
     def move_hba(self, n, m):
         hba = self._pick("hba", n)
