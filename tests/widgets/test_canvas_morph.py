@@ -334,3 +334,38 @@ def test_the_analysis_waits_for_the_canvas_to_show_a_layout(qtbot, parts, benchm
     doc.run(edit.delete, ["fastt3"])
     qtbot.waitUntil(lambda: bool(analysed_at), timeout=10000)
     assert shown_at == [0]  # nothing analysed before the canvas had shown the layout
+
+
+def test_an_inner_box_moved_within_its_kept_container_is_moved(qtbot, parts, benchmark_design):
+    """The morph knows where it put each inner box (``BoxItem.at``) instead of asking Qt: an
+    inner box the new layout puts elsewhere in its container (same size, container kept) is
+    moved there, and one that stays is not touched; top-level boxes are asked (a drag moves
+    them without the canvas)."""
+    import dataclasses
+
+    from planner.layout import Diagram
+
+    doc, scene = background_canvas(qtbot, parts, benchmark_design)
+    scene.set_all_collapsed(False)
+    settle(qtbot, doc, scene)
+    old = scene.diagram
+    within = {}
+    for b in old.boxes.values():
+        within.setdefault(b.container, []).append(b)
+    inner = next(bs[1] for up, bs in within.items() if up is not None and len(bs) > 2)  # (not its first)
+    top = next(b for b in old.boxes.values() if b.container is None and b.kind == "subsystem")
+    boxes = {cid: dataclasses.replace(b) for cid, b in old.boxes.items()}
+    boxes[inner.id] = dataclasses.replace(inner, x=inner.x + 3.0)  # (its container's title row stays)
+    d = Diagram(boxes, list(old.links), old.width, old.height, dict(old.alias))
+    item, still = scene.items_by_id[inner.id], scene.items_by_id[top.id]
+    was_pos = item.pos()
+    scene.items_by_id[top.id].setPos(top.x + 40, top.y)  # as a drag leaves it, before its edit
+    done = morph_module.morph(scene, d)
+    assert done is not None
+    done.step(None)
+    assert scene.items_by_id[inner.id] is item
+    assert (item.pos().x(), item.pos().y()) == (was_pos.x() + 3.0, was_pos.y())
+    assert inner.id in done.moved and inner.id in done.shifted
+    assert (still.pos().x(), still.pos().y()) == (top.x, top.y)  # put back where its box is
+    others = [b.id for b in old.boxes.values() if b.container == inner.container and b.id != inner.id]
+    assert others and not any(cid in done.shifted for cid in others)

@@ -123,6 +123,9 @@ class BoxItem(QGraphicsRectItem):
         self.bind_shown = True  # False while a chosen path marks another hop as its binding one
         self.highlighted = False
         self.port_state = ""  # "", "ok" or "bad" while a cable is drawn
+        #: where an inner box was put in its container (read by the morph instead of asking Qt:
+        #: only the canvas places inner boxes, a drag moves the top-level one); None: unknown
+        self.at: tuple[float, float] | None = None
         flags = QGraphicsItem.GraphicsItemFlag.ItemIsSelectable
         if parent is None:
             flags |= QGraphicsItem.GraphicsItemFlag.ItemIsMovable

@@ -48,7 +48,8 @@ def make_item(scene: DiagramScene, d: Diagram, box: Box, head: float | None) -> 
         item.setPos(box.x, box.y)
         scene.addItem(item)
     else:
-        item.setPos(box.x - up.x, box.y - up.y)
+        item.at = (box.x - up.x, box.y - up.y)
+        item.setPos(*item.at)
     scene.items_by_id[box.id] = item
     return item
 
@@ -119,10 +120,13 @@ class Morph:
     def step(self, until: float | None) -> bool:
         """Place boxes, then match links, until the clock passes ``until`` (None: to the end);
         True once done (the scene's links are then the new ones)."""
-        while self.placed < len(self.order):
-            self._place(self.d.boxes[self.order[self.placed]])
-            self.placed += 1
-            if until is not None and self.placed % CLOCK_EVERY == 0 and time.perf_counter() >= until:
+        order, boxes, place, n = self.order, self.d.boxes, self._place, len(self.order)
+        while self.placed < n:  # (a run of CLOCK_EVERY boxes between looks at the clock)
+            end = min(self.placed + CLOCK_EVERY, n)
+            for cid in order[self.placed : end]:
+                place(boxes[cid])
+            self.placed = end
+            if until is not None and end < n and time.perf_counter() >= until:
                 return False
         if self.spare is None:
             self.spare = {}
@@ -144,28 +148,34 @@ class Morph:
         return True
 
     def _place(self, box: Box) -> None:
-        """Move and relabel the kept item of ``box``, or make one."""
-        d, scene = self.d, self.scene
-        up = d.boxes.get(box.container) if box.container else None
-        item = scene.items_by_id.get(box.id) if box.id in self.keep else None  # (the others are gone)
+        """Move and relabel the kept item of ``box``, or make one. (Hot: 44,864 boxes on the
+        16x site expanded; an item's attributes and Qt calls are read once each.)"""
+        cid, container = box.id, box.container
+        up = self.d.boxes.get(container) if container else None
+        item = self.scene.items_by_id.get(cid) if cid in self.keep else None  # (the others are gone)
         if item is None:
-            make_item(scene, d, box, self.head.get(box.id))
-            self.made.append(box.id)
+            make_item(self.scene, self.d, box, self.head.get(cid))
+            self.made.append(cid)
             return
-        shifted = self.shifted
-        x, y = (box.x, box.y) if up is None else (box.x - up.x, box.y - up.y)
-        if (item.x(), item.y()) != (x, y):
+        was, shifted = item.box, self.shifted
+        if up is None:  # (a top-level box may have been dragged)
+            x, y = box.x, box.y
+            moved = item.x() != x or item.y() != y
+        else:
+            x, y = box.x - up.x, box.y - up.y
+            moved = item.at != (x, y)
+            item.at = (x, y)
+        if moved:
             item.setPos(x, y)
-            shifted.add(box.id)
-        elif up is not None and up.id in shifted:
-            shifted.add(box.id)
-        if box.id in shifted:
+        if moved or (up is not None and container in shifted):
+            shifted.add(cid)
             item.update()  # its device-cached picture was made at another fraction of a pixel
-        if box.id in shifted or (item.box.x, item.box.y) != (box.x, box.y):
-            self.moved.append(box.id)
-        if (item.box.label, item.box.tip) != (box.label, box.tip):
+            self.moved.append(cid)
+        elif was.x != box.x or was.y != box.y:
+            self.moved.append(cid)
+        if was.label != box.label or was.tip != box.tip:
             item.set_label(box)
-            self.changed.append(box.id)
+            self.changed.append(cid)
         item.box = box
 
     def _relink(self, link: Any) -> None:
