@@ -81,6 +81,7 @@ def index_now(scene: DiagramScene) -> None:
 
 
 _CORNER = QRectF(0, 0, 1, 1)
+_SAME = 1e-6  # scene units: an inner box this close to where it was is where it was
 #: graphics items a box makes on average (its texts); Qt's own depth for n items is log2(n)
 ITEMS_A_BOX = 2
 
@@ -163,8 +164,10 @@ class Morph:
             moved = item.x() != x or item.y() != y
         else:
             x, y = box.x - up.x, box.y - up.y
-            moved = item.at != (x, y)
-            item.at = (x, y)
+            at = item.at  # (a box and its container moved alike differ in the last bit: not moved)
+            moved = at is None or abs(at[0] - x) > _SAME or abs(at[1] - y) > _SAME
+            if moved:
+                item.at = (x, y)
         if moved:
             item.setPos(x, y)
         if moved or (up is not None and container in shifted):
