@@ -270,6 +270,24 @@ def thaw() -> None:
         _collector.long_lived += frozen
 
 
+def window_closed() -> None:
+    """A window has closed: everything frozen goes back to the collector, and on the next turn
+    of the event loop (never at all when closing quits the application) a full collection frees
+    what the window leaves: its objects hold one another in cycles (the slots it connected),
+    and frozen with the rest they were never freed (two windows of the 16x site closed in one
+    process: 816,863 objects kept, and the next window's autosave blocked the editor 17-24 ms
+    instead of 5-13)."""
+    thaw()
+    QTimer.singleShot(0, _collect_all)
+
+
+def _collect_all() -> None:
+    freed = gc.collect()
+    if _collector is not None:
+        _collector.long_lived = max(_collector.long_lived - freed, 0)
+        _collector.pending = _collector.middle = 0
+
+
 def install() -> None:
     """Start the GUI thread's collecting timer (once; call from the GUI thread)."""
     global _collector

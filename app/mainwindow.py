@@ -745,6 +745,7 @@ class MainWindow(QMainWindow):
         self.settings.setValue("geometry", self.saveGeometry())
         self.settings.setValue("state", self.saveState())
         event.accept()
+        gui_gc.window_closed()
 
     def _restore_layout(self) -> None:
         geo = self.settings.value("geometry")

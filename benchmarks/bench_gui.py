@@ -102,7 +102,21 @@ def measure_open(path: Path, repeat: int) -> float:
         QCoreApplication.processEvents()
         times.append(time.perf_counter() - t0)
         _close(w)
+        del w
+        _collect_closed()
     return statistics.median(times) * 1000
+
+
+def _collect_closed() -> None:
+    """Free a closed window now that nothing here holds it. The editor freezes its heap once
+    quiet (``app.gui_gc``): a window closed while something still held it stayed frozen, cycles
+    and all, beside the next window's measurements (two closed windows of the 16x site: 816,863
+    objects, and that window's autosave blocked 17-24 ms instead of 5-13). The application has
+    one window, closed to quit."""
+    import gc
+
+    gc.unfreeze()
+    gc.collect()
 
 
 _TICK: QTimer | None = None
@@ -440,6 +454,8 @@ def measure(name: str, topo, array: str, args: argparse.Namespace) -> dict:
     out["expanded_server_edit_ms"], out["expanded_server_max_block_ms"] = measure_expanded_server_edit(w, repeat)
     out.update(measure_panels(w, args.repeat))
     _close(w)
+    del w
+    _collect_closed()
     out.update(measure_interactions(path))
     if not args.no_buildsheet:
         out["buildsheet_s"] = round(measure_buildsheet(topo, 1 if site else min(3, args.repeat)), 2)

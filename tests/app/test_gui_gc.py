@@ -399,3 +399,31 @@ def test_the_analysis_lane_makes_its_layouts_and_analyses_under_lane_making(
     settle(qtbot, doc, scene)
     assert all(name != "MainThread" and n in (before, len(doc.topology)) for name, n in calls)
     assert sum(n == len(doc.topology) for _, n in calls) >= 2 > before - len(doc.topology)  # laid out, analysed
+
+
+def test_a_window_closed_leaves_nothing_frozen_behind(qtbot, home):
+    """A window's objects hold one another in cycles; frozen with the rest of the heap they
+    were never freed once it closed. Closing hands them back to the collector, which frees
+    them on the next turn of the event loop."""
+    import weakref
+
+    from PySide6.QtCore import QCoreApplication, QEvent
+
+    from app.mainwindow import MainWindow
+    from catalogs.catalog import Catalog
+
+    w = MainWindow(Catalog(":memory:"))
+    w.doc.synchronous = True
+    w.open_example("p690-one-drawer")
+    w.show()
+    qtbot.waitExposed(w)
+    qtbot.wait(200)  # (what the window put off to the next turns done)
+    gone = [weakref.ref(w.doc), weakref.ref(w.scene), weakref.ref(w.doc.topology)]
+    gc.freeze()  # as the editor does once quiet
+    w.doc.undo_stack.setClean()
+    assert w.close()
+    w.deleteLater()
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    del w
+    qtbot.waitUntil(lambda: all(ref() is None for ref in gone), timeout=5000)
+    assert gc.get_freeze_count() == 0
