@@ -170,10 +170,10 @@ def _reference(overview, scale: float, size) -> QImage:
     return image
 
 
-def test_the_picture_drawn_from_flat_arrays_is_the_one_qt_objects_draw(qtbot, parts, benchmark_design, monkeypatch):
-    """The overview draws its rectangles and lines from arrays of doubles handed to Qt as C
-    arrays (no Python object a shape): a stripe's tile, and a stripe drawn directly (a picture
-    too large), hold the pixels a QRectF and QLineF for each shape give."""
+def test_the_picture_holds_every_box_gathered(qtbot, parts, benchmark_design, monkeypatch):
+    """A stripe drawn directly (a picture too large) holds the pixels its batches give, and the
+    picture's tiles, each stripe drawn in runs of a few shapes, have something drawn wherever a
+    box lies."""
     from PySide6.QtCore import QRectF, QSize, Qt
 
     doc, scene, view, overview = _expanded_far(qtbot, parts, benchmark_design)
@@ -196,7 +196,7 @@ def test_the_picture_drawn_from_flat_arrays_is_the_one_qt_objects_draw(qtbot, pa
     painted = sum(1 for y in range(0, size.height(), 3) for x in range(0, size.width(), 3) if want.pixel(x, y))
     assert painted > size.width() * size.height() // 50  # (the picture is not empty)
     assert direct == want
-    monkeypatch.setattr("widgets.canvas.overview._OPS_EVERY", 5)  # (a batch drawn in many ops)
+    monkeypatch.setattr("widgets.canvas.overview._OPS_EVERY", 5)  # (a batch drawn in many runs)
     tiles = overview._picture(scale)  # the picture's tiles, a stripe's batches drawn in ops
     assert tiles
     step = overview._step(scale)

@@ -20,12 +20,9 @@ from __future__ import annotations
 import math
 import time
 import weakref
-from array import array
 from collections.abc import Iterable, Iterator
-from itertools import chain
 from typing import Any
 
-import shiboken6
 from PySide6.QtCore import QLineF, QRectF, Qt
 from PySide6.QtGui import QColor, QPainter, QPen, QPixmap
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene, QStyleOptionGraphicsItem
@@ -48,12 +45,11 @@ DRAW_SLICE_S = 0.004
 _OPS_EVERY = 256
 _NEAR = 64.0  # scene units: 8 pixels at the overview's largest zoom (FAR_SCALE)
 _SELECTED = QColor(255, 140, 0)
-_SHAPE_BYTES = 4 * array("d").itemsize  # a QRectF or QLineF: four qreals (doubles)
 
 
 class _Stripe:
     """The batches of one stripe: each box's rectangle by (depth, colour), each link's line by
-    (colour, width), as plain tuples; and the arrays of doubles a paint draws (:func:`_flat`),
+    (colour, width), as plain tuples; and the lists of Qt rectangles and lines a paint draws,
     made when it draws them. Tuples, not Qt objects: PySide registers every Qt object it wraps
     in one table, which grows by doubling, all of it copied each time (with the 16x site
     expanded, 108,000 rectangles and lines kept here made it cross 350,000 entries while the
@@ -64,37 +60,14 @@ class _Stripe:
     def __init__(self) -> None:
         self.fills: dict[tuple[int, int], dict[str, tuple]] = {}  # (x, y, w, h)
         self.lines: dict[tuple[int, int], dict[Any, tuple]] = {}  # link -> (x1, y1, x2, y2)
-        self.drawn: tuple[list, list] | None = None  # ([(colour key, rects)], [(pen key, lines)]) (see _flat)
+        self.drawn: tuple[list, list] | None = None  # ([(colour key, rects)], [(pen key, lines)])
 
     def batches(self) -> tuple[list, list]:
         if self.drawn is None:
-            fills = [(k, _flat(self.fills[k].values())) for k in sorted(self.fills)]
-            lines = [(k, _flat(batch.values())) for k, batch in self.lines.items()]
+            fills = [(k, [QRectF(*r) for r in self.fills[k].values()]) for k in sorted(self.fills)]
+            lines = [(k, [QLineF(*ln) for ln in batch.values()]) for k, batch in self.lines.items()]
             self.drawn = (fills, lines)
         return self.drawn
-
-
-def _flat(shapes: Iterable[tuple[float, float, float, float]]) -> array:
-    """Rectangles (x, y, w, h) or lines (x1, y1, x2, y2) as one C array of doubles, four a
-    shape: the memory of as many QRectF or QLineF (see :func:`_draw_flat`)."""
-    return array("d", chain.from_iterable(shapes))
-
-
-def _draw_flat(painter: QPainter, lines: bool, shapes: array, first: int = 0, count: int | None = None) -> None:
-    """Draw ``count`` shapes of ``shapes`` (:func:`_flat`) from the ``first`` (all: None):
-    ``lines``, else rectangles with the painter's brush. Qt's call that takes the first of a C
-    array and a count (PySide6 >= 6.4.3) is pointed at the array's memory, so no Python object
-    is made a shape: a QRectF or QLineF made for each of the 16x site's 99,000 took 58 of the
-    138 ms its whole picture took to draw."""
-    n = len(shapes) // 4 - first if count is None else count
-    if n <= 0:
-        return
-    at = shiboken6.wrapInstance(shapes.buffer_info()[0] + first * _SHAPE_BYTES, QLineF if lines else QRectF)
-    if lines:
-        painter.drawLines(at, n)
-    else:
-        painter.drawRects(at, n)
-    del at  # (unregistered at once: a later array may sit at this address)
 
 
 def _stripes_of(top: float, bottom: float) -> range:
@@ -512,38 +485,38 @@ class OverviewItem(QGraphicsItem):
     def _ops(self, i: int, scale: float) -> list[tuple]:
         """Stripe ``i``'s batches as a few hundred lines or rectangles each, in the reverse of
         the order a paint draws them (taken from the end): a stripe of the 16x site expanded
-        holds thousands of boxes, 12-25 ms drawn in one go. Each op is (pen, brush or None for
-        lines, the batch's shapes (:func:`_flat`), the first, how many)."""
+        holds thousands of boxes, 12-25 ms drawn in one go. Tuples until drawn (see _Stripe)."""
         stripe, out = self._stripes[i], []
         edge = QPen(_EDGE, 0) if scale >= 0.03 else QPen(Qt.PenStyle.NoPen)  # edges once they are apart
         for key, batch in stripe.lines.items():
-            flat, n = _flat(batch.values()), len(batch)
-            out += [(self._pens[key], None, flat, k, min(_OPS_EVERY, n - k)) for k in range(0, n, _OPS_EVERY)]
+            shapes = list(batch.values())
+            out += [(self._pens[key], None, shapes[k : k + _OPS_EVERY]) for k in range(0, len(shapes), _OPS_EVERY)]
         for key in sorted(stripe.fills):
-            batch = stripe.fills[key]
-            flat, n = _flat(batch.values()), len(batch)
-            out += [(edge, self._colours[key], flat, k, min(_OPS_EVERY, n - k)) for k in range(0, n, _OPS_EVERY)]
+            shapes = list(stripe.fills[key].values())
+            out += [(edge, self._colours[key], shapes[k : k + _OPS_EVERY]) for k in range(0, len(shapes), _OPS_EVERY)]
         out.reverse()
         return out
 
     @staticmethod
     def _draw_op(painter: QPainter, op: tuple) -> None:
-        pen, brush, flat, first, count = op
+        pen, brush, shapes = op
         painter.setPen(pen)
-        if brush is not None:
+        if brush is None:
+            painter.drawLines([QLineF(*ln) for ln in shapes])
+        else:
             painter.setBrush(brush)
-        _draw_flat(painter, brush is None, flat, first, count)
+            painter.drawRects([QRectF(*r) for r in shapes])
 
     def _paint_stripe(self, painter: QPainter, i: int, scale: float) -> None:
         fills, lines = self._stripes[i].batches()
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
         for key, segs in lines:
             painter.setPen(self._pens[key])
-            _draw_flat(painter, True, segs)
+            painter.drawLines(segs)
         painter.setPen(QPen(_EDGE, 0) if scale >= 0.03 else Qt.PenStyle.NoPen)  # edges once they are apart
         for key, rects in fills:
             painter.setBrush(self._colours[key])
-            _draw_flat(painter, False, rects)
+            painter.drawRects(rects)
 
     def _paint_names(self, painter: QPainter, scale: float, exposed: QRectF) -> None:
         """The groups' names, about 9 pixels high, where the box is wide enough on screen."""
