@@ -22,7 +22,6 @@ from PySide6.QtCore import QRectF
 
 from planner.diagram_order import containers_first, heads, kept_frames
 from planner.layout import Box, Diagram, alias_changes
-from widgets.canvas.grave import drop_item
 from widgets.canvas.items import BoxItem, LinkItem
 
 if TYPE_CHECKING:
@@ -239,14 +238,18 @@ def _kept_ids(scene: DiagramScene, old: Diagram, d: Diagram, kept: set[str] | No
 
 
 def _drop_boxes(scene: DiagramScene, keep: set[str], done: Morph) -> None:
-    """Take the items not kept out of the scene (an item's inner items go with it)."""
-    items = scene.items_by_id
+    """Take the items not kept out of the scene (an item's inner items go with it), deleted
+    in the morph's slices (a server of the 16x site expanded, some 2,800 items, took up to
+    25 ms deleted at once in the morph's first turn)."""
+    items, gone = scene.items_by_id, []
     for cid in items.keys() - keep:
         item = items.pop(cid)
         done.removed.append(cid)
         up = item.box.container
         if up is None or up in keep:  # not inside a box that goes too (which takes it along)
-            drop_item(item)  # out of the scene with the items inside it
+            scene.removeItem(item)  # out of the scene (and Qt's index) with the items inside it
+            gone.append(item)
+    scene._grave.bury_items(gone)
 
 
 class Morphing:
@@ -292,6 +295,8 @@ class Morphing:
         if done is None:
             return
         until = None if self.doc.synchronous else time.perf_counter() + MORPH_SLICE_S
+        if self._grave:  # the items dropped first (see _drop_boxes)
+            self._grave.dig(until)
         if not done.ready:  # (the views are prepared by the paint that follows: see _morphed)
             finished = self._step_morph(done, until) and (self._held_for_paint() or self._prepare_views(done, until))
             if finished and (until is None or not self._held):
