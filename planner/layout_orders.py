@@ -69,6 +69,12 @@ class LayoutMemo:
         self.zone_reads: dict[str, set[str]] = {}
         self._merged: dict[str, str] = {}  # every folded member -> its group, as of _merged_from
         self._merged_from: dict[str, dict[str, str]] = {}  # group -> the members merged
+        #: each expanded subsystem's boxes as laid out at (0, 0) (see planner.layout._subsystems):
+        #: subsystem -> (editor, boxes, alias entries, the parts read as (part ids, their drive
+        #: bays), width, height); ``cell_reads``: id of each component a cell read -> its subsystem. Kept until
+        #: an edit touches a component read or one now below the subsystem
+        self.cells: dict[str, tuple[bool, list, dict[str, str], tuple, float, float]] = {}
+        self.cell_reads: dict[str, str] = {}
 
     def merged(self, folded: dict[str, dict[str, str]]) -> dict[str, str]:
         """Every member of the groups ``folded`` (group -> members) -> its group: the merge
@@ -97,10 +103,14 @@ class LayoutMemo:
         (the group ``shown``, the diagram laid out before the edit, hid them in)."""
         members, comps = self.members, topo._components  # read only
         self._forget_orders(comps, ids)
+        cells, cell_reads = self.cells, self.cell_reads
         for cid in ids:
+            if (sub := cell_reads.get(cid)) is not None:
+                cells.pop(sub, None)
             c: str | None = cid
             while c is not None:
                 members.pop(c, None)
+                cells.pop(c, None)
                 comp = comps.get(c)
                 c = comp.parent if comp is not None else None
             if shown is not None and (g := shown.alias.get(cid)) is not None:

@@ -124,3 +124,17 @@ def test_the_layout_memo_forgets_what_was_removed_from_a_group_shown_open(benchm
     assert hba not in again.alias and again.boxes[drawer].hidden_count == folded.boxes[drawer].hidden_count - 1 - len(
         [p for p in benchmark_design.children(hba) if p.kind == "hba_port"]
     )
+
+
+def test_a_box_kept_by_the_memo_is_copied_whole():
+    """The memo hands out copies of an expanded subsystem's boxes (planner.layout._copy_box):
+    every field of a box is copied (a field added later and left out would fail here)."""
+    import dataclasses
+
+    from planner.layout import Box, _copy_box
+
+    marks = {f.name: object() for f in dataclasses.fields(Box)}
+    box = Box(**marks)
+    copy = _copy_box(box)
+    assert copy is not box
+    assert all(getattr(copy, name) is mark for name, mark in marks.items())
