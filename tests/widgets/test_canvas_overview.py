@@ -170,10 +170,11 @@ def _reference(overview, scale: float, size) -> QImage:
     return image
 
 
-def test_the_picture_holds_every_box_gathered(qtbot, parts, benchmark_design, monkeypatch):
-    """A stripe drawn directly (a picture too large) holds the pixels its batches give, and the
-    picture's tiles, each stripe drawn in runs of a few shapes, have something drawn wherever a
-    box lies."""
+def test_the_picture_drawn_from_flat_arrays_is_the_one_qt_objects_draw(qtbot, parts, benchmark_design, monkeypatch):
+    """The overview draws its rectangles and lines from arrays of doubles handed to Qt as a C
+    array (no Python object a shape): a stripe drawn directly (a picture too large) holds the
+    pixels a QRectF and QLineF for each shape give, and the picture's tiles, each stripe drawn
+    in runs of a few shapes, have something drawn wherever a box lies."""
     from PySide6.QtCore import QRectF, QSize, Qt
 
     doc, scene, view, overview = _expanded_far(qtbot, parts, benchmark_design)
@@ -209,3 +210,39 @@ def test_the_picture_holds_every_box_gathered(qtbot, parts, benchmark_design, mo
                 hit = overview.occupied(QRectF(sx - 0.5 / step, sy - 0.5 / step, 1 / step, 1 / step))
                 if hit and image.pixel(x, y) == 0:
                     raise AssertionError(f"nothing drawn at ({sx:.0f}, {sy:.0f}) where a box lies")
+
+
+def test_more_shapes_than_the_buffer_holds_are_drawn_in_runs(qtbot):
+    """A batch longer than the buffer handed to Qt is drawn a buffer's worth at a time: the
+    same pixels as a QRectF or QLineF made for each."""
+    import random
+
+    from PySide6.QtCore import QLineF, QRectF, Qt
+    from PySide6.QtGui import QColor
+
+    from widgets.canvas.overview import _Buffer, _draw_flat, _flat
+
+    rnd = random.Random(3)
+    n = 2 * _Buffer.SHAPES + 77
+    rects = [(rnd.uniform(0, 390), rnd.uniform(0, 290), rnd.uniform(1, 9), rnd.uniform(1, 9)) for _ in range(n)]
+    lines = [(rnd.uniform(0, 400), rnd.uniform(0, 300), rnd.uniform(0, 400), rnd.uniform(0, 300)) for _ in range(n)]
+    images = []
+    for flat in (True, False):
+        image = QImage(400, 300, QImage.Format.Format_ARGB32_Premultiplied)
+        image.fill(Qt.GlobalColor.transparent)
+        p = QPainter(image)
+        p.setPen(QColor(20, 40, 200))
+        if flat:
+            _draw_flat(p, True, _flat(lines), 5)  # (from the sixth on)
+        else:
+            p.drawLines([QLineF(*ln) for ln in lines[5:]])
+        p.setPen(Qt.PenStyle.NoPen)
+        p.setBrush(QColor(200, 40, 20))
+        if flat:
+            _draw_flat(p, False, _flat(rects))
+        else:
+            p.drawRects([QRectF(*r) for r in rects])
+        p.end()
+        images.append(image)
+    assert images[0] == images[1]
+    assert images[0].pixel(int(rects[-1][0]) + 1, int(rects[-1][1]) + 1) != 0
