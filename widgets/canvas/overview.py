@@ -302,8 +302,7 @@ class OverviewItem(QGraphicsItem):
     def _gather_box(self, items: dict[str, Any], cid: str) -> None:
         """The rectangle of box ``cid`` (the scene's ``items``: id -> item) in its batch;
         nothing is drawn again for a box in the same place and colour (an analysis repaints
-        many boxes whose colour stays). Hot: the 16x site's storage moved by a server deleted
-        with everything expanded gathers 23,000 boxes again."""
+        many boxes whose colour stays). Boxes a morph only moved go by :meth:`_move_box`."""
         item = items.get(cid)
         was = self._box_keys.get(cid)
         if item is None:
