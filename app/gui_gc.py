@@ -93,6 +93,9 @@ class _Collector(QObject):
             freed = gc.collect(1)
             self.pending += max(self.middle + young - freed, 0)
             self.middle = 0
+        elif limits[0] and young > limits[0] and slicing():
+            gc.freeze()  # what the slices made (see SLICES_QUIET_MS)
+            self.long_lived = self.middle = 0
         elif limits[0] and young > limits[0]:
             freed = gc.collect(0)
             self.middle += max(young - freed, 0)
@@ -145,10 +148,15 @@ def freeze_when_idle() -> None:
 SLICE_FREEZE_S = 0.25
 _sliced_at = 0.0
 #: ... and the automatic collector is held off until no slice has come for this long, the GUI
-#: thread's timer collecting the young generation meanwhile but neither older one, and the heap
+#: thread's timer freezing the young generation meanwhile and collecting none, and the heap
 #: frozen once more at the end: a full collection walked the items made since the last freeze
 #: again and freed nothing (one of 35-90 ms fell now and then inside expanding every group of the
-#: 16x site), and so did a middle one (10-15 ms, a few times an expand)
+#: 16x site), and so did a middle one (10-15 ms, a few times an expand) and a young one. What
+#: the slices make they keep (the items, the overview's places of the boxes a morph moved), and
+#: the young generation's size is not what the collector's count says (objects made less objects
+#: freed: each new place of a moved box replaces an older, frozen one): the 16x site expanded, a
+#: server deleted and restored at once, a young collection counted 2,700 objects, walked 90,000
+#: (the places of 44,864 boxes) and blocked the editor 34 ms, freeing nothing.
 SLICES_QUIET_MS = 500
 
 
