@@ -29,8 +29,12 @@ if TYPE_CHECKING:
 
 #: how often (in boxes or links) a step looks at the clock
 CLOCK_EVERY = 32
-#: how long a slice of a morph runs before the event loop turns again (the views held)
-MORPH_SLICE_S = 0.008
+#: how long a slice of a morph runs before the event loop turns again (the views held). A slice
+#: overruns by its last step (a drawer's item and its children moved or deleted in one call):
+#: on the 16x site expanded, a server deleted and undone, 8 ms slices ran 8-12 ms and the event
+#: loop was blocked over 15 ms 66 times in 16 edits; with 6 ms, 11 times, and the edit took
+#: 851 ms instead of 1,008 (medians of 16, probe runs alternately; 5 ms: 19 times, 964 ms)
+MORPH_SLICE_S = 0.006
 #: below this share of the new diagram's boxes kept, a rebuild is as quick (expand all)
 KEEP_SHARE = 0.5
 #: after a morph the views stay held until the analysis that follows is painted, this long at most
