@@ -433,8 +433,10 @@ class Partition:
             return i
 
         going = {find(i) for i in range(len(queues))}
-        while len(going) > 1:
-            for i, queue in enumerate(queues):
+        active = list(range(len(queues)))  # the searches with ids left to visit (only its own
+        while len(going) > 1:  # visits add to a search's queue: one finished stays finished)
+            for i in active:
+                queue = queues[i]
                 head, stop = heads[i], heads[i] + 32
                 while head < stop and head < len(queue):
                     for n in _near(queue[head], comps, refs_to, children):
@@ -449,7 +451,8 @@ class Partition:
                             queue.append(n)
                     head += 1
                 heads[i] = head
-            going = {find(i) for i, q in enumerate(queues) if heads[i] < len(q)}
+            active = [i for i in active if heads[i] < len(queues[i])]
+            going = {find(i) for i in active}
         found: dict[int, list[str]] = {}
         for cid, i in owner.items():
             found.setdefault(find(i), []).append(cid)
