@@ -62,10 +62,12 @@ class LayoutMemo:
         self.peers_read: set[str] = set()
         self.storage: dict[str, float] | None = None
         self.storage_read: set[str] = set()
-        #: storage_order's part of each zone: (subsystem, the ranks of the zone's HBA ports) pairs,
-        #: kept until an edit touches the zone or what it was read from (``zone_reads``: id ->
-        #: the zones that read it); all forgotten when the ranks are
-        self.zone_parts: dict[str, list[tuple[str, list[int]]]] = {}
+        #: storage_order's part of each zone: (subsystem, the zone's HBA ports) pairs, kept until
+        #: an edit touches the zone or a member or what it was read from (``zone_reads``: id ->
+        #: the zones that read it), whatever the ranks (a server deleted or restored on the 16x
+        #: site renumbers the HBA ports after it: every zone's part was read again, 10,752 of
+        #: them, about 5 ms of the lane's layout)
+        self.zone_parts: dict[str, list[tuple[str, list[str]]]] = {}
         self.zone_reads: dict[str, set[str]] = {}
         self._merged: dict[str, str] = {}  # every folded member -> its group, as of _merged_from
         self._merged_from: dict[str, dict[str, str]] = {}  # group -> the members merged
@@ -125,9 +127,7 @@ class LayoutMemo:
             comp = comps.get(cid)
             kind = comp.kind if comp is not None else ""
             if ranks is not None and (cid in self.ranks_read or kind in _RANK_KINDS):
-                self.ranks = ranks = self.peers = self.storage = None
-                self.zone_parts, self.zone_reads = {}, {}
-                return
+                self.ranks = ranks = self.peers = self.storage = None  # (the zones' parts stay)
             for zid in (cid, *self.zone_reads.get(cid, ())):  # (a zone reads itself)
                 self.zone_parts.pop(zid, None)
             if self.peers is not None and (
@@ -189,8 +189,10 @@ def storage_order(topo: Topology, ranks: dict[str, int], memo: LayoutMemo | None
         part = parts.get(zid)  # members again, 3.4 ms of the lane's layout)
         if part is None:
             part = parts[zid] = _zone_part(comps, zid, ranks, reads)
-        for sub, hb in part:
-            pos.setdefault(sub, []).extend(hb)
+        if part:
+            hb = [ranks[m] for m in part[0][1]]  # (one list of HBA ports for the whole zone)
+            for sub, _ports in part:
+                pos.setdefault(sub, []).extend(hb)
     order = {k: sum(v) / len(v) for k, v in pos.items()}
     if memo is not None:  # (a zone without an HBA port that gets one is an edit of the zone)
         memo.storage, memo.storage_read = order, {*zones, *reads}
@@ -199,11 +201,14 @@ def storage_order(topo: Topology, ranks: dict[str, int], memo: LayoutMemo | None
 
 def _zone_part(
     comps: dict[str, Component], zid: str, ranks: dict[str, int], reads: dict[str, set[str]]
-) -> list[tuple[str, list[int]]]:
-    """The zone's part of :func:`storage_order`: (subsystem, the ranks of its HBA ports) for
-    each of its storage members, in member order; what it read noted in ``reads``."""
+) -> list[tuple[str, list[str]]]:
+    """The zone's part of :func:`storage_order`: (subsystem, the zone's HBA ports) for each of
+    its storage members, in member order (one list of ports, shared); what it read noted in
+    ``reads``, every member included (an HBA port removed, or made again by an undo)."""
     members = comps[zid].attrs.get("members") or ()
-    hb = [ranks[m] for m in members if m in ranks]
+    for m in members:
+        reads.setdefault(m, set()).add(zid)
+    hb = [m for m in members if m in ranks]
     if not hb:
         return []
     part = []
@@ -211,7 +216,6 @@ def _zone_part(
         if m in ranks:
             continue
         c = comps.get(m)
-        reads.setdefault(m, set()).add(zid)  # (a member missing now may be made: an undo)
         if c is None or c.kind != "host_port":
             continue
         while c is not None and c.kind != "subsystem":  # (Topology.ancestor, each parent's id

@@ -444,3 +444,32 @@ def test_delta_is_a_copy_and_the_replica_follows(parts, small):
     replica.apply(Delta.from_events(topo, events))
     assert state(replica.topo) == state(topo) == state(small)
     assert dataclasses.asdict(analyze(replica.topo)) == dataclasses.asdict(analyze(small))
+
+
+def test_a_zones_part_of_the_storage_order_outlives_the_ranks_but_not_its_members(parts, small):
+    """The memo keeps each zone's part of the storage order (its subsystems and HBA ports)
+    when the ranks are worked out again, and drops it when one of its members comes or goes,
+    even with the zone itself untouched (a port removed leaving the zone naming it, then made
+    again): the order kept is the one worked out afresh each time."""
+    from planner.fixtures import add_raw, remove_raw
+
+    topo = small.clone()
+    zone = next(
+        z for z in topo.of_kind("zone") if any(topo.get(m) and topo[m].kind == "hba_port" for m in z["members"])
+    )
+    port = topo[next(m for m in zone["members"] if topo.get(m) and topo[m].kind == "hba_port")]
+    memo = LayoutMemo()
+    laid = layout(topo, set(), editor=True, memo=memo)
+    parts_before = dict(memo.zone_parts)
+    remove_raw(topo, port.id)  # the zone still names it
+    memo.forget(topo, {port.id}, laid)
+    laid = layout(topo, set(), editor=True, memo=memo)
+    assert memo.storage == storage_order(topo, host_ranks(topo))
+    assert zone.id not in parts_before or memo.zone_parts[zone.id] != parts_before[zone.id]
+    add_raw(topo, port.kind, port.id, port.parent, port.name, port.part, **port.attrs)
+    memo.forget(topo, {port.id}, laid)
+    layout(topo, set(), editor=True, memo=memo)
+    assert memo.storage == storage_order(topo, host_ranks(topo))
+    assert memo.zone_parts[zone.id] == parts_before[zone.id]
+    kept = [z for z in parts_before if z != zone.id and memo.zone_parts.get(z) is parts_before[z]]
+    assert kept or len(parts_before) == 1  # the other zones' parts outlived the ranks
