@@ -39,6 +39,7 @@ from app.session import APP_NAME, _latest_revision, _remove_autosave, data_dir, 
 from app.startup import apply_tips, build_central, show_guide, show_start_page
 from app.status import show_building
 from app.theme import apply_theme
+from app.undo_actions import toolbar_twins, undo_actions
 from planner.analysis import ANALYSIS_DIRECTIONS
 from planner.examples import EXAMPLES, build_example
 from planner.figures import FIGURE_SETS
@@ -185,12 +186,7 @@ class MainWindow(QMainWindow):
         )
         self.act_revisions = self._action("Revision &history...", self.show_revisions)
         self.act_quit = self._action("&Quit", self.close, S.Quit)
-        self.act_undo = self.doc.undo_stack.createUndoAction(self, "&Undo")
-        self.act_undo.setShortcut(QKeySequence(S.Undo))
-        self.act_undo.setIcon(self.style().standardIcon(SP.SP_ArrowBack))
-        self.act_redo = self.doc.undo_stack.createRedoAction(self, "&Redo")
-        self.act_redo.setShortcut(QKeySequence(S.Redo))
-        self.act_redo.setIcon(self.style().standardIcon(SP.SP_ArrowForward))
+        self.act_undo, self.act_redo = undo_actions(self, self.doc.undo_stack)
         self.act_copy = self._action("&Copy", self.copy_selection, S.Copy)
         self.act_paste = self._action("&Paste", self.paste, S.Paste)
         self.act_duplicate = self._action("D&uplicate", lambda: self.duplicate_ids(self.scene.selected_ids()), "Ctrl+D")
@@ -280,7 +276,8 @@ class MainWindow(QMainWindow):
     def _build_toolbar(self) -> None:
         tb = self.addToolBar("Main")
         tb.setObjectName("MainToolbar")
-        for a in (self.act_new, self.act_open, self.act_save, self.act_undo, self.act_redo, self.act_fit):
+        twins = toolbar_twins(self, self.act_undo, self.act_redo)  # (see toolbar_twins)
+        for a in (self.act_new, self.act_open, self.act_save, *twins, self.act_fit):
             tb.addAction(a)
         tb.addSeparator()
         tb.addWidget(QLabel(" Figures: "))

@@ -29,6 +29,47 @@ def test_title_shows_unsaved_changes_and_undo_redo(window):
     assert w.doc.topology["fastt1.arr1"]["segment_kb"] == 256
 
 
+def test_an_edit_leaves_the_toolbars_undo_buttons_as_they_were(window, qtbot):
+    """The Edit menu's Undo and Redo name the edit; the toolbar's buttons are twins that keep
+    their text and follow the enabled state: a button whose action changed was resized, and the
+    whole window was laid out again at each edit."""
+    from PySide6.QtCore import QEvent, QObject
+    from PySide6.QtWidgets import QToolBar
+
+    w = window
+    bar = w.findChild(QToolBar, "MainToolbar")
+    twins = [a for a in bar.actions() if a.text() in ("Undo", "Redo")]
+    assert [a.isEnabled() for a in twins] == [False, False]
+    asked: list[str] = []
+
+    class Spy(QObject):
+        def eventFilter(self, obj, event):
+            if event.type() == QEvent.Type.LayoutRequest:
+                asked.append(type(obj).__name__)
+            return False
+
+    w.doc.run(edit.set_attr, "fastt1.arr1", "segment_kb", 256)
+    w.doc.run(edit.set_attr, "fastt1.arr2", "segment_kb", 256)
+    w.doc.run(edit.set_attr, "fastt1.arr1", "segment_kb", 64)
+    twins[0].trigger()  # the menu's Undo, by the twin: both can now go either way
+    assert w.doc.topology["fastt1.arr1"]["segment_kb"] == 256
+    assert [a.isEnabled() for a in twins] == [True, True]
+    qtbot.wait(50)
+    spy = Spy()
+    for obj in (bar, w):
+        obj.installEventFilter(spy)
+    names = []
+    for act in (w.act_undo, w.act_redo, w.act_undo):
+        act.trigger()
+        names.append(w.act_redo.text())
+        qtbot.wait(20)
+    assert w.doc.topology["fastt1.arr2"]["segment_kb"] == 128 and len(set(names)) == 2  # the menu names the edit
+    assert [a.text() for a in twins] == ["Undo", "Redo"] and "Ctrl+Z" in twins[0].toolTip()
+    assert not asked, asked
+    twins[1].trigger()
+    assert w.doc.topology["fastt1.arr2"]["segment_kb"] == 256
+
+
 def _type_into(w, qtbot, cid: str, key: str, text: str):
     """Select ``cid``, replace the text of its inspector field ``key`` with ``text`` by typing,
     press Enter; the field."""
