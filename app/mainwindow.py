@@ -39,7 +39,7 @@ from app.session import APP_NAME, _latest_revision, _remove_autosave, data_dir, 
 from app.startup import apply_tips, build_central, show_guide, show_start_page
 from app.status import show_building
 from app.theme import apply_theme
-from app.undo_actions import toolbar_twins, undo_actions
+from app.undo_actions import toolbar_buttons, undo_actions
 from planner.analysis import ANALYSIS_DIRECTIONS
 from planner.examples import EXAMPLES, build_example
 from planner.figures import FIGURE_SETS
@@ -276,9 +276,10 @@ class MainWindow(QMainWindow):
     def _build_toolbar(self) -> None:
         tb = self.addToolBar("Main")
         tb.setObjectName("MainToolbar")
-        twins = toolbar_twins(self, self.act_undo, self.act_redo)  # (see toolbar_twins)
-        for a in (self.act_new, self.act_open, self.act_save, *twins, self.act_fit):
+        for a in (self.act_new, self.act_open, self.act_save):
             tb.addAction(a)
+        toolbar_buttons(tb, self.act_undo, self.act_redo)  # (not the actions: see toolbar_buttons)
+        tb.addAction(self.act_fit)
         tb.addSeparator()
         tb.addWidget(QLabel(" Figures: "))
         self.figures_box = QComboBox()
