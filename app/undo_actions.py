@@ -30,6 +30,7 @@ def toolbar_buttons(toolbar: QToolBar, *actions: QAction) -> list[QToolButton]:
         word = act.text().replace("&", "")
         button = QToolButton(toolbar)
         button.setObjectName(f"{word}Button")
+        button.setAccessibleName(word)
         button.setIcon(act.icon())
         button.setIconSize(toolbar.iconSize())
         toolbar.iconSizeChanged.connect(button.setIconSize)
