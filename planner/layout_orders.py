@@ -57,7 +57,12 @@ class LayoutMemo:
         #: the orders read from cabling and zoning (see host_ranks, by_peer_rank, storage_order),
         #: each with the ids it read (what an edit must touch to change it); None: to work out
         self.ranks: dict[str, int] | None = None
-        self.ranks_read: set[str] = set()
+        #: host_ranks's walk of each server: server -> (its HBA ports in order, the ids it read),
+        #: kept until an edit touches an id it read or one now below it (``ranks_read``: each id
+        #: read -> its server), whatever the other servers (a server deleted or restored on the
+        #: 16x site walked all sixteen again)
+        self.server_ports: dict[str, tuple[list[str], set[str]]] = {}
+        self.ranks_read: dict[str, str] = {}
         self.peers: dict[str, list[int]] | None = None
         self.peers_read: set[str] = set()
         self.storage: dict[str, float] | None = None
@@ -118,6 +123,15 @@ class LayoutMemo:
             if shown is not None and (g := shown.alias.get(cid)) is not None:
                 members.pop(g, None)
 
+    def _forget_server(self, server: str | None) -> None:
+        """Drop ``server``'s walk of :func:`host_ranks` (None: nothing)."""
+        got = self.server_ports.pop(server, None) if server is not None else None
+        if got is not None:
+            read = self.ranks_read
+            for cid in got[1]:
+                if read.get(cid) == server:
+                    del read[cid]
+
     def _forget_orders(self, comps: dict[str, Component], ids: Iterable[str]) -> None:
         """Drop the orders an edit of ``ids`` may change: one whose ids read include one of them,
         or that one of them, as it is now, may enter (a component of a kind it walks; a cable
@@ -126,8 +140,11 @@ class LayoutMemo:
         for cid in ids:
             comp = comps.get(cid)
             kind = comp.kind if comp is not None else ""
-            if ranks is not None and (cid in self.ranks_read or kind in _RANK_KINDS):
-                self.ranks = ranks = self.peers = self.storage = None  # (the zones' parts stay)
+            if cid in self.ranks_read or kind in _RANK_KINDS:
+                self._forget_server(self.ranks_read.get(cid))
+                self._forget_server(_server_of(comps, comp))
+                if ranks is not None:
+                    self.ranks = ranks = self.peers = self.storage = None  # (the zones' parts stay)
             for zid in (cid, *self.zone_reads.get(cid, ())):  # (a zone reads itself)
                 self.zone_parts.pop(zid, None)
             if self.peers is not None and (
@@ -138,6 +155,13 @@ class LayoutMemo:
                 self.peers = None
             if self.storage is not None and (cid in self.storage_read or kind in _STORAGE_KINDS):
                 self.storage = None
+
+
+def _server_of(comps: dict[str, Component], comp: Component | None) -> str | None:
+    """The server ``comp`` is in (itself for a server), or None."""
+    while comp is not None and comp.kind != "server":
+        comp = comps.get(comp.parent) if comp.parent else None
+    return comp.id if comp is not None else None
 
 
 def _at_ranked(cable: Component, ranks: dict[str, int] | None) -> bool:
@@ -154,24 +178,38 @@ def host_ranks(topo: Topology, memo: LayoutMemo | None = None) -> dict[str, int]
     ``memo``: kept there until an edit touches what the walk read (read only)."""
     if memo is not None and memo.ranks is not None:
         return memo.ranks
+    kept = memo.server_ports if memo is not None else {}
     ranks: dict[str, int] = {}
-    read: set[str] = set()
-    below, comps = topo._children, topo._components  # read only
-    for server in topo.of_kind("server"):
-        read.add(server.id)
-        stack = list(reversed(below.get(server.id, ())))
-        while stack:
-            c = comps[stack.pop()]
-            read.add(c.id)
-            if c.kind == "hba_port":
-                ranks[c.id] = len(ranks)
-            elif c.kind in _HOLD_PORTS and (kids := below.get(c.id)):
-                stack += reversed(kids)
-    for c in topo.of_kind("hba_port"):  # HBAs in no server (a draft) come last
-        ranks.setdefault(c.id, len(ranks))
+    for sid in ids_of(topo, "server"):
+        got = kept.get(sid)
+        if got is None:
+            got = kept[sid] = _server_walk(topo, sid)
+            if memo is not None:
+                memo.ranks_read.update(dict.fromkeys(got[1], sid))
+        for pid in got[0]:
+            ranks[pid] = len(ranks)
+    for pid in ids_of(topo, "hba_port"):  # HBAs in no server (a draft) come last
+        ranks.setdefault(pid, len(ranks))
     if memo is not None:
-        memo.ranks, memo.ranks_read = ranks, read
+        memo.ranks = ranks
     return ranks
+
+
+def _server_walk(topo: Topology, sid: str) -> tuple[list[str], set[str]]:
+    """Server ``sid``'s HBA ports in slot order, and the ids the walk read (it enters only
+    what may hold ports)."""
+    below, comps = topo._children, topo._components  # read only
+    ports: list[str] = []
+    read = {sid}
+    stack = list(reversed(below.get(sid, ())))
+    while stack:
+        c = comps[stack.pop()]
+        read.add(c.id)
+        if c.kind == "hba_port":
+            ports.append(c.id)
+        elif c.kind in _HOLD_PORTS and (kids := below.get(c.id)):
+            stack += reversed(kids)
+    return ports, read
 
 
 def storage_order(topo: Topology, ranks: dict[str, int], memo: LayoutMemo | None = None) -> dict[str, float]:
