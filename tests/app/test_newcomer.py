@@ -327,3 +327,36 @@ def test_the_utilization_chart_keeps_its_labels_inside_and_its_ticks_apart(windo
     assert saturated and all(panel.label_inside(i) for i in saturated)
     out = tmp_path / f"charts-{height}.png"  # to look at when this fails
     assert panel.grab().save(str(out))
+
+
+def test_no_tab_bar_left_over_the_docks(qtbot, home):
+    """QMainWindow leaves the tab bars of earlier layouts of its tabbed docks on screen (a
+    "Parts | Model" bar over the outline's header); only each group's own bar, between the
+    docks, is left, and the tabs still switch once a design is open."""
+    from PySide6.QtWidgets import QApplication, QDockWidget, QTabBar
+
+    from app.mainwindow import MainWindow
+    from catalogs.catalog import Catalog
+
+    w = MainWindow(Catalog(":memory:"))
+    qtbot.addWidget(w)
+    w.resize(1400, 900)
+    w.show()
+    for _ in range(50):  # (the event loop's first turns, as the application's own loop runs them)
+        QApplication.processEvents()
+
+    def groups() -> list[tuple[str, ...]]:
+        bars = [b for b in w.findChildren(QTabBar) if b.parent() is w and b.isVisible()]
+        docks = [d for d in w.findChildren(QDockWidget) if d.isVisible() and not d.isFloating()]
+        assert [b for b in bars if any(b.geometry().intersects(d.geometry()) for d in docks)] == []
+        return sorted(tuple(b.tabText(i) for i in range(b.count())) for b in bars)
+
+    first = groups()
+    assert len(first) == len(set(first)) and ("Parts", "Model") in first and ("Properties", "Undo history") in first
+    assert any("Findings" in g and "Racks" in g for g in first)
+    w.open_example("p690-one-drawer")
+    w.docks["tree"].raise_()
+    w.docks["history"].raise_()
+    qtbot.wait(50)
+    assert groups() == first
+    assert not w.docks["tree"].visibleRegion().isEmpty() and w.docks["palette"].visibleRegion().isEmpty()
