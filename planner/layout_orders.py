@@ -64,7 +64,12 @@ class LayoutMemo:
         self.server_ports: dict[str, tuple[list[str], set[str]]] = {}
         self.ranks_read: dict[str, str] = {}
         self.peers: dict[str, list[int]] | None = None
-        self.peers_read: set[str] = set()
+        #: peer_ranks's part of each cable: (switch, HBA port) when it joins the two, else None,
+        #: kept until an edit touches an id it read (``cable_reads``: id -> the cables that read
+        #: it), whatever the ranks (a server deleted or restored on the 16x site read all 10,752
+        #: cables and the switch of each port again)
+        self.cable_peers: dict[str, tuple[str, str] | None] = {}
+        self.cable_reads: dict[str, set[str]] = {}
         self.storage: dict[str, float] | None = None
         self.storage_read: set[str] = set()
         #: storage_order's part of each zone: (subsystem, the zone's HBA ports) pairs, kept until
@@ -147,11 +152,10 @@ class LayoutMemo:
                     self.ranks = ranks = self.peers = self.storage = None  # (the zones' parts stay)
             for zid in (cid, *self.zone_reads.get(cid, ())):  # (a zone reads itself)
                 self.zone_parts.pop(zid, None)
-            if self.peers is not None and (
-                cid in self.peers_read
-                or kind in _PEER_KINDS
-                or (kind == "cable" and comp is not None and _at_ranked(comp, ranks))
-            ):
+            dropped = False
+            for c in (cid, *self.cable_reads.get(cid, ())):  # (a cable reads itself)
+                dropped = self.cable_peers.pop(c, False) is not False or dropped
+            if dropped or kind in _PEER_KINDS or kind == "cable":
                 self.peers = None
             if self.storage is not None and (cid in self.storage_read or kind in _STORAGE_KINDS):
                 self.storage = None
@@ -162,14 +166,6 @@ def _server_of(comps: dict[str, Component], comp: Component | None) -> str | Non
     while comp is not None and comp.kind != "server":
         comp = comps.get(comp.parent) if comp.parent else None
     return comp.id if comp is not None else None
-
-
-def _at_ranked(cable: Component, ranks: dict[str, int] | None) -> bool:
-    """Whether ``cable`` ends at an HBA port of ``ranks`` (None: unknown, so maybe)."""
-    if ranks is None:
-        return True
-    attrs = cable.attrs
-    return attrs.get("a") in ranks or attrs.get("b") in ranks
 
 
 def host_ranks(topo: Topology, memo: LayoutMemo | None = None) -> dict[str, int]:
@@ -286,18 +282,38 @@ def by_peer_rank(
 def peer_ranks(topo: Topology, ranks: dict[str, int], memo: LayoutMemo | None) -> dict[str, list[int]]:
     """Switch id -> the ranks of the HBA ports cabled to it (see :func:`by_peer_rank`)."""
     comps, sports = topo._components, ids_of(topo, "switch_port")
+    kept = memo.cable_peers if memo is not None else {}
+    reads = memo.cable_reads if memo is not None else {}
     got: dict[str, list[int]] = {}
-    read: set[str] = set()
     for cid in ids_of(topo, "cable"):
-        attrs = comps[cid].attrs
-        a, b = attrs.get("a"), attrs.get("b")
-        port, peer = (a, b) if a in sports else (b, a)
-        if port in sports and peer in ranks:
-            sw = topo.ancestor(port, "switch")
-            read.update((cid, port))  # (an edit of the ASIC between moves a port, or removes it)
-            if sw is not None:
-                read.add(sw.id)
-                got.setdefault(sw.id, []).append(ranks[peer])
+        part = kept.get(cid, False)
+        if part is False:
+            part = kept[cid] = _cable_peer(comps, sports, cid, reads)
+        if part is not None and part[1] in ranks:
+            got.setdefault(part[0], []).append(ranks[part[1]])
     if memo is not None:
-        memo.peers, memo.peers_read = got, read
+        memo.peers = got
     return got
+
+
+def _cable_peer(
+    comps: dict[str, Component], sports: dict[str, None], cid: str, reads: dict[str, set[str]]
+) -> tuple[str, str] | None:
+    """(the switch, the HBA port) cable ``cid`` joins, or None; the ids read noted in ``reads``
+    (its ends, present or not, and the components from its switch port up to the switch)."""
+    attrs = comps[cid].attrs
+    a, b = attrs.get("a"), attrs.get("b")
+    for end in (cid, a, b):
+        if end:
+            reads.setdefault(end, set()).add(cid)
+    port, peer = (a, b) if a in sports else (b, a)
+    other = comps.get(peer) if peer else None
+    if port not in sports or other is None or other.kind != "hba_port":
+        return None
+    c = comps.get(port)
+    while c is not None and c.kind != "switch":
+        parent = c.parent
+        if parent:
+            reads.setdefault(parent, set()).add(cid)
+        c = comps.get(parent) if parent else None
+    return (c.id, peer) if c is not None else None

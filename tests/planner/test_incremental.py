@@ -473,3 +473,38 @@ def test_a_zones_part_of_the_storage_order_outlives_the_ranks_but_not_its_member
     assert memo.zone_parts[zone.id] == parts_before[zone.id]
     kept = [z for z in parts_before if z != zone.id and memo.zone_parts.get(z) is parts_before[z]]
     assert kept or len(parts_before) == 1  # the other zones' parts outlived the ranks
+
+
+def test_a_cables_part_of_the_switch_order_follows_its_ends_and_its_switch(parts, _benchmark):
+    """The memo keeps each cable's part of the switches' order (the switch and the HBA port it
+    joins) whatever the ranks, and drops it when an end comes or goes with the cable untouched
+    (a switch port removed, the cable naming it still, then made again) or when the port's
+    switch changes above it (its ASIC moved to another switch): the order kept is the one
+    worked out afresh each time, and the other cables' parts are kept."""
+    from planner.fixtures import add_raw, remove_raw
+
+    topo = _benchmark.clone()
+    memo = LayoutMemo()
+    laid = layout(topo, set(), editor=True, memo=memo)
+
+    def again(cid):
+        nonlocal laid
+        memo.forget(topo, {cid}, laid)
+        laid = layout(topo, set(), editor=True, memo=memo)
+        assert memo.peers == peer_ranks(topo, host_ranks(topo), None)
+
+    kinds = {"hba_port", "switch_port"}
+    cable = next(c for c in topo.of_kind("cable") if {topo[c["a"]].kind, topo[c["b"]].kind} == kinds)
+    sp = cable["a"] if topo[cable["a"]].kind == "switch_port" else cable["b"]
+    kept = {c: p for c, p in memo.cable_peers.items() if p is not None}
+    port = topo[sp]
+    remove_raw(topo, sp)  # the cable still names it
+    again(sp)
+    add_raw(topo, port.kind, port.id, port.parent, port.name, port.part, **port.attrs)
+    again(sp)
+    asic = port.parent
+    before = memo.peers
+    topo._reparent(asic, next(s.id for s in topo.of_kind("switch") if s.id != topo[asic].parent))
+    again(asic)  # (the port and the cable untouched)
+    assert memo.peers != before
+    assert sum(memo.cable_peers.get(c) is p for c, p in kept.items()) > len(kept) // 2  # the others kept
