@@ -279,6 +279,44 @@ def test_far_out_a_large_selection_is_gathered_in_slices_before_the_views_paint(
     )
 
 
+def test_the_views_held_for_a_selection_repaint_on_a_turn_of_their_own_once_the_slice_is_spent(
+    qtbot, parts, benchmark_design, monkeypatch
+):
+    """The views' repaint after a large selection (2-3 ms on the 16x site) waits for the next
+    turn when the slice that finished the overview's picture is spent: Select All's release was
+    one turn of 9-12 ms (its 6 ms slice, the last stripe drawn, then the repaint)."""
+    from widgets.canvas import painting as painting_module
+    from widgets.canvas import scene as scene_module
+
+    monkeypatch.setattr(scene_module, "SELECTION_AT_ONCE", 5)
+    doc, scene, view = zoomed(qtbot, parts, benchmark_design, FAR_SCALE * 0.5)
+    view.viewport().grab()
+    doc.synchronous = False
+    monkeypatch.setattr(painting_module, "PAINT_SLICE_S", 0.0)  # every slice spent after one step
+    steps, released = [0], []
+    preparations = scene._view_preparations
+
+    def counted():  # every step of the preparations counted, the one that ends them too
+        for _ in preparations():
+            steps[0] += 1
+            yield
+        steps[0] += 1
+
+    letting = scene._let_views_paint
+    monkeypatch.setattr(scene, "_view_preparations", counted)
+    monkeypatch.setattr(scene, "_let_views_paint", lambda: (released.append(steps[0]), letting()))
+    doc.select([cid for cid, item in scene.items_by_id.items() if item.parentItem() is None])
+    viewport = view.viewport()
+    scene._release_timer.stop()  # (the turns run one by one below)
+    for _ in range(10000):
+        if viewport.updatesEnabled():
+            break
+        before = steps[0]
+        scene._release_held()
+    assert viewport.updatesEnabled() and len(released) == 1
+    assert steps[0] > 1 and released[0] == before  # the repaint's turn made nothing
+
+
 def test_a_stripe_is_drawn_a_few_shapes_a_step_and_whole_if_left_half_drawn(
     qtbot, parts, benchmark_design, monkeypatch
 ):

@@ -42,8 +42,10 @@ _EDGE = QColor(110, 120, 140, 110)
 _PAUSE_EVERY = 64
 #: the height of a stripe (scene units): the batches of each are kept and drawn apart
 STRIPE = 2048.0
-#: how long the picture is drawn, stripe after stripe, before a pause (see OverviewItem._drawing)
-DRAW_SLICE_S = 0.004
+#: how long the picture is drawn, stripe after stripe, before a pause (see OverviewItem._drawing);
+#: short, as the caller's slice may be nearly spent when it begins one (4 ms made Select All's
+#: turn on the 16x site 9-10 ms, over its 6 ms slice)
+DRAW_SLICE_S = 0.002
 #: ... a few hundred lines or rectangles at a time
 _OPS_EVERY = 256
 _NEAR = 64.0  # scene units: 8 pixels at the overview's largest zoom (FAR_SCALE)
