@@ -14,6 +14,7 @@ from typing import Any
 
 from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtWidgets import QWidget
+from shiboken6 import isValid
 
 
 def on_screen(panel: QWidget) -> bool:
@@ -82,26 +83,71 @@ class WhenShown(QObject):
 SELECTION_LATER_FROM = 100
 
 
+class _Turns(QObject):
+    """Work put off to later turns of the event loop, one piece a turn, oldest first, one piece
+    per owner (a newer one replaces it). Zero-interval timers started in the same turn all run
+    in Qt's next pass over its timers, back to back: after Select All on the 16x site the
+    canvas's 8 ms, the inspector's, the model tree's and the racks' came to one block of 25 ms.
+    One piece a turn lets the events waiting (and the canvas's slices) in between."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._todo: dict[QObject, Callable[[], None]] = {}
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(0)
+        self._timer.timeout.connect(self._next)
+
+    def put(self, owner: QObject, work: Callable[[], None]) -> None:
+        self._todo.pop(owner, None)
+        self._todo[owner] = work
+        if not self._timer.isActive():
+            self._timer.start()
+
+    def drop(self, owner: QObject) -> None:
+        self._todo.pop(owner, None)
+
+    def pending(self, owner: QObject) -> bool:
+        return owner in self._todo
+
+    def _next(self) -> None:
+        while self._todo:
+            owner = next(iter(self._todo))
+            work = self._todo.pop(owner)
+            if isValid(owner):  # (a panel closed meanwhile: nothing to do)
+                work()
+                break
+        if self._todo:
+            self._timer.start()
+
+
+_TURNS: _Turns | None = None
+
+
+def turns() -> _Turns:
+    """The application's queue of work put off a turn, one piece a turn (see :class:`_Turns`)."""
+    global _TURNS
+    if _TURNS is None or not isValid(_TURNS):
+        _TURNS = _Turns()
+    return _TURNS
+
+
 class SelectionFollower(QObject):
     """``SelectionFollower(panel, doc, show)``: calls ``show(ids)`` as the document's selection
-    changes: at once for a few components, on the next turn of the event loop for more than
-    :data:`SELECTION_LATER_FROM` (the newest selection then, once). A child of ``panel``: the
-    connection goes with it."""
+    changes: at once for a few components, on a later turn of the event loop for more than
+    :data:`SELECTION_LATER_FROM` (the newest selection then, once; one panel a turn, see
+    :func:`turns`). A child of ``panel``: the connection goes with it."""
 
     def __init__(self, panel: QWidget, doc: Any, show: Callable[[list[str]], None]) -> None:
         super().__init__(panel)
         self._doc, self._show = doc, show
-        self._later = QTimer(self)
-        self._later.setSingleShot(True)
-        self._later.setInterval(0)
-        self._later.timeout.connect(self._shown_later)
         doc.selectionChanged.connect(self.take)
 
     def take(self, ids: list[str]) -> None:
         if len(ids) > SELECTION_LATER_FROM:
-            self._later.start()
+            turns().put(self, self._shown_later)
             return
-        self._later.stop()  # (a large one pending is replaced by this one)
+        turns().drop(self)  # (a large one pending is replaced by this one)
         self._show(ids)
 
     def _shown_later(self) -> None:

@@ -63,6 +63,9 @@ OPEN_GROUP_ROWS = 500
 #: built at once blocked the editor 126-153 ms); its first FILL_AT_ONCE rows at once
 FILL_AT_ONCE = 200
 FILL_SLICE_S = 0.004
+#: ... of a group opened by a selection, whose row is shown once the group is filled: a few
+#: (the first cable selected on the 16x site built 200 rows in the selection's turn: 5-7 ms)
+REACH_AT_ONCE = 20
 #: a component row's flags (Qt's default for an item, without drag and drop: see _set_flags)
 _ROW_FLAGS = Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsEditable
 #: at most this many attributes are shown in the details column
@@ -345,18 +348,18 @@ class ModelTreePanel(QWidget):
         elif not below and item.rowCount() == 1 and item.child(0).data(PLACEHOLDER_ROLE):
             item.removeRow(0)
 
-    def _fetch(self, item: QStandardItem, later: bool = False) -> None:
+    def _fetch(self, item: QStandardItem, later: bool = False, at_once: int = FILL_AT_ONCE) -> None:
         """Build the rows inside ``item`` (its branch is being opened); ``later``: of a group
-        of more than FILL_AT_ONCE, the first FILL_AT_ONCE now and the others in slices (see
+        of more than FILL_AT_ONCE, the first ``at_once`` now and the others in slices (see
         :meth:`_fill_slice`). Its placeholder row becomes the first, not removed: a proxy
         filtering recursively drops a branch whose last row goes, and the views and searches
         opening branches hold its index meanwhile."""
         kind = None if item.data(ID_ROLE) else item.data(KIND_ROLE)
         comps = [c for c in self._below(item) if c.id not in self.rows]
         if later and kind is not None and len(comps) > FILL_AT_ONCE:
-            self._filling[kind] = comps[FILL_AT_ONCE:][::-1]  # (taken from the end)
+            self._filling[kind] = comps[at_once:][::-1]  # (taken from the end)
             self._fill_timer.start(1)
-            comps = comps[:FILL_AT_ONCE]
+            comps = comps[:at_once]
         else:
             self._filling.pop(kind, None)
             self._fetched.add(self._key(item))
@@ -733,7 +736,7 @@ class ModelTreePanel(QWidget):
         group = self.groups.get(top.kind) if top is not None else None
         if self.fill_later and group is not None and top.id not in self.rows and self._unfetched(group):
             if top.kind not in self._filling and self._top_count.get(top.kind, 0) > FILL_AT_ONCE:
-                self._fetch(group, later=True)
+                self._fetch(group, later=True, at_once=REACH_AT_ONCE)
             if top.kind in self._filling and top.id not in self.rows:
                 return None
         return self._ensure(cid)

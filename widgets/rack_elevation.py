@@ -45,7 +45,7 @@ from PySide6.QtWidgets import (
 from planner import placement
 from planner.naming import counted, label
 from planner.schema import KINDS, kind_name
-from widgets.deferred import unseen
+from widgets.deferred import SELECTION_LATER_FROM, turns, unseen
 from widgets.style import set_style_sheet
 
 MIME = "application/x-sanplan-unit"  # the dragged unit's id
@@ -238,7 +238,7 @@ class RackElevationPanel(QWidget):
         doc.modelEvents.connect(self._note_events)
         doc.changed.connect(self._timer.start)
         doc.projectReplaced.connect(self._replaced)  # an opened site's racks wait for their tab
-        doc.selectionChanged.connect(lambda _ids: self._show_selection())
+        doc.selectionChanged.connect(self._selection_changed)
         self.refresh()
 
     def _build(self) -> None:
@@ -535,6 +535,16 @@ class RackElevationPanel(QWidget):
             keys = self._reads.get(cid)
             if keys is not None:
                 keys.discard(key)
+
+    def _selection_changed(self, ids: list[str]) -> None:
+        """Outline the selection at once, or on the next turn when many outlines may change
+        (Select All or its clearing on the 16x site: a thousand units' outlines, then Qt's
+        repaint of them, 5-6 ms, in the turn of the canvas's 10 ms)."""
+        if len(ids) + len(self._outlined) > SELECTION_LATER_FROM:
+            turns().put(self, self._show_selection)  # (one panel a turn: see widgets.deferred)
+        else:
+            turns().drop(self)  # (a large one pending is replaced by this one)
+            self._show_selection()
 
     def _show_selection(self) -> None:
         """Outline the selected units in blue: only the units whose outline changes (every unit
