@@ -338,10 +338,12 @@ class DiagramScene(Painting, Morphing, ToolLookups, QGraphicsScene):
             return
         until = None if self.doc.synchronous else time.perf_counter() + BUILD_SLICE_S
         if not build.ready:
+            digging = until is not None and bool(self._grave)
             finished = (
                 self._grave.dig(until)  # the items shown before go first
-                and self._step_build(build, until)
-                and self._prepare_views(build, until)
+                and not (digging and time.perf_counter() >= until)  # (a build step, 4-6 ms on the
+                and self._step_build(build, until)  # 16x site, after a dig that spent the slice
+                and self._prepare_views(build, until)  # made 15-21 ms slices while it folded)
             )
             if not finished or (until is not None and self._held):
                 build.ready = finished  # (the views held are let paint on the next turn)
