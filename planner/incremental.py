@@ -114,12 +114,18 @@ class Delta:
                 meta = True
         comps: dict[str, tuple[Component, int, int]] = {}
         removed = []
+        places = _places(topo, moved)
         for cid in ids:
             c = topo.get(cid)
             if c is None:
                 removed.append(cid)
                 continue
-            index = topo._children[c.parent].index(cid) if cid in moved else -1
+            if cid not in moved:
+                index = -1
+            elif c.parent in places:
+                index = places[c.parent][cid]
+            else:
+                index = topo._children[c.parent].index(cid)
             comps[cid] = (c.copy(), topo.seq_of(cid), index)
         parts = {pid: copy.deepcopy(topo.parts.get(pid)) for pid in part_ids}
         return cls(topo.revision, comps, tuple(removed), parts, copy.deepcopy(topo.meta) if meta else None)
@@ -128,6 +134,25 @@ class Delta:
     def ids(self) -> set[str]:
         """Every component id the edit touched (changed, added or removed)."""
         return set(self.components) | set(self.removed)
+
+
+#: more components added or moved under one parent than this: their places among its
+#: children are read from one pass over them (a server undone on the 16x site adds 224 cables
+#: among 5,000 top-level components: 224 searches of that list, 1.2 ms of the edit's turn)
+_PLACES_FROM = 4
+
+
+def _places(topo: Topology, moved: set[str]) -> dict[str | None, dict[str, int]]:
+    """Child id -> its place among its parent's children, for the parents of more than
+    :data:`_PLACES_FROM` of ``moved``."""
+    under: dict[str | None, int] = {}
+    for cid in moved:
+        c = topo.get(cid)
+        if c is not None:
+            under[c.parent] = under.get(c.parent, 0) + 1
+    return {
+        parent: {x: i for i, x in enumerate(topo._children[parent])} for parent, n in under.items() if n > _PLACES_FROM
+    }
 
 
 class Replica:

@@ -446,6 +446,32 @@ def test_delta_is_a_copy_and_the_replica_follows(parts, small):
     assert dataclasses.asdict(analyze(replica.topo)) == dataclasses.asdict(analyze(small))
 
 
+def test_many_components_come_back_among_the_top_level_at_their_places(parts, monkeypatch):
+    """A server deleted and undone on a site brings back its cables among the other top-level
+    components (their places read in one pass over them, not searched one by one): the replica
+    has every list of children in the original's order, also with the places searched."""
+    import planner.incremental as incremental
+
+    site = build_site(parts, 2)
+    server = site.ids_of_kind("server")[0]
+    for places_from in (incremental._PLACES_FROM, 10**9):
+        monkeypatch.setattr(incremental, "_PLACES_FROM", places_from)
+        topo = site.clone()
+        replica = Replica(topo)
+        events = []
+        topo.subscribe(events.append)
+        back = edit.delete(topo, [server])
+        replica.apply(Delta.from_events(topo, events))
+        events.clear()
+        back.undo(topo)
+        delta = Delta.from_events(topo, events)
+        cables = [cid for cid, (c, _, _) in delta.components.items() if c.kind == "cable"]
+        assert len(cables) > incremental._PLACES_FROM or places_from > 10**8
+        assert all(delta.components[c][2] == topo._children[None].index(c) for c in cables)
+        replica.apply(delta)
+        assert state(replica.topo) == state(topo) == state(site)
+
+
 def test_a_zones_part_of_the_storage_order_outlives_the_ranks_but_not_its_members(parts, small):
     """The memo keeps each zone's part of the storage order (its subsystems and HBA ports)
     when the ranks are worked out again, and drops it when one of its members comes or goes,
