@@ -107,18 +107,17 @@ class _Turns(QObject):
     def drop(self, owner: QObject) -> None:
         self._todo.pop(owner, None)
 
-    def pending(self, owner: QObject) -> bool:
-        return owner in self._todo
-
     def _next(self) -> None:
-        while self._todo:
-            owner = next(iter(self._todo))
-            work = self._todo.pop(owner)
-            if isValid(owner):  # (a panel closed meanwhile: nothing to do)
-                work()
-                break
-        if self._todo:
-            self._timer.start()
+        try:
+            while self._todo:
+                owner = next(iter(self._todo))
+                work = self._todo.pop(owner)
+                if isValid(owner):  # (a panel closed meanwhile: nothing to do)
+                    work()
+                    break
+        finally:  # (the others keep their turns whatever this piece did)
+            if self._todo:
+                self._timer.start()
 
 
 _TURNS: _Turns | None = None
