@@ -173,8 +173,7 @@ class Replica:
         t = self.topo
         _REPLICAS.add(t)
         gone = [cid for cid in delta.removed if cid in t]
-        for cid in gone:
-            self._detach(t._components[cid])
+        self._detach_all([t._components[cid] for cid in gone])
         for cid in gone:
             comp = t._components.pop(cid)
             t._index_refs(comp, add=False)
@@ -208,6 +207,24 @@ class Replica:
         siblings = self.topo._children.get(comp.parent)
         if siblings is not None and comp.id in siblings:
             siblings.remove(comp.id)
+
+    def _detach_all(self, comps: list[Component]) -> None:
+        """Take ``comps`` out of their parents' children: in one pass over a parent's list for
+        more than :data:`_PLACES_FROM` of them (a server deleted on the 16x site: its 224 cables
+        searched for and removed one by one among 5,000 top-level components, 5-6 ms)."""
+        under: dict[str | None, set[str]] = {}
+        for comp in comps:
+            under.setdefault(comp.parent, set()).add(comp.id)
+        for parent, ids in under.items():
+            siblings = self.topo._children.get(parent)
+            if siblings is None:
+                continue
+            if len(ids) > _PLACES_FROM:
+                siblings[:] = [cid for cid in siblings if cid not in ids]
+            else:
+                for cid in ids:
+                    if cid in siblings:
+                        siblings.remove(cid)
 
     def _put(self, old: Component | None, comp: Component, seq: int) -> None:
         t = self.topo
