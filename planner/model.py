@@ -97,6 +97,8 @@ class Topology:
         #: the tables out of design order, put back in order when read (see _fix_table): "" for
         #: the components, else a kind (an undo puts removed components back at their ends)
         self._stale: set[str] = set()
+        #: parent -> where the last component removed from its children was (see _remove)
+        self._removed_at: dict[str | None, int] = {}
         self.revision = 0  # bumped on every change; analysis caches key on it
 
     # -- reading --------------------------------------------------------------------------
@@ -281,7 +283,8 @@ class Topology:
         if self._children.get(cid):
             raise ModelError(f"{cid} still has parts inside it")
         siblings = self._children[comp.parent]
-        index = siblings.index(cid)
+        index = self._place_among(siblings, cid, self._removed_at.get(comp.parent, 0))
+        self._removed_at[comp.parent] = index
         del siblings[index]
         self._index_refs(comp, add=False)
         del self._by_kind[comp.kind][cid]
@@ -291,6 +294,17 @@ class Topology:
         self.positions.pop(cid, None)  # a deleted box keeps no place on the canvas
         self._emit(Event("removed", cid, was_in=comp.parent))
         return index
+
+    @staticmethod
+    def _place_among(siblings: list[str], cid: str, near: int) -> int:
+        """``cid``'s index in ``siblings``, looked for from ``near`` on first: a deletion
+        removes its components in the order they were made, so a server's 224 cables among the
+        16x site's 5,000 top-level components follow one another (each searched from the start:
+        2 ms of the deletion)."""
+        try:
+            return siblings.index(cid, near)
+        except ValueError:
+            return siblings.index(cid, 0, near)
 
     def _set(self, cid: str, key: str, value: Any) -> Any:
         comp = self._components[cid]

@@ -206,3 +206,34 @@ def test_design_order_survives_undo_whatever_is_read_between(steps):
     while stack.undo():
         pass
     _in_order(t)
+
+
+@given(st.permutations(range(12)), st.integers(min_value=0, max_value=12))
+@settings(max_examples=40, deadline=None)
+def test_removed_components_take_their_places_back_whatever_the_order(order, hint):
+    """A component's place among its siblings is looked for from where the last removal was
+    (a deletion removes its components in the order they were made), then from the start: in
+    any order of removals, each records its true place and the undo puts the list back."""
+    from planner.commands import Macro, RemoveComponent
+
+    t = Topology()
+    for i in range(12):
+        t._add(_rack(f"r{i}"))
+    before = list(t._children[None])
+    t._removed_at[None] = hint  # (a stale hint from an earlier deletion)
+    steps = [RemoveComponent(f"r{i}") for i in order]
+    expected, left = [], list(before)
+    for i in order:
+        expected.append(left.index(f"r{i}"))
+        left.remove(f"r{i}")
+    macro = Macro("delete", steps)
+    macro.do(t)
+    assert [s.index for s in steps] == expected and t._children.get(None, []) == []
+    macro.undo(t)
+    assert t._children[None] == before
+
+
+def _rack(cid: str):
+    from planner.model import Component
+
+    return Component(cid, "rack", cid, None, None, {})
