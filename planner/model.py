@@ -291,6 +291,7 @@ class Topology:
         del self._components[cid]
         del self._seq[cid]
         self._children.pop(cid, None)
+        self._removed_at.pop(cid, None)
         self.positions.pop(cid, None)  # a deleted box keeps no place on the canvas
         self._emit(Event("removed", cid, was_in=comp.parent))
         return index
