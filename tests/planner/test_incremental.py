@@ -403,6 +403,60 @@ def test_a_removal_splits_parts_without_walking_them(parts):
     assert step(lambda: edit.delete(site, hbas)) == 3  # the adapters' old slots are the seeds
 
 
+def test_references_gained_join_parts_without_walking_them(parts, monkeypatch):
+    """A server deleted and undone: the undo gives its zones and host mappings back their HBA
+    ports (references gained, none lost), so the parts it touches are joined from a walk of the
+    components brought back alone, with no search of the rest (Partition._resplit). A zone
+    naming a port of another server joins the two servers' parts the same way; one naming a
+    missing id anew is searched (the id's part is the zone's). After each the partition equals
+    one made afresh and the analysis a full one."""
+    from planner.fixtures import set_raw
+
+    site = build_site(parts, 3)
+    replica = Replica(site)
+    inc = IncrementalAnalysis(replica.topo)
+    walked, searched = [], []
+    walk, resplit = Partition._walk, Partition._resplit
+
+    def counting_walk(self, seeds, stop=None):
+        groups, seen, joins = walk(self, seeds, stop)
+        walked.append(len(seen))
+        return groups, seen, joins
+
+    def counting_resplit(self, ids):
+        searched.append(len(ids))
+        return resplit(self, ids)
+
+    monkeypatch.setattr(Partition, "_walk", counting_walk)
+    monkeypatch.setattr(Partition, "_resplit", counting_resplit)
+
+    def step(change):
+        walked.clear(), searched.clear()
+        got = replayed(site, replica, inc, change)
+        seen = (list(walked), list(searched))
+        same_analysis(got, analyze(site))
+        same_parts(inc.partition)
+        return seen, len([p for p in inc.parts.values() if p.paths])
+
+    server = site.ids_of_kind("server")[1]
+    undo = []
+    (_, searched_delete), _ = step(lambda: undo.append(edit.delete(site, [server])))
+    assert searched_delete  # (a removal is searched)
+    (walks, searches), with_paths = step(lambda: undo[0].undo(site))
+    assert with_paths == 3 and searches == []  # no search: joined from the walk of what came back
+    back = [c for c in site.components() if c.id.startswith("s2.")]
+    assert walks and max(walks) <= len(back) < len(site) // 2
+    # a zone of the first server given a port of the third: the two parts join, no search
+    zone = site.of_kind("zone")[0]
+    other = next(p.id for p in site.of_kind("hba_port") if p.id.startswith("s3."))
+    (walks, searches), with_paths = step(lambda: edit.set_attr(site, zone.id, "members", (*zone["members"], other)))
+    assert with_paths == 2 and searches == [] and walks == [0]
+    # ... one naming a missing id anew: searched (the id joins the zone's part)
+    (_, searches), with_paths = step(lambda: set_raw(site, zone.id, "members", (*zone["members"], "s9.gone")))
+    assert searches and with_paths == 2
+    assert inc.partition.part_of["s9.gone"] == inc.partition.part_of[zone.id]
+
+
 def test_moving_units_between_racks_keeps_the_analysis_exact(parts):
     """A unit taken out of its rack and put into another server's rack, then a rack deleted:
     the analysis of the replica follows edit by edit, equal to a full one, and the servers stay
