@@ -87,6 +87,49 @@ def test_structural_edits_keep_the_items_and_show_what_a_rebuild_shows(
     assert all(share > 0.5 for share in shares.values()), shares
 
 
+def test_boxes_made_far_out_get_their_texts_when_woken(qtbot, parts, benchmark_design, monkeypatch):
+    """Zoomed far out (the overview shown, no item drawn) the boxes a morph makes are made
+    asleep: no texts, what the edits and the analysis ask of them kept. Zoomed back in, or once
+    the canvas is idle, they wake with the texts a fresh scene's full paint gives them (their
+    titles, a renamed one's new title, their load figures, a group's load line)."""
+    monkeypatch.setattr(morph_module, "WAKE_AFTER_MS", 60_000)  # (no idle waking until the end)
+    doc, scene = background_canvas(qtbot, parts, benchmark_design)
+    scene.set_all_collapsed(False)
+    settle(qtbot, doc, scene)
+
+    def far_then(*steps) -> list:
+        scene.set_low_detail(True, 0.05)
+        assert scene.far
+        for step in steps:
+            step()
+            settle(qtbot, doc, scene)
+        return [it for it in scene.items_by_id.values() if it.asleep]
+
+    asleep = far_then(lambda: doc.run(edit.delete, ["fastt3"]), doc.undo_stack.undo)
+    assert len(asleep) > 10 and all(it.text is None for it in asleep)  # fastt3 and its boxes
+    assert any(it.util is not None for it in asleep)  # painted while asleep
+    asleep = far_then(
+        lambda: scene.toggle_collapsed("sw1"),  # (folded: its box made again, with a load line)
+        lambda: doc.run(edit.set_attr, "fastt3", "name", "FAStT-renamed"),
+    )
+    assert any(it.cid == "sw1" for it in asleep) and any(it.cid == "fastt3" for it in asleep)
+    scene.set_low_detail(False, 1.0)  # zoomed back in: every box awake
+
+    assert not scene.far and not any(it.asleep for it in scene.items_by_id.values())
+    mine = shown(scene)
+    assert mine == full_paint(qtbot, parts, doc, scene)
+    assert any("FAStT-renamed" in t for t in mine[0]["fastt3"][4])
+    assert mine[0]["sw1"][3] and "MB/s" in mine[0]["sw1"][4][0]  # (its load line)
+    # left far out, the canvas idle: woken a slice a turn
+    monkeypatch.setattr(morph_module, "WAKE_AFTER_MS", 50)
+    asleep = far_then(lambda: doc.run(edit.delete, ["fastt3"]), doc.undo_stack.undo)
+    assert asleep
+    qtbot.waitUntil(lambda: not any(it.asleep for it in scene.items_by_id.values()), timeout=10000)
+    assert scene.far and all(it.text is not None for it in asleep)
+    scene.set_low_detail(False, 1.0)
+    assert shown(scene) == full_paint(qtbot, parts, doc, scene)
+
+
 def test_what_a_morph_keeps_is_worked_out_in_the_lane_with_the_layout(qtbot, parts, benchmark_design, monkeypatch):
     """The boxes whose items stay are compared with the diagram shown off the GUI thread (on
     the 16x site expanded that took 50-65 ms of it after each edit that moved boxes); the

@@ -39,14 +39,21 @@ MORPH_SLICE_S = 0.006
 KEEP_SHARE = 0.5
 #: after a morph the views stay held until the analysis that follows is painted, this long at most
 HOLD_FOR_ANALYSIS_S = 0.3
+#: boxes made asleep (see BoxItem.wake) are woken once the canvas has shown the design's analysis
+#: and nothing changed for this long, a slice of WAKE_SLICE_S a turn (an edit pauses it)
+WAKE_AFTER_MS = 200
+WAKE_SLICE_S = 0.003
 
 
-def make_item(scene: DiagramScene, d: Diagram, box: Box, head: float | None) -> BoxItem:
+def make_item(scene: DiagramScene, d: Diagram, box: Box, head: float | None, asleep: bool = False) -> BoxItem:
     """A new item for ``box`` of ``d`` in ``scene``, inside its container's item (made before
-    it), where the diagram places it."""
+    it), where the diagram places it; ``asleep``: its texts made later (see BoxItem.wake), when
+    the scene is zoomed far out."""
     up = d.boxes.get(box.container) if box.container else None
     parent = scene.items_by_id.get(up.id) if up is not None else None
-    item = BoxItem(box, parent, head)
+    item = BoxItem(box, parent, head, asleep and scene.far)
+    if item.asleep:
+        scene.wake_later(item)
     if parent is None or up is None:
         item.setPos(box.x, box.y)
         scene.addItem(item)
@@ -158,7 +165,7 @@ class Morph:
         up = self.d.boxes.get(container) if container else None
         item = self.scene.items_by_id.get(cid) if cid in self.keep else None  # (the others are gone)
         if item is None:
-            make_item(self.scene, self.d, box, self.head.get(cid))
+            make_item(self.scene, self.d, box, self.head.get(cid), not self.scene.doc.synchronous)
             self.made.append(cid)
             return
         was, shifted = item.box, self.shifted
@@ -416,6 +423,28 @@ class Morphing:
             self._let_views_paint()
         self.rebuilt.emit()
         self.paint_analysis_soon()  # held back while the items were changed
+
+    def wake_later(self: Any, item: BoxItem) -> None:
+        """``item`` was made asleep: wake it when the canvas is idle (or zoomed in: see
+        DiagramScene.set_low_detail)."""
+        self._asleep.append(item)
+        if not self._wake_timer.isActive():
+            self._wake_timer.start(WAKE_AFTER_MS)
+
+    def _wake_slice(self: Any) -> None:
+        """Wake a slice of the boxes made asleep, unless the canvas is changing or an analysis
+        is still to be painted (an edit under way waits for none of it)."""
+        busy = self._job is not None or self._morphing is not None or self._build is not None
+        if busy or self._held or self.analysis_to_paint():
+            self._wake_timer.start(WAKE_AFTER_MS)
+            return
+        until, asleep, items = time.perf_counter() + WAKE_SLICE_S, self._asleep, self.items_by_id
+        while asleep and time.perf_counter() < until:
+            item = asleep.pop()
+            if items.get(item.cid) is item:  # (not gone since)
+                item.wake()
+        if asleep:
+            self._wake_timer.start(0)
 
     def _held_for_paint(self: Any) -> bool:
         """Whether the views held through a morph stay held until the analysis that follows

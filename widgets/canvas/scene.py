@@ -126,6 +126,8 @@ class DiagramScene(Painting, Morphing, ToolLookups, QGraphicsScene):
         self._build_timer = _next_turn(self, self._build_slice)
         self._morphing: Morph | None = None  # the morph under way (see widgets.canvas.morph)
         self._morph_timer = _next_turn(self, self._morph_slice)
+        self._asleep: list[BoxItem] = []  # boxes made asleep, to wake (see Morphing.wake_later)
+        self._wake_timer = _next_turn(self, self._wake_slice)
         self._flush_timer = _next_turn(self, self.flush)
         self._paint_soon_timer = _next_turn(self, self._paint_analysis_now)
         self._release_timer = _next_turn(self, self._release_held)
@@ -397,6 +399,7 @@ class DiagramScene(Painting, Morphing, ToolLookups, QGraphicsScene):
         """Switch to summary boxes (inner text hidden, group names large) or back; the view calls
         it when the zoom crosses its threshold."""
         self.far = low and scale < FAR_SCALE
+        self._detail_due = self._detail_due or self.far  # (far out even by a small step)
         force = force or (self._detail_due and not self.far)
         if not force and self.low_detail[0] == low and (not low or abs(scale / self.low_detail[1] - 1) < 0.4):
             return
@@ -404,7 +407,9 @@ class DiagramScene(Painting, Morphing, ToolLookups, QGraphicsScene):
         self._detail_due = self.far  # far out no item is shown (the overview is): done on the way back
         if not self.far:  # (a pass over the 16x site's 44,864 items took 200 ms)
             for item in self.items_by_id.values():
-                item.set_low_detail(low, scale)
+                item.set_low_detail(low, scale)  # (and woken: see BoxItem.wake)
+            self._asleep.clear()
+            self._wake_timer.stop()
 
     def relabel(self) -> None:
         """After a field edit: refresh the text of the items whose label changed. Falls back to a
