@@ -435,6 +435,39 @@ def test_paths_rows_shown_later_wait_for_the_canvas(qtbot, doc, monkeypatch):
     assert doc.analysis_showing
 
 
+def test_paths_new_rows_wait_while_the_canvas_paints_in_slices(qtbot, doc):
+    """Even a few new rows (under ROWS_AT_ONCE) wait while the canvas paints the analysis in
+    slices (the canvas's connection comes first and sets ``doc.analysis_showing``): the canvas
+    is recoloured first, the rows follow once it is done; with the canvas done at once they
+    are shown in the turn the analysis arrives in."""
+
+    def canvas_paints(_bundle) -> None:
+        doc.analysis_showing = slices[0]
+
+    slices = [False]
+    doc.analysisReady.connect(canvas_paints)  # (before the panel's own, as the canvas's)
+    panel = shown(qtbot, PathsPanel(doc))
+    qtbot.waitUntil(lambda: panel.model.rowCount() == 16)
+    seen: list[bool] = []  # whether the rows were the new analysis's when it arrived
+
+    def current() -> bool:
+        return {id(r.path) for r in panel.model.rows} == {id(p) for p in doc.analysis.result.paths}
+
+    doc.analysisReady.connect(lambda _b: seen.append(current()))
+    slices[0] = True
+    doc.set_figures("measured")
+    qtbot.waitUntil(lambda: bool(seen), timeout=3000)
+    qtbot.wait(100)
+    assert seen == [False] and not current()  # the canvas is still painting
+    doc.analysis_showing = False
+    qtbot.waitUntil(current, timeout=2000)
+    seen.clear()
+    slices[0] = False
+    doc.set_figures("planning")
+    qtbot.waitUntil(lambda: bool(seen), timeout=3000)
+    assert seen == [True]
+
+
 def test_paths_update_in_place_announces_only_the_rows_that_change(qtbot, doc):
     """An edit that changes rates and not paths updates the rows in place (no model reset): only
     the rows that read otherwise are announced, the sort follows, a rename reaches the labels."""
