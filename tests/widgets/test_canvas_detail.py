@@ -215,7 +215,7 @@ def test_the_overview_tiles_meet_without_a_seam(qtbot, parts, benchmark_design):
     """Where two stripes' tiles meet, a box across the edge shows its colour in every row (each
     screen row drawn from one tile: drawn antialiased, the row the two tiles shared was half
     covered by each, a light line across the picture)."""
-    from widgets.canvas.overview import STRIPE, _stripes_of
+    from widgets.canvas.overview import STRIPE
 
     doc, scene, view = zoomed(qtbot, parts, benchmark_design, FAR_SCALE * 0.7)
     view.viewport().grab()
@@ -223,10 +223,7 @@ def test_the_overview_tiles_meet_without_a_seam(qtbot, parts, benchmark_design):
     bounds = overview.boundingRect()
     assert bounds.height() > 2 * STRIPE
     probe = (bounds.center().x() - 500, bounds.top() + 10, 1000, bounds.height() - 20)  # a box over them all
-    key = (99, QColor(40, 90, 160).rgba())
-    overview._colours[key] = QColor(40, 90, 160)
-    for stripe in overview._stripes_changed(_stripes_of(probe[1], probe[1] + probe[3])):
-        stripe.fills.setdefault(key, {})["probe"] = probe
+    overview._place_box("probe", None, (99, QColor(40, 90, 160).rgba()), probe, QColor(40, 90, 160))
     overview.update()
     image = view.viewport().grab().toImage()
     edges = [k * STRIPE for k in range(int(bounds.top() // STRIPE) + 1, int(bounds.bottom() // STRIPE) + 1)]
