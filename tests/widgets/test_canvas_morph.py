@@ -10,6 +10,7 @@ import pytest
 from PySide6.QtCore import QTimer
 
 from planner import edit
+from planner.examples import build_site
 from tests.widgets.test_canvas_incremental import (
     background_canvas,
     free_slot,
@@ -127,6 +128,48 @@ def test_boxes_made_far_out_get_their_texts_when_woken(qtbot, parts, benchmark_d
     qtbot.waitUntil(lambda: not any(it.asleep for it in scene.items_by_id.values()), timeout=10000)
     assert scene.far and all(it.text is not None for it in asleep)
     scene.set_low_detail(False, 1.0)
+    assert shown(scene) == full_paint(qtbot, parts, doc, scene)
+
+
+def test_groups_deleted_folded_come_back_folded_and_the_scene_keeps_its_rectangle(qtbot, parts, benchmark_design):
+    """Every group folded, a drawer and a switch deleted and undone: they come back folded (a
+    server of the 16x site came back open, its 361 boxes made and the diagram a third taller).
+    The scene keeps its rectangle while the diagram still fits in it with little to spare (each
+    new one had Qt index every item again and the view's scroll bars drawn again); one that
+    no longer fits, or fits with much to spare, is replaced by the diagram's own."""
+    doc, scene = background_canvas(qtbot, parts, benchmark_design)
+    scene.set_all_collapsed(True)
+    settle(qtbot, doc, scene)
+    rect, height = scene.sceneRect(), scene.diagram.height
+    for victim in ("d5", "sw2"):
+        doc.run(edit.delete, [victim])
+        settle(qtbot, doc, scene)
+        assert victim not in scene.diagram.boxes and scene.diagram.height <= height
+        assert scene.sceneRect() == rect  # (the diagram fits with little to spare)
+        doc.undo_stack.undo()
+        settle(qtbot, doc, scene)
+        assert scene.diagram.boxes[victim].collapsed, victim
+        assert scene.diagram.height == height and scene.sceneRect() == rect
+        assert shown(scene) == full_paint(qtbot, parts, doc, scene)
+    scene.toggle_collapsed("d5")  # opened: taller than the rectangle, which follows
+    settle(qtbot, doc, scene)
+    grown = scene.sceneRect()
+    assert grown.height() == scene.diagram.height + 200 > rect.height()
+    scene.toggle_collapsed("d5")  # folded again: much to spare, the diagram's own again
+    settle(qtbot, doc, scene)
+    assert scene.sceneRect() == rect
+    # a site of two servers, folded: the second server deleted makes the diagram shorter,
+    # within the rectangle's slack
+    doc, scene = background_canvas(qtbot, parts, build_site(parts, 2))
+    scene.set_all_collapsed(True)
+    settle(qtbot, doc, scene)
+    rect, height = scene.sceneRect(), scene.diagram.height
+    doc.run(edit.delete, [doc.topology.ids_of_kind("server")[1]])
+    settle(qtbot, doc, scene)
+    assert scene.diagram.height < height and scene.sceneRect() == rect
+    doc.undo_stack.undo()
+    settle(qtbot, doc, scene)
+    assert scene.diagram.height == height and scene.sceneRect() == rect
     assert shown(scene) == full_paint(qtbot, parts, doc, scene)
 
 
