@@ -65,8 +65,8 @@ def make_item(scene: DiagramScene, d: Diagram, box: Box, head: float | None, asl
 
 
 def index_rect(scene: DiagramScene, d: Diagram, build: bool = False) -> None:
-    """Give ``scene`` the rectangle of ``d`` (a margin around it; a morph keeps one ``d`` still
-    fits: see :func:`_still_fits`), with the items it holds now
+    """Give ``scene`` the rectangle of ``d`` (a margin around it; a morph keeps the one it has
+    while ``d`` still fits in it: see :func:`_still_fits`), with the items it holds now
     indexed at once. Qt indexes the items in a tree over the scene's rectangle: a new rectangle
     puts every item back in the queue to index, which Qt walks a few seconds later (the 16x site
     expanded: 55-65 ms in one turn, long after the expand), and each item deleted meanwhile is
