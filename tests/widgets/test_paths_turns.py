@@ -5,14 +5,8 @@ an analysis in slices (the canvas first)."""
 from __future__ import annotations
 
 from planner import edit
+from tests.widgets.test_panels import shown
 from widgets.paths import PathsPanel
-
-
-def shown(qtbot, widget):
-    qtbot.addWidget(widget)
-    widget.resize(420, 700)
-    widget.show()
-    return widget
 
 
 def test_paths_many_labels_are_made_in_slices_between_turns(qtbot, make_doc, monkeypatch):
