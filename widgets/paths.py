@@ -472,9 +472,9 @@ class PathsPanel(QWidget):
         """Start labelling what ``bundle``'s paths name in slices when there is much of it (see
         LABELS_AT_ONCE), the bundle shown once done, or show it on a later turn when it makes
         many rows (ROWS_AT_ONCE) or new rows while the canvas paints in slices (CANVAS_WAIT_S);
-        whether it started (or goes on). Only the first rows of a
-        design, or those after every label was forgotten, are looked for labels: an edit's rows
-        need the labels of its new paths at most."""
+        whether it started (or goes on). Only the first rows of a design, or those after every
+        label was forgotten, are looked for labels: an edit's rows need the labels of its new
+        paths at most."""
         self._check_several()
         fresh = self._labelled and self._labelling is None
         missing = [] if fresh else self._unlabelled(bundle.result)
