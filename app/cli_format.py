@@ -110,7 +110,8 @@ def _analysis_summary(topo, result: Analysis) -> list[str]:
             out.append(f"Per {group}: {shown}")
         elif vals:
             out.append(
-                f"Per {group}: {len(vals)} {group}s, {min(vals.values()):,.0f} to {max(vals.values()):,.0f} MB/s each"
+                f"Per {group}: {naming.counted(len(vals), group)}, {min(vals.values()):,.0f} to "
+                f"{max(vals.values()):,.0f} MB/s each"
             )
     return out
 

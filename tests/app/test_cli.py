@@ -204,3 +204,16 @@ def test_analyze_without_the_cross_check_and_the_generated_sites(one, capsys):
     assert code == 0 and "max-flow cross-check" in text
     code, out, _ = run(capsys, "example", "list")
     assert code == 0 and {"site-16x", "site-32x"} <= set(out.split())
+
+
+def test_analyze_counts_a_site_s_groups_in_plain_words(parts):
+    """A site with more than 16 switches (three servers: 21) lists each group as a count: "21
+    switches", not "21 switchs"."""
+    from app.cli import format_analysis
+    from planner.analysis import analyze
+    from planner.examples import build_site
+
+    site = build_site(parts, 3)
+    text = format_analysis(site, analyze(site))
+    assert "Per switch: 21 switches, " in text and "Per drawer: 21 drawers, " in text
+    assert "switchs" not in text
