@@ -7,7 +7,7 @@ from PySide6.QtGui import QImage, QPainter
 
 from planner import edit
 from tests.widgets.test_canvas import make_canvas
-from widgets.canvas.overview import FAR_SCALE, STRIPE, OverviewItem
+from widgets.canvas.overview import FAR_SCALE, STRIPE, OverviewItem, _stripes_of
 
 
 def render(scene) -> None:
@@ -114,6 +114,10 @@ def test_what_moved_is_gathered_again_as_a_gathering_from_nothing_would(qtbot, p
                 for b in lines.values()
                 for _, y1, _, y2 in b.values()
             )
+        for which, _, (_, y, _, h) in overview._box_keys.values():  # (worked out inline: as _stripes_of)
+            assert which == _stripes_of(y, y + h)
+        for which, _, (_, y1, _, y2) in overview._link_keys.values():
+            assert which == _stripes_of(min(y1, y2), max(y1, y2))
         overview.invalidate()
         render(view.scene())
         assert _gathered(overview) == patched
@@ -140,6 +144,10 @@ def test_links_removed_leave_the_others_gathered_where_they_are(qtbot, parts, be
         assert overview.gathered and shifted > 50
         assert len(set(gathered)) < shifted / 4  # what changed, not what moved up or down the list
         patched = _gathered(overview)
+        for which, _, (_, y, _, h) in overview._box_keys.values():  # (worked out inline: as _stripes_of)
+            assert which == _stripes_of(y, y + h)
+        for which, _, (_, y1, _, y2) in overview._link_keys.values():
+            assert which == _stripes_of(min(y1, y2), max(y1, y2))
         overview.invalidate()
         render(view.scene())
         assert _gathered(overview) == patched
