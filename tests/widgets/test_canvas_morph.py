@@ -455,3 +455,48 @@ def test_an_inner_box_moved_within_its_kept_container_is_moved(qtbot, parts, ben
     assert (still.pos().x(), still.pos().y()) == (top.x, top.y)  # put back where its box is
     others = [b.id for b in old.boxes.values() if b.container == inner.container and b.id != inner.id]
     assert others and not any(cid in done.shifted for cid in others)
+
+
+@pytest.mark.parametrize("server", [True, False])
+def test_the_views_paint_nothing_while_the_items_change(qtbot, parts, benchmark_design, monkeypatch, server):
+    """A view paints the new items once they are all made, never halfway: Qt paints what was
+    marked for repainting before the views were held, so they are held before the items
+    change. (The benchmark expanded and its server deleted: the scene's new rectangle, set as
+    the morph began, had the view paint in the morph's next turn, 25-40 ms cutting and
+    gathering its tiles for items about to move.)"""
+    from PySide6.QtCore import QEvent, QObject
+
+    from widgets.canvas.view import DiagramView
+
+    monkeypatch.setattr(morph_module, "MORPH_SLICE_S", 0.0)  # (many slices, a turn each)
+    doc, scene = background_canvas(qtbot, parts, benchmark_design)
+    view = DiagramView(scene, scene.test_owner)
+    view.resize(900, 600)
+    scene.test_owner.show()
+    scene.set_all_collapsed(False)
+    settle(qtbot, doc, scene)
+    view.zoom_to_fit()
+    qtbot.waitUntil(lambda: view.viewport().updatesEnabled(), timeout=5000)
+    changing = []
+
+    class Paints(QObject):
+        def eventFilter(self, obj, event):
+            if event.type() == QEvent.Type.Paint:
+                changing.append(scene._morphing is not None or scene._build is not None)
+            return False
+
+    paints = Paints()
+    view.viewport().installEventFilter(paints)
+    victim = "p690" if server else "fastt3"
+    rect = scene.sceneRect()
+    doc.run(edit.delete, [victim])
+    qtbot.waitUntil(lambda: scene._morphing is not None or scene._build is not None, timeout=30000)
+    settle(qtbot, doc, scene)
+    assert scene.sceneRect() != rect or not server  # (the server gone: a smaller diagram)
+    doc.undo_stack.undo()
+    qtbot.waitUntil(lambda: scene._morphing is not None or scene._build is not None, timeout=30000)
+    settle(qtbot, doc, scene)
+    qtbot.waitUntil(lambda: view.viewport().updatesEnabled(), timeout=5000)
+    qtbot.wait(50)
+    view.viewport().removeEventFilter(paints)
+    assert changing and not any(changing)  # painted, and only once the items were all made

@@ -172,7 +172,11 @@ class Painting:
             self.doc.analysis_shown()
 
     def _hold_views(self: Any) -> None:
-        """Stop the views repainting what the slices change (see :data:`VIEW_REFRESH_S`)."""
+        """Stop the views repainting what the slices change (see :data:`VIEW_REFRESH_S`). Held
+        before the items change: Qt still paints what was marked for repainting before (the
+        benchmark expanded, its server deleted: the scene's new rectangle, set as the morph
+        began, had the view paint in the morph's second turn, the tiles of its links and
+        summaries cut and gathered in that paint, 25-40 ms)."""
         views = self.views() + (self.overview_scene.views() if self.overview is not None else [])
         self._held = [v.viewport() for v in views if v.viewport().updatesEnabled()]
         for vp in self._held:

@@ -302,8 +302,11 @@ class DiagramScene(Painting, Morphing, ToolLookups, QGraphicsScene):
             self._relabel(d, moved, relabelled)  # nothing moved: keep the items, refresh the labels
             if self.doc.analysis is not None:
                 self.apply_analysis(self.doc.analysis)  # held back while the layout was made
-        elif force or not self._morph(d, moved, kept):
-            self._make_all(d)  # (the morph or the build paints the analysis once done)
+        else:
+            if not self._held and not self.doc.synchronous:
+                self._hold_views()  # (before the items change: see Painting._hold_views)
+            if force or not self._morph(d, moved, kept):
+                self._make_all(d)  # (the morph or the build paints the analysis once done)
 
     def _make_all(self, d: Diagram) -> None:
         """Show ``d`` with items made again from nothing, a slice at a time (see
