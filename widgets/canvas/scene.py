@@ -415,7 +415,8 @@ class DiagramScene(Painting, Morphing, ToolLookups, QGraphicsScene):
             for item in self.items_by_id.values():
                 item.set_low_detail(low, scale)  # (and woken: see BoxItem.wake)
             self._asleep.clear()
-            self._wake_timer.stop()
+            if not self._grave:
+                self._wake_timer.stop()
 
     def relabel(self) -> None:
         """After a field edit: refresh the text of the items whose label changed. Falls back to a
