@@ -142,7 +142,9 @@ class _Bridge(QObject):
     finished = Signal()
 
 
-def run_with_progress(parent, title: str, job: Callable[[Callable[[float, str], None]], Any]) -> Any:
+def run_with_progress(
+    parent, title: str, job: Callable[[Callable[[float, str], None]], Any], name: str = "export"
+) -> Any:
     """Run ``job(progress)`` in a worker thread with a progress dialog (shown when it takes more
     than a moment) and a Cancel button; returns what the job returns.
 
@@ -150,7 +152,8 @@ def run_with_progress(parent, title: str, job: Callable[[Callable[[float, str], 
     pressed it raises :class:`Cancelled`, which the job lets through (an export then leaves its
     target untouched: ``planner.exports.output.atomic_write``) and which is raised again here.
     The window keeps painting meanwhile; the dialog is window-modal, so the design cannot change
-    under the job. An error of the job is raised again for the caller to report.
+    under the job. An error of the job is raised again for the caller to report. ``name``: the
+    worker thread's.
     """
     dlg = QProgressDialog(title, "Cancel", 0, 100, parent)
     dlg.setWindowTitle("SANplan")
@@ -178,7 +181,7 @@ def run_with_progress(parent, title: str, job: Callable[[Callable[[float, str], 
         finally:
             bridge.finished.emit()
 
-    worker = gui_gc.start_thread(work, "export")  # never collects (see app.gui_gc)
+    worker = gui_gc.start_thread(work, name)  # never collects (see app.gui_gc)
     try:
         loop.exec()
         worker.join()

@@ -34,6 +34,7 @@ from app.controller import Controller
 from app.dock_tabs import hide_stale_tab_bars
 from app.document import Document
 from app.export_files import with_extension, written_report
+from app.opening import read_project
 from app.recent import MAX_RECENT, forget, menu_text, recent_files, remember  # noqa: F401
 from app.session import APP_NAME, _latest_revision, _remove_autosave, data_dir, pending_recovery, settings  # noqa: F401
 from app.startup import apply_tips, build_central, show_guide, show_start_page
@@ -43,7 +44,7 @@ from app.undo_actions import toolbar_buttons, undo_actions
 from planner.analysis import ANALYSIS_DIRECTIONS
 from planner.examples import EXAMPLES, build_example
 from planner.figures import FIGURE_SETS
-from planner.io import Project, ProjectError
+from planner.io import Project
 from planner.model import Topology
 from planner.naming import counted
 from widgets.canvas import DiagramScene, DiagramView
@@ -428,12 +429,8 @@ class MainWindow(QMainWindow):
         return self.open_path(path)
 
     def open_path(self, path: str | Path) -> bool:
-        from planner.io import open_project
-
-        try:
-            project = open_project(path)
-        except ProjectError as err:
-            self.ask("error", f"Cannot open {Path(path).name}", str(err))
+        project = read_project(self, path)  # (in a worker, with progress and Cancel)
+        if project is None:
             return False
         self.doc.replace_project(project, Path(path))
         self._add_recent(str(path))
@@ -491,12 +488,9 @@ class MainWindow(QMainWindow):
             self.open_path_keep(self.doc.path)
 
     def open_path_keep(self, path: Path) -> None:
-        from planner.io import open_project
-
-        try:
-            self.doc.replace_project(open_project(path), path)
-        except ProjectError as err:
-            self.ask("error", f"Cannot open {path.name}", str(err))
+        project = read_project(self, path)
+        if project is not None:
+            self.doc.replace_project(project, path)
 
     def show_revisions(self) -> None:
         from app.dialogs import RevisionsDialog
@@ -713,12 +707,8 @@ class MainWindow(QMainWindow):
         what = note.get("original") or "an unsaved design"
         answer = self.ask("recover", f"SANplan was closed without saving {what} (autosaved {when}). Recover it?")
         if answer == "yes":
-            from planner.io import open_project
-
-            try:
-                project = open_project(file)
-            except ProjectError as err:
-                self.ask("error", "Cannot recover", str(err))
+            project = read_project(self, file, "Cannot recover")
+            if project is None:
                 return False
             original = Path(note["original"]) if note.get("original") else None
             self.doc.replace_project(project, original)

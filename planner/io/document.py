@@ -53,6 +53,20 @@ _SCENARIO_KEYS = frozenset({"scenario", "scenario_order", "scenarios"})
 #: keys it does not know. Empty while the schema is at version 1.
 JSON_MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {}
 
+#: a load's progress: called with (the share done, what is being read), it may raise to stop
+#: the load (the editor's Cancel: ``app.dialogs.run_with_progress``)
+Progress = Callable[[float, str], None]
+#: how many components a load reads between two reports of its progress
+PROGRESS_EVERY = 2048
+
+
+def share_of(progress: Progress | None, k: int, n: int) -> Progress | None:
+    """``progress`` for the ``k``-th of ``n`` designs read one after the other (a project's
+    scenarios): its share of the whole."""
+    if progress is None:
+        return None
+    return lambda done, text: progress((k + done) / n, text)
+
 
 def topology_to_dict(topo: Topology) -> dict[str, Any]:
     """The JSON design document of ``topo``: format keys, ``meta``, ``parts``, then every collection.
@@ -151,10 +165,10 @@ def project_to_dict(project: Project | Topology) -> dict[str, Any]:
     return doc
 
 
-def project_from_dict(data: Any, where: str = "<json>") -> Project:
+def project_from_dict(data: Any, where: str = "<json>", progress: Progress | None = None) -> Project:
     """The project a JSON document describes (all its scenarios). Raises ProjectError naming ``where``."""
     try:
-        return _project_from_document(data)
+        return _project_from_document(data, progress)
     except Newer as err:
         raise ProjectError(where, str(err), FIX_NEWER) from None
     except Invalid as err:
@@ -189,8 +203,9 @@ def upgrade(data: Any) -> dict[str, Any]:
     return data
 
 
-def design_from_dict(body: Any, allowed: Iterable[str] = ()) -> Topology:
-    """One design (meta, parts, collections) -> Topology; raises Invalid."""
+def design_from_dict(body: Any, allowed: Iterable[str] = (), progress: Progress | None = None) -> Topology:
+    """One design (meta, parts, collections) -> Topology; raises Invalid. ``progress`` is told
+    every few thousand components read (see :data:`Progress`)."""
     if not isinstance(body, dict):
         raise Invalid("a design must be a JSON object")
     allowed = frozenset(allowed)
@@ -214,13 +229,17 @@ def design_from_dict(body: Any, allowed: Iterable[str] = ()) -> Topology:
     for pid, part in parts.items():
         _part_problem(pid, part)
     topo.parts = copy.deepcopy(parts)
+    total, done = sum(len(v) for k in KINDS if isinstance(v := body.get(collection(k)), list)), 0
     for kind in KINDS:  # the collections in document order: parents before children
         name = collection(kind)
         entries = body.get(name, [])
         if not isinstance(entries, list):
             raise Invalid(f"{name} must be a list of objects")
         for i, entry in enumerate(entries):
+            if progress is not None and (done + i) % PROGRESS_EVERY == 0:
+                progress((done + i) / total, f"Reading {done + i:,} of {total:,} components")
             _load_entry(topo, kind, name, i, entry)
+        done += len(entries)
     try:
         check_references(topo)
     except ModelError as err:
@@ -297,22 +316,23 @@ def _part_problem(pid: str, part: Any) -> None:
         raise Invalid(f"{where}: {problem}")
 
 
-def _project_from_document(data: Any) -> Project:
+def _project_from_document(data: Any, progress: Progress | None = None) -> Project:
     doc = upgrade(data)
     current = doc.get("scenario", DEFAULT_SCENARIO)
     problem = scenario_name_problem(current)
     if problem:
         raise Invalid(f"scenario {current!r} {problem}")
-    designs: dict[str, Topology] = {current: design_from_dict(doc, allowed=FORMAT_KEYS | _SCENARIO_KEYS)}
     others = doc.get("scenarios", {})
     if not isinstance(others, dict):
         raise Invalid("scenarios must be an object of designs by scenario name")
-    for name, body in others.items():
+    n = 1 + len(others)
+    designs = {current: design_from_dict(doc, FORMAT_KEYS | _SCENARIO_KEYS, share_of(progress, 0, n))}
+    for k, (name, body) in enumerate(others.items(), 1):
         problem = scenario_name_problem(name, designs)
         if problem:
             raise Invalid(f"scenario {name!r} {problem}")
         try:
-            designs[name] = design_from_dict(body)
+            designs[name] = design_from_dict(body, progress=share_of(progress, k, n))
         except Invalid as err:
             raise Invalid(f"scenario {name!r}: {err}") from None
     order = doc.get("scenario_order", list(designs))
@@ -321,11 +341,11 @@ def _project_from_document(data: Any) -> Project:
     return Project.from_scenarios({name: designs[name] for name in order}, current)
 
 
-def design_from_body(body: str | bytes) -> Topology:
-    return design_from_dict(upgrade(parse_json(body)), allowed=FORMAT_KEYS)
+def design_from_body(body: str | bytes, progress: Progress | None = None) -> Topology:
+    return design_from_dict(upgrade(parse_json(body)), FORMAT_KEYS, progress)
 
 
-def import_json(path: str | os.PathLike[str]) -> Project:
+def import_json(path: str | os.PathLike[str], progress: Progress | None = None) -> Project:
     """Read a SANplan JSON export (all its scenarios). The project has no ``path`` (save it as .sanplan).
 
     Raises ProjectError naming the file for anything but a valid SANplan JSON document.
@@ -334,7 +354,7 @@ def import_json(path: str | os.PathLike[str]) -> Project:
     if read_head(path, where) == SQLITE_MAGIC:
         raise ProjectError(where, "is a .sanplan design file, not a JSON export", "open it as a design instead")
     doc = read_json_file(path, where)
-    return project_from_dict(doc, where)
+    return project_from_dict(doc, where, progress)
 
 
 def read_json_file(path: str | os.PathLike[str], where: str) -> Any:

@@ -28,12 +28,14 @@ from planner.io.atomic import replace_or_refuse
 from planner.io.document import (
     FORMAT_KEYS,
     SCHEMA_VERSION,
+    Progress,
     design_from_body,
     design_from_dict,
     dumps,
     dumps_in_steps,
     import_json,
     parse_json,
+    share_of,
     topology_to_dict,
     upgrade,
 )
@@ -166,20 +168,21 @@ def _migrate_1_to_2(db: sqlite3.Connection) -> None:
 MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {1: _migrate_1_to_2}
 
 
-def open_project(path: str | os.PathLike[str]) -> Project:
+def open_project(path: str | os.PathLike[str], progress: Progress | None = None) -> Project:
     """Open a design: a ``.sanplan`` file or a SANplan JSON export (told apart by content).
 
     Older file versions are migrated in memory; the file is never written. Raises ProjectError
     (one line naming the file) for a missing, empty, truncated, damaged, foreign or newer file.
+    ``progress`` is told how far the reading got (and may raise to stop it: see ``Progress``).
     """
     where = show(path)
     if read_head(path, where) != SQLITE_MAGIC:
-        return import_json(path)
+        return import_json(path, progress)
     contents = _read_sanplan(path, where)
     scenarios: dict[str, Topology] = {}
-    for name, body in contents.scenarios:
+    for k, (name, body) in enumerate(contents.scenarios):
         try:
-            scenarios[name] = design_from_body(body)
+            scenarios[name] = design_from_body(body, share_of(progress, k, len(contents.scenarios)))
         except Newer as err:
             raise ProjectError(where, str(err), FIX_NEWER) from None
         except Invalid as err:

@@ -59,6 +59,40 @@ def test_opening_never_writes(saved):
     assert leftovers(saved.parent) == []
 
 
+@pytest.mark.parametrize("as_json", [False, True])
+def test_opening_reports_its_progress_and_stops_when_told(one_drawer, saved, tmp_path, monkeypatch, as_json):
+    """A project of two scenarios read with a progress callback: the shares rise from 0 to
+    near 1 across both (each scenario its half), the text counts components; an exception
+    from the callback (the editor's Cancel) stops the read and is raised as it is."""
+    from planner.io import Project, document, export_json
+
+    monkeypatch.setattr(document, "PROGRESS_EVERY", 16)
+    project = Project.single(one_drawer)
+    project.add_scenario("Other")
+    path = tmp_path / ("two.json" if as_json else "two.sanplan")
+    if as_json:
+        export_json(project, path)
+    else:
+        save_project(project, path)
+    told: list[tuple[float, str]] = []
+    opened = open_project(path, lambda share, text: told.append((share, text)))
+    shares = [s for s, _ in told]
+    assert list(opened.scenarios) == ["Base", "Other"]
+    assert shares == sorted(shares) and shares[0] == 0 and 0.9 < shares[-1] < 1
+    assert any(s < 0.5 for s in shares) and any(s >= 0.5 for s in shares)  # both scenarios
+    assert told[1][1] == f"Reading 16 of {len(one_drawer):,} components"
+
+    class Stop(Exception):
+        pass
+
+    def stop(share: float, text: str) -> None:
+        if share > 0.2:
+            raise Stop
+
+    with pytest.raises(Stop):
+        open_project(path, stop)
+
+
 def _bodies(path: Path) -> list[tuple]:
     con = sqlite3.connect(path)
     try:
