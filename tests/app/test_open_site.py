@@ -172,3 +172,23 @@ def test_cancel_while_a_design_is_read_leaves_the_design_shown(window, qtbot, tm
     assert 10 < len(shares) < len(topo) // 32  # stopped partway
     assert "cancelled" in window.message_label.text()
     assert not [a for a in window.asked if a[0] == "error"]
+
+
+def test_what_the_reading_makes_is_frozen_for_the_collector(window, tmp_path, parts):
+    """The objects of a design read by the worker are frozen as it ends (the collector would
+    walk and promote them, and its next full collection fell inside the canvas's first layout:
+    the 32x site's pass over its cables 68-82 ms instead of 18); opening hands them back."""
+    import gc
+
+    from app.opening import read_project
+
+    topo = build_example("p690-benchmark", parts)
+    path = tmp_path / "bench.sanplan"
+    save_project(Project(topo), path)
+    gc.unfreeze()
+    project = read_project(window, path)
+    assert project is not None and len(project.topology) == len(topo)
+    frozen = gc.get_freeze_count()
+    assert frozen > 10 * len(topo)  # (its components, their attributes and ids)
+    window.doc.replace_project(project, path)
+    assert gc.get_freeze_count() < frozen  # thawed: the old design's cyclic garbage can go
