@@ -143,7 +143,11 @@ class _Bridge(QObject):
 
 
 def run_with_progress(
-    parent, title: str, job: Callable[[Callable[[float, str], None]], Any], name: str = "export"
+    parent,
+    title: str,
+    job: Callable[[Callable[[float, str], None]], Any],
+    name: str = "export",
+    cancellable: bool = True,
 ) -> Any:
     """Run ``job(progress)`` in a worker thread with a progress dialog (shown when it takes more
     than a moment) and a Cancel button; returns what the job returns.
@@ -153,7 +157,7 @@ def run_with_progress(
     target untouched: ``planner.exports.output.atomic_write``) and which is raised again here.
     The window keeps painting meanwhile; the dialog is window-modal, so the design cannot change
     under the job. An error of the job is raised again for the caller to report. ``name``: the
-    worker thread's.
+    worker thread's; not ``cancellable``: no Cancel button (a save runs to its end).
     """
     dlg = QProgressDialog(title, "Cancel", 0, 100, parent)
     dlg.setWindowTitle("SANplan")
@@ -161,6 +165,8 @@ def run_with_progress(
     dlg.setAutoClose(False)
     dlg.setAutoReset(False)
     dlg.setWindowModality(Qt.WindowModality.WindowModal)
+    if not cancellable:
+        dlg.setCancelButton(None)
     cancelled = threading.Event()
     dlg.canceled.connect(cancelled.set)
     bridge, loop, outcome = _Bridge(), QEventLoop(), {}

@@ -521,17 +521,24 @@ class Document(QObject):
         self.replace_project(project, Path(path))
         return True
 
-    def save(self, path: str | Path | None = None, message: str = "", force: bool = False) -> bool:
+    def save(self, path: str | Path | None = None, message: str = "", force: bool = False, runner: Any = None) -> bool:
         """Save to ``path`` (default: the file it came from). False with a message when refused;
         ``self.changed_on_disk`` is then True if the file was saved elsewhere since it was opened
-        (save again with ``force`` once the user confirmed)."""
+        (save again with ``force`` once the user confirmed). ``runner``: runs the save (a job
+        taking a progress callback) in a worker and returns what it returns, errors raised
+        again (the window's: ``app.opening.saving``); None: here."""
         target = Path(path) if path else self.path
         self.changed_on_disk = False
         if target is None:
             self.message.emit("choose a file name first (Save As)")
             return False
+        project, worker = self.project, runner is not None
+
+        def job(progress: Any) -> None:
+            save_project(project, target, message=message, force=force, stepwise=worker)
+
         try:
-            save_project(self.project, target, message=message, force=force)
+            runner(job) if worker else job(None)
         except ChangedOnDisk as err:
             self.changed_on_disk = True
             self.message.emit(str(err))

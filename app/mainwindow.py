@@ -34,7 +34,7 @@ from app.controller import Controller
 from app.dock_tabs import hide_stale_tab_bars
 from app.document import Document
 from app.export_files import with_extension, written_report
-from app.opening import read_project
+from app.opening import read_project, saving
 from app.recent import MAX_RECENT, forget, menu_text, recent_files, remember  # noqa: F401
 from app.session import APP_NAME, _latest_revision, _remove_autosave, data_dir, pending_recovery, settings  # noqa: F401
 from app.startup import apply_tips, build_central, show_guide, show_start_page
@@ -448,14 +448,14 @@ class MainWindow(QMainWindow):
     def file_save(self) -> bool:
         if self.doc.path is None:
             return self.file_save_as()
-        ok = self.doc.save()
+        ok = self.doc.save(runner=saving(self, self.doc.path))
         if not ok and self.doc.changed_on_disk:
             overwrite = self.ask(
                 "overwrite",
                 f"{self.doc.path.name} was saved by someone else since you opened it.",
                 "Overwrite it with your design? (Their save stays in the file's revision history.)",
             )
-            ok = bool(overwrite) and self.doc.save(force=True)
+            ok = bool(overwrite) and self.doc.save(force=True, runner=saving(self, self.doc.path))
             if not overwrite:
                 return False
         if ok:
@@ -470,7 +470,7 @@ class MainWindow(QMainWindow):
             return False
         if not str(path).endswith(".sanplan"):
             path = f"{path}.sanplan"
-        ok = self.doc.save(path)
+        ok = self.doc.save(path, runner=saving(self, path))
         if ok:
             self._add_recent(str(path))
             self.discard_autosave()

@@ -19,6 +19,7 @@ Measures, on the 7-drawer p690 benchmark and on the 16x site (``planner.examples
   ``_max_block_ms``: every group expanded, then folded (once each);
 - ``autosave_ms`` and ``autosave_max_block_ms``: an autosave of the unsaved design until it is
   written, and the longest event-loop block meanwhile (it is encoded and written in a worker);
+  ``save_ms`` and ``save_max_block_ms``: the same for File > Save (written by a worker too);
 - ``frames_per_s``: full repaints while panning and zooming with everything expanded, at a
   working zoom (``zoomed_in``) and with the whole design in view (``zoomed_out``) (target 60);
 - ``expanded_server_edit_ms`` and ``expanded_server_max_block_ms``: with everything still
@@ -195,6 +196,25 @@ def measure_autosave(w, repeat: int) -> tuple[float, float]:
         took.append(time.perf_counter() - t0)
         blocked.append(beat.stop())
     w.discard_autosave()
+    return statistics.median(took) * 1000, statistics.median(blocked)
+
+
+def measure_save(w, repeat: int) -> tuple[float, float]:
+    """Median ms of File > Save (the design as opened, an edit made), and median longest block
+    of the event loop meanwhile (written by a worker). The edit is undone after each save."""
+    beat = Heartbeat()
+    took, blocked = [], []
+    arrays = w.doc.topology.ids_of_kind("array")
+    for i in range(repeat):
+        w.doc.run(edit.set_attr, arrays[i % len(arrays)], "segment_kb", 512)
+        _wait_quiet(w)
+        beat.start()
+        t0 = time.perf_counter()
+        assert w.file_save()
+        took.append(time.perf_counter() - t0)
+        blocked.append(beat.stop())
+        w.doc.undo_stack.undo()
+    _wait_quiet(w)
     return statistics.median(took) * 1000, statistics.median(blocked)
 
 
@@ -451,6 +471,7 @@ def measure(name: str, topo, array: str, args: argparse.Namespace) -> dict:
     out["struct_edit_ms"], out["struct_max_block_ms"] = measure_struct_edit(w, args.repeat)
     out["move_edit_ms"], out["move_max_block_ms"] = measure_move_edit(w, args.repeat)
     out["autosave_ms"], out["autosave_max_block_ms"] = measure_autosave(w, args.repeat)
+    out["save_ms"], out["save_max_block_ms"] = measure_save(w, repeat)
     out.update(measure_zoomed_edits(w, array, args.repeat))
     out.update(measure_folds(w, args.repeat))
     fps_in, fps_out, items = measure_frames(w)
@@ -475,6 +496,8 @@ def measure(name: str, topo, array: str, args: argparse.Namespace) -> dict:
         "move_max_block_ms",
         "autosave_ms",
         "autosave_max_block_ms",
+        "save_ms",
+        "save_max_block_ms",
         "zoomed_edit_ms",
         "zoomed_edit_max_block_ms",
         "zoomed_struct_edit_ms",
@@ -517,6 +540,8 @@ def human(r: dict) -> str:
         f"{r['move_edit_ms']:.0f} ms; longest block: median {r['move_max_block_ms']:.0f} ms",
         f"  autosave (written in a worker): median {r['autosave_ms']:.0f} ms; "
         f"longest block: median {r['autosave_max_block_ms']:.0f} ms",
+        f"  File > Save (written in a worker): median {r['save_ms']:.0f} ms; "
+        f"longest block: median {r['save_max_block_ms']:.0f} ms",
         f"  the same three edits at a working zoom (1:1): {r['zoomed_edit_ms']:.0f} / "
         f"{r['zoomed_struct_edit_ms']:.0f} / {r['zoomed_move_edit_ms']:.0f} ms; longest blocks "
         f"{r['zoomed_edit_max_block_ms']:.0f} / {r['zoomed_struct_max_block_ms']:.0f} / "

@@ -459,7 +459,11 @@ def _utcnow() -> str:
 
 
 def save_project(
-    project: Project | Topology, path: str | os.PathLike[str], message: str = "", force: bool = False
+    project: Project | Topology,
+    path: str | os.PathLike[str],
+    message: str = "",
+    force: bool = False,
+    stepwise: bool = False,
 ) -> Project:
     """Save ``project`` as a .sanplan file at ``path``, atomically, appending a revision.
 
@@ -469,14 +473,16 @@ def save_project(
     the file are kept (the newest :data:`MAX_REVISIONS`). Refuses (ProjectError, nothing written) to
     overwrite a file that is not a SANplan design, is damaged, or was written by a newer SANplan;
     refuses with :class:`ChangedOnDisk` when the project was opened from ``path`` and someone saved
-    it since, unless ``force``. Returns the project, whose ``path`` is now ``path``.
+    it since, unless ``force``. Returns the project, whose ``path`` is now ``path``. ``stepwise``:
+    encoded in small steps (for a worker thread: see :func:`save_designs`).
     """
     project = as_project(project)
     designs = [(name, topology_to_dict(topo)) for name, topo in project.scenarios.items()]
     opened = _opened_from(project, path)
     revision = _save_designs(
-        designs, project.current, path, str(message or project.next_message), opened, project.base_revision, force
-    )
+        designs, project.current, path, str(message or project.next_message), opened, project.base_revision, force,
+        stepwise,
+    )  # fmt: skip
     project.path = Path(path)
     project.base_revision = revision
     project.next_message = ""
