@@ -65,6 +65,32 @@ def test_search_filters_and_keeps_the_parents(tree):
     assert len(tree.visible_ids()) == len(tree.items)
 
 
+def test_on_a_large_design_the_search_waits_for_a_pause_in_the_typing(tree, qtbot, monkeypatch):
+    """Each filtering of a site's outline took 0.2-0.45 s: a large design's search filters once
+    the typing pauses (or at Enter), not at each keystroke; a small one at once."""
+    from PySide6.QtCore import Qt
+
+    from widgets import model_tree
+
+    filtered: list[str] = []
+    real = tree.set_filter
+    monkeypatch.setattr(tree, "set_filter", lambda text: filtered.append(text) or real(text))
+    monkeypatch.setattr(model_tree, "SEARCH_AT_ONCE", 10)  # (the one-drawer design counts as large)
+    qtbot.keyClicks(tree.search, "fastt1 a1")
+    assert filtered == []  # typing: nothing filtered yet
+    qtbot.waitUntil(lambda: filtered == ["fastt1 a1"], timeout=2000)  # once, after the pause
+    shown = tree.visible_ids()
+    assert "fastt1.A1" in shown and "fastt2.A1" not in shown
+    tree.search.clear()
+    qtbot.keyClick(tree.search, Qt.Key.Key_Return)  # Enter: at once
+    assert filtered == ["fastt1 a1", ""]
+    qtbot.wait(model_tree.SEARCH_PAUSE_MS + 50)
+    assert filtered == ["fastt1 a1", ""]  # (not again when the pause comes)
+    monkeypatch.setattr(model_tree, "SEARCH_AT_ONCE", 10**9)
+    qtbot.keyClicks(tree.search, "sw")
+    assert filtered[-2:] == ["s", "sw"]  # a small design: at each keystroke
+
+
 def test_selection_both_ways(tree, doc):
     doc.select(["z.Z_D1_FCS0_FASTT1_A", "fastt2.map.P_FASTT2"])
     assert tree.selected_ids() == ["z.Z_D1_FCS0_FASTT1_A", "fastt2.map.P_FASTT2"]
