@@ -663,7 +663,12 @@ class ModelTreePanel(QWidget):
             self._reveal(c.id for c in self.topology.components())
         # every word, in any order: one lookahead per word over the row's search text
         pattern = "".join(f"(?=.*{QRegularExpression.escape(w)})" for w in words)
+        # the proxy is detached while its filter changes, and then tells the view to start
+        # afresh: changed in place, it told the view of every row it hid or showed again, one
+        # run at a time (the 16x site's outline, 6,177 rows built: 0.14-1.0 s; now 2-90 ms)
+        self.proxy.setSourceModel(None)
         self.proxy.setFilterRegularExpression(QRegularExpression(pattern))
+        self.proxy.setSourceModel(self.model)
         if words:
             self.view.expandAll()
         self.show_selection(self.doc.selection)
