@@ -59,14 +59,18 @@ def create_window(file: str | None = None, example: str | None = None, offer_rec
 def run_gui(file: str | None = None, quit_after_ms: int | None = None) -> int:
     """Show the editor until the user quits; with quit_after_ms (a check that it starts), close it
     after that many milliseconds without asking about unsaved work."""
+    quit_now: list[bool] = []
+    if quit_after_ms is not None:  # (armed first: a message at startup, a file that cannot be
+        from PySide6.QtCore import QTimer  # opened, is left by it too, never waited on)
+        from PySide6.QtWidgets import QApplication
+
+        QApplication.instance() or QApplication(sys.argv[:1])
+        QTimer.singleShot(max(0, quit_after_ms), lambda: quit_now.append(True) or QApplication.exit(0))
     app, window = create_window(file, offer_recovery=quit_after_ms is None)
     window.show()
     window.view.zoom_to_fit()
     if quit_after_ms is not None:
-        from PySide6.QtCore import QTimer
-
-        QTimer.singleShot(max(0, quit_after_ms), app.quit)
-        code = app.exec()
+        code = 0 if quit_now else app.exec()  # (every event loop left: none to run again)
         print(f"sanplan: the editor opened ({window.windowTitle()}) and quit after {quit_after_ms} ms")
         return code
     return app.exec()

@@ -360,3 +360,14 @@ def test_no_tab_bar_left_over_the_docks(qtbot, home):
     qtbot.wait(50)
     assert groups() == first
     assert not w.docks["tree"].visibleRegion().isEmpty() and w.docks["palette"].visibleRegion().isEmpty()
+
+
+def test_the_editor_check_quits_even_when_a_file_cannot_be_opened(home, tmp_path):
+    """``sanplan gui FILE --quit-after-ms N`` (the check that the editor starts) quits after N ms
+    even when the file cannot be opened: the message saying so waited for a click forever."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT), SANPLAN_HOME=str(home / "home"), QT_QPA_PLATFORM="offscreen")
+    missing = tmp_path / "gone.sanplan"
+    args = [sys.executable, "-m", "app.cli", "gui", str(missing), "--quit-after-ms", "500"]
+    done = subprocess.run(args, env=env, cwd=ROOT, timeout=60, capture_output=True)
+    assert done.returncode == 0, done.stderr.decode()[-2000:]
+    assert "the editor opened (Untitled" in done.stdout.decode()
