@@ -66,29 +66,36 @@ def test_search_filters_and_keeps_the_parents(tree):
 
 
 def test_on_a_large_design_the_search_waits_for_a_pause_in_the_typing(tree, qtbot, monkeypatch):
-    """Each filtering of a site's outline took 0.2-0.45 s: a large design's search filters once
-    the typing pauses (or at Enter), not at each keystroke; a small one at once."""
+    """Each filtering of a site's outline took 0.2-0.45 s: a large design's search begins once
+    the typing pauses (or at Enter), not at each keystroke, and finds its matches in slices
+    between turns of the event loop, the view filtered once all are found; a small one at once."""
     from PySide6.QtCore import Qt
 
     from widgets import model_tree
 
-    filtered: list[str] = []
-    real = tree.set_filter
-    monkeypatch.setattr(tree, "set_filter", lambda text: filtered.append(text) or real(text))
+    searches: list[str] = []
+    real = tree._filtering
+    monkeypatch.setattr(tree, "_filtering", lambda text: searches.append(text) or real(text))
     monkeypatch.setattr(model_tree, "SEARCH_AT_ONCE", 10)  # (the one-drawer design counts as large)
+    monkeypatch.setattr(model_tree, "SEARCH_SLICE_S", 0.0)  # (a step a turn)
+    shown_before = tree.visible_ids()
     qtbot.keyClicks(tree.search, "fastt1 a1")
-    assert filtered == []  # typing: nothing filtered yet
-    qtbot.waitUntil(lambda: filtered == ["fastt1 a1"], timeout=2000)  # once, after the pause
+    assert searches == []  # typing: nothing searched yet
+    qtbot.waitUntil(lambda: searches == ["fastt1 a1"], timeout=2000)  # once, after the pause
+    assert tree._searching is not None and tree.visible_ids() == shown_before  # under way, not shown yet
+    qtbot.waitUntil(lambda: tree._searching is None, timeout=5000)
     shown = tree.visible_ids()
     assert "fastt1.A1" in shown and "fastt2.A1" not in shown
     tree.search.clear()
     qtbot.keyClick(tree.search, Qt.Key.Key_Return)  # Enter: at once
-    assert filtered == ["fastt1 a1", ""]
+    assert searches == ["fastt1 a1", ""]
+    qtbot.waitUntil(lambda: tree._searching is None, timeout=5000)
     qtbot.wait(model_tree.SEARCH_PAUSE_MS + 50)
-    assert filtered == ["fastt1 a1", ""]  # (not again when the pause comes)
+    assert searches == ["fastt1 a1", ""]  # (not again when the pause comes)
+    assert len(tree.visible_ids()) == len(tree.items)
     monkeypatch.setattr(model_tree, "SEARCH_AT_ONCE", 10**9)
     qtbot.keyClicks(tree.search, "sw")
-    assert filtered[-2:] == ["s", "sw"]  # a small design: at each keystroke
+    assert searches[-2:] == ["s", "sw"] and tree._searching is None  # a small design: at each keystroke
 
 
 def test_a_new_filter_resets_the_view_instead_of_hiding_rows_one_run_at_a_time(tree, doc):
