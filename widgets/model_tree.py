@@ -31,18 +31,18 @@ from PySide6.QtCore import (
     QItemSelectionModel,
     QMimeData,
     QModelIndex,
-    QRegularExpression,
     QSortFilterProxyModel,
     Qt,
     QTimer,
     Signal,
 )
 from PySide6.QtGui import QStandardItem, QStandardItemModel
-from PySide6.QtWidgets import QAbstractItemView, QLineEdit, QMenu, QTreeView, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QAbstractItemView, QMenu, QTreeView, QVBoxLayout, QWidget
 
 from planner.naming import label_list, short_label
 from planner.schema import KINDS, attr_label, count_label, kind_name
 from widgets.deferred import SelectionFollower, unseen
+from widgets.model_tree_search import OutlineSearch
 
 if TYPE_CHECKING:
     from planner.model import Component, Event, Topology
@@ -66,18 +66,6 @@ FILL_SLICE_S = 0.004
 #: ... of a group opened by a selection, whose row is shown once the group is filled: a few
 #: (the first cable selected on the 16x site built 200 rows in the selection's turn: 5-7 ms)
 REACH_AT_ONCE = 20
-#: on a design of more components than this the search waits for a pause in the typing
-#: (SEARCH_PAUSE_MS, or Enter) before it filters: on the 16x site each filtering took 0.2-0.45 s
-#: (the matches' rows built, Qt's proxy filtering every row built), so each keystroke of a word
-#: froze the panel that long
-SEARCH_AT_ONCE = 5000
-SEARCH_PAUSE_MS = 250
-#: ... and then finds its matches and builds their rows this long a turn of the event loop (a
-#: site's first search: every component's search text made, 115 ms, and 6,000 rows built,
-#: 150-185 ms), the filter applied to the view once they are all found
-SEARCH_SLICE_S = 0.004
-#: how many components a search looks at between two looks at the clock
-_SEARCH_EVERY = 64
 #: a component row's flags (Qt's default for an item, without drag and drop: see _set_flags)
 _ROW_FLAGS = Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsEditable
 #: at most this many attributes are shown in the details column
@@ -210,7 +198,7 @@ class Rows(Mapping):
         return len(self.panel.topology)
 
 
-class ModelTreePanel(QWidget):
+class ModelTreePanel(OutlineSearch, QWidget):
     """The outline of ``doc`` (an ``app.document.Document``, duck-typed). ``fill_menu(menu, ids)``
     adds the registered actions for the components ``ids`` to a context menu.
 
@@ -249,20 +237,7 @@ class ModelTreePanel(QWidget):
         self.proxy.setFilterRole(SEARCH_ROLE)
         self.proxy.setFilterKeyColumn(0)
         self.proxy.setRecursiveFilteringEnabled(True)
-        self.search = QLineEdit()
-        self.search.setPlaceholderText("Search names, kinds, WWPNs...")
-        self.search.setClearButtonEnabled(True)
-        self.search.setToolTip("Show the components whose name, kind or details hold every word typed")
-        self.search.textChanged.connect(self._typed)
-        self.search.returnPressed.connect(self._search_now)
-        self._search_timer = QTimer(self)
-        self._search_timer.setSingleShot(True)
-        self._search_timer.setInterval(SEARCH_PAUSE_MS)
-        self._search_timer.timeout.connect(self._search_now)
-        self._searching: Iterator[None] | None = None  # a search under way, in slices
-        self._search_slicer = QTimer(self)
-        self._search_slicer.setSingleShot(True)
-        self._search_slicer.timeout.connect(self._search_slice)
+        self._init_search()
         self.view = QTreeView()
         self.view.setModel(self.proxy)
         self.view.setUniformRowHeights(True)
@@ -652,78 +627,6 @@ class ModelTreePanel(QWidget):
             self._set_texts(comp, item, holder.child(item.row(), 1))
         if self._words:
             self._reveal(todo)
-
-    # -- search ------------------------------------------------------------------------------------
-    def _typed(self, text: str) -> None:
-        """The search box changed: filter now, or on a large design once the typing pauses."""
-        if len(self.topology) > SEARCH_AT_ONCE:
-            self._search_timer.start()  # (restarted by each keystroke)
-        else:
-            self._search_now()
-
-    def _search_now(self) -> None:
-        """Filter by the search box's words: at once on a small design, else in slices."""
-        self._search_timer.stop()
-        text = self.search.text()
-        if text.lower().split() == self._words:
-            return
-        if len(self.topology) > SEARCH_AT_ONCE:
-            self._searching = self._filtering(text)
-            self._search_slice()
-        else:
-            self.set_filter(text)
-
-    def _search_slice(self) -> None:
-        """The next slice of the search under way (SEARCH_SLICE_S)."""
-        steps, until = self._searching, time.perf_counter() + SEARCH_SLICE_S
-        for _ in steps or ():
-            if self._searching is not steps:
-                return  # (another search began meanwhile)
-            if time.perf_counter() >= until:
-                self._search_slicer.start(1)
-                return
-        if self._searching is steps:
-            self._searching = None
-
-    def set_filter(self, text: str) -> None:
-        """Show only the components whose name, id, kind or details hold every word of ``text``."""
-        self._searching = None  # (a search under way in slices is dropped)
-        for _ in self._filtering(text):
-            pass
-
-    def _filtering(self, text: str) -> Iterator[None]:
-        """:meth:`set_filter`, pausing (yielding) every few components looked at."""
-        words = text.lower().split()
-        self._words = words
-        if words:  # build the rows of every match, wherever it is, so the filter can show them
-            ids = [c.id for c in self.topology.components()]
-            for i in range(0, len(ids), _SEARCH_EVERY):
-                self._reveal(ids[i : i + _SEARCH_EVERY])  # (read afresh: edits may come between)
-                yield
-        # every word, in any order: one lookahead per word over the row's search text
-        pattern = "".join(f"(?=.*{QRegularExpression.escape(w)})" for w in words)
-        # the proxy is detached while its filter changes, and then tells the view to start
-        # afresh: changed in place, it told the view of every row it hid or showed again, one
-        # run at a time (the 16x site's outline, 6,177 rows built: 0.14-1.0 s; now 2-90 ms)
-        self.view.setUpdatesEnabled(False)  # (not shown between the filter and the opening)
-        try:
-            self.proxy.setSourceModel(None)
-            self.proxy.setFilterRegularExpression(QRegularExpression(pattern))
-            self.proxy.setSourceModel(self.model)
-            if words:
-                yield  # (Qt's filtering and the view's opening of every branch: a turn each)
-                self.view.expandAll()
-        finally:
-            self.view.setUpdatesEnabled(True)
-        self.show_selection(self.doc.selection)
-
-    def _reveal(self, ids) -> None:
-        """Build the rows of the components among ``ids`` that the search words match."""
-        topo, words = self.topology, self._words
-        for cid in ids:
-            comp = topo.get(cid)
-            if comp is not None and cid not in self.rows and all(w in self._search_text(comp) for w in words):
-                self._ensure(cid)
 
     def expand_all(self) -> None:
         """Open every branch (building every row: on a site, tens of thousands)."""

@@ -69,31 +69,40 @@ def test_on_a_large_design_the_search_waits_for_a_pause_in_the_typing(tree, qtbo
     """Each filtering of a site's outline took 0.2-0.45 s: a large design's search begins once
     the typing pauses (or at Enter), not at each keystroke, and finds its matches in slices
     between turns of the event loop, the view filtered once all are found; a small one at once."""
+    from types import SimpleNamespace
+
     from PySide6.QtCore import Qt
 
-    from widgets import model_tree
+    from widgets import model_tree_search as search
 
     searches: list[str] = []
     real = tree._filtering
     monkeypatch.setattr(tree, "_filtering", lambda text: searches.append(text) or real(text))
-    monkeypatch.setattr(model_tree, "SEARCH_AT_ONCE", 10)  # (the one-drawer design counts as large)
-    monkeypatch.setattr(model_tree, "SEARCH_SLICE_S", 0.0)  # (a step a turn)
-    shown_before = tree.visible_ids()
+    monkeypatch.setattr(search, "SEARCH_AT_ONCE", 10)  # (the one-drawer design counts as large)
+    monkeypatch.setattr(search, "SEARCH_SLICE_S", 0.0)  # (a step a slice)
+    turns: list[int] = []  # the slices asked for, run here one by one
+    monkeypatch.setattr(tree, "_search_slicer", SimpleNamespace(start=turns.append))
+    before = tree.proxy.filterRegularExpression().pattern()
     qtbot.keyClicks(tree.search, "fastt1 a1")
     assert searches == []  # typing: nothing searched yet
     qtbot.waitUntil(lambda: searches == ["fastt1 a1"], timeout=2000)  # once, after the pause
-    assert tree._searching is not None and tree.visible_ids() == shown_before  # under way, not shown yet
-    qtbot.waitUntil(lambda: tree._searching is None, timeout=5000)
+    patterns = []  # the view's filter before each slice
+    while tree._searching is not None:
+        patterns.append(tree.proxy.filterRegularExpression().pattern())
+        tree._search_slice()
+    assert len(patterns) > 5 and len(turns) == len(patterns)
+    assert set(patterns[:-1]) == {before} and patterns[-1] != before  # the view filtered last
     shown = tree.visible_ids()
     assert "fastt1.A1" in shown and "fastt2.A1" not in shown
     tree.search.clear()
     qtbot.keyClick(tree.search, Qt.Key.Key_Return)  # Enter: at once
     assert searches == ["fastt1 a1", ""]
-    qtbot.waitUntil(lambda: tree._searching is None, timeout=5000)
-    qtbot.wait(model_tree.SEARCH_PAUSE_MS + 50)
+    while tree._searching is not None:
+        tree._search_slice()
+    qtbot.wait(search.SEARCH_PAUSE_MS + 50)
     assert searches == ["fastt1 a1", ""]  # (not again when the pause comes)
     assert len(tree.visible_ids()) == len(tree.items)
-    monkeypatch.setattr(model_tree, "SEARCH_AT_ONCE", 10**9)
+    monkeypatch.setattr(search, "SEARCH_AT_ONCE", 10**9)
     qtbot.keyClicks(tree.search, "sw")
     assert searches[-2:] == ["s", "sw"] and tree._searching is None  # a small design: at each keystroke
 
