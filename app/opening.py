@@ -30,8 +30,11 @@ def read_project(window: Any, path: str | Path, title: str | None = None) -> Pro
     name = Path(path).name
 
     def read(progress: Any) -> Project:
+        def told(share: float, text: str) -> None:  # (the dialog's text names the file)
+            progress(share, f"Opening {name}: {text[:1].lower()}{text[1:]}")
+
         with gui_gc.lane_making(gui_gc.MAKING_COMPONENTS):  # (see the module docstring)
-            return open_project(path, progress)
+            return open_project(path, told)
 
     try:
         return run_with_progress(window, f"Opening {name}...", read, name="open")

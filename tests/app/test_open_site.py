@@ -136,6 +136,13 @@ def test_a_design_is_read_while_the_window_keeps_turning(window, qtbot, tmp_path
     path = tmp_path / "bench.sanplan"
     save_project(Project(topo), path)
     shares = _slow_reading(monkeypatch)
+    from app import dialogs
+
+    texts: list[str] = []
+    shown = dialogs._show_progress
+    monkeypatch.setattr(
+        dialogs, "_show_progress", lambda dlg, share, text: texts.append(text) or shown(dlg, share, text)
+    )
     ticks: list[int] = []
     timer = QTimer(window)
     timer.timeout.connect(lambda: ticks.append(1))
@@ -145,6 +152,7 @@ def test_a_design_is_read_while_the_window_keeps_turning(window, qtbot, tmp_path
     timer.stop()
     assert len(shares) > 50 and shares == sorted(shares) and 0 <= shares[0] and shares[-1] < 1
     assert len(ticks) > 10  # the window's timers ran while the file was read
+    assert texts and texts[-1].startswith("Opening bench.sanplan: reading ")  # (the dialog names the file)
     assert window.doc.path == path and len(window.doc.topology) == len(topo)
     assert not [a for a in window.asked if a[0] == "error"]
 
