@@ -22,7 +22,7 @@ from planner import edit
 from planner import edit_create as ec
 from planner.commands import Macro, SetAttr, SetMeta, SetPositions
 from planner.io.project import AddScenario, DeleteScenario, RenameScenario, SwitchScenario
-from planner.model import ModelError
+from planner.model import ModelError, Topology
 from planner.naming import label, label_list
 from planner.schema import KINDS, attr_label, check_attr, count_label, kind_name, name_problem, structural_kinds
 
@@ -234,9 +234,12 @@ class Controller(QObject):
         return bool(cmds) and self.doc.push(Macro("Design properties", cmds))
 
     # -- scenarios ----------------------------------------------------------------------------------
-    def add_scenario(self, name: str) -> bool:
-        """Add scenario ``name`` as a copy of the current one and switch to it."""
-        return self.doc.push_project(AddScenario(name, self.doc.project.current, make_current=True))
+    def add_scenario(self, name: str, design: Topology | None = None) -> bool:
+        """Add scenario ``name`` as a copy of the current one and switch to it; ``design``: that
+        copy, made beforehand (by a worker: ``app.opening.copy_design``)."""
+        cmd = AddScenario(name, self.doc.project.current, make_current=True)
+        cmd.topology = design  # (None: copied as the command is done)
+        return self.doc.push_project(cmd)
 
     def rename_scenario(self, name: str) -> bool:
         """Rename the current scenario."""

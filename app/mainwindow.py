@@ -34,7 +34,7 @@ from app.controller import Controller
 from app.dock_tabs import hide_stale_tab_bars
 from app.document import Document
 from app.export_files import with_extension, written_report
-from app.opening import read_project, saving
+from app.opening import copy_design, read_project, saving
 from app.recent import MAX_RECENT, forget, menu_text, recent_files, remember  # noqa: F401
 from app.session import APP_NAME, _latest_revision, _remove_autosave, data_dir, pending_recovery, settings  # noqa: F401
 from app.startup import apply_tips, build_central, show_guide, show_start_page
@@ -630,8 +630,8 @@ class MainWindow(QMainWindow):
 
     def duplicate_scenario(self, name: str | None = None) -> None:
         name = name or self.ask("text", "Name of the new scenario", f"{self.doc.project.current} copy")
-        if name:
-            self.controller.add_scenario(name)
+        if name:  # (the copy by a worker: the window keeps painting)
+            self.controller.add_scenario(name, copy_design(self, self.doc.topology))
 
     def rename_scenario(self, name: str | None = None) -> None:
         name = name or self.ask("text", "New name of the scenario", self.doc.project.current)

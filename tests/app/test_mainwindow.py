@@ -168,15 +168,32 @@ def test_click_a_finding_selects_its_components(qtbot, home):
     assert w.scene.items_by_id["sw1"].isSelected()
 
 
-def test_scenarios_duplicate_and_switch(window):
+def test_scenarios_duplicate_and_switch(window, monkeypatch):
+    """Design > Scenarios > Duplicate current: the copy is made by a worker (a site's took 240 ms
+    on the GUI thread), the new scenario current and apart from the first; undo drops it."""
+    import threading
+
+    from planner.model import Topology
+
     w = window
-    w.duplicate_scenario("Two fabrics")
-    assert w.doc.project.current == "Two fabrics"
+    copied: list[str] = []
+    clone = Topology.clone
+    monkeypatch.setattr(Topology, "clone", lambda t: copied.append(threading.current_thread().name) or clone(t))
+    base = len(w.doc.topology)
+    w.answers["text"] = "Two fabrics"
+    w.scenario_menu.aboutToShow.emit()  # (Design > Scenarios opened: its entries made)
+    next(a for a in w.scenario_menu.actions() if a.text() == "&Duplicate current...").trigger()
+    assert copied == ["copy"] and w.doc.project.current == "Two fabrics" and len(w.doc.topology) == base
     w.doc.run(edit.delete, ["fastt8"])
     w.switch_scenario("Base")
     assert "fastt8" in w.doc.topology
     w.switch_scenario("Two fabrics")
     assert "fastt8" not in w.doc.topology
+    w.doc.undo_stack.undo()  # the switch
+    w.doc.undo_stack.undo()  # the switch back
+    w.doc.undo_stack.undo()  # the delete
+    w.doc.undo_stack.undo()  # the scenario added
+    assert list(w.doc.project.scenarios) == ["Base"] and len(w.doc.topology) == base
 
 
 def test_autosave_and_recovery_after_a_crash(qtbot, home):
