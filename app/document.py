@@ -538,7 +538,10 @@ class Document(QObject):
             save_project(project, target, message=message, force=force, stepwise=worker)
 
         try:
-            runner(job) if worker else job(None)
+            if worker:
+                runner(job)
+            else:
+                job(None)
         except ChangedOnDisk as err:
             self.changed_on_disk = True
             self.message.emit(str(err))
