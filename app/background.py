@@ -338,11 +338,12 @@ class BackgroundAnalysis(QObject):
             self.destroyed.connect(closing)
 
     # -- GUI thread ----------------------------------------------------------------------------
-    def reset(self, topo: Topology, figures: str, direction: str) -> None:
-        """Start again from a copy of ``topo`` (a file opened, a scenario switched): one exact
-        copy of its tables (:meth:`Topology.snapshot`), which the analysis lane takes over; the
-        check lane's copy is made in the analysis lane once the first analysis is sent."""
-        self._lane.post(_Job(None, figures, direction, topo, snapshot=topo.snapshot()))
+    def reset(self, snapshot: Topology, topo: Topology, figures: str, direction: str) -> None:
+        """Start again from ``snapshot``, an exact copy of ``topo``'s tables
+        (:meth:`Topology.snapshot`: a file opened, a scenario switched), which the analysis lane
+        takes over; the check lane's copy is made in the analysis lane once the first analysis
+        is sent."""
+        self._lane.post(_Job(None, figures, direction, topo, snapshot=snapshot))
 
     def submit(
         self,

@@ -123,6 +123,25 @@ def compute_bundle(topo: Topology, revision: int, figures: str, direction: str) 
     return AnalysisBundle(revision, figures, direction, chosen, read.aggregate, write.aggregate, findings, origin=topo)
 
 
+@dataclass(frozen=True)
+class Prepared:
+    """A design made ready off the GUI thread before it is shown (by the worker that read it,
+    see ``app.opening.prepare``): ``diagram``, its layout as the canvas first shows it (the
+    groups ``collapsed`` folded), and ``snapshot``, the background's copy of it, both of
+    ``topo`` at ``revision``. Made on the GUI thread as the 32x site was opened, they blocked
+    the editor about 100 ms each."""
+
+    topo: Topology
+    revision: int
+    collapsed: frozenset[str]
+    diagram: Any
+    snapshot: Topology
+
+    def of(self, topo: Topology) -> bool:
+        """Whether it is of ``topo`` as it is now."""
+        return self.topo is topo and self.revision == topo.revision
+
+
 class Document(QObject):
     """The open design. Signals: ``changed`` (any model change), ``modelEvents(list[Event])``
     (a command's events, sent once it is applied, undone or redone; a change outside a command
@@ -180,6 +199,8 @@ class Document(QObject):
         self._warm_request: tuple | None = None  # the same and the design, sent with it (see warm_layout)
         self.layout_showing = False  # the canvas is showing a layout in slices (see layout_shown)
         self.analysis_showing = False  # the canvas is painting the analysis sent last in slices (see analysis_shown)
+        self._offered: Prepared | None = None  # its diagram not yet taken (see offer)
+        self._offered_snapshot: Prepared | None = None  # its snapshot not yet taken
         self._attach()
 
     def _on_clean_changed(self, _clean: bool) -> None:
@@ -354,7 +375,7 @@ class Document(QObject):
         if self._reset:
             self._reset = False
             self._events.clear()
-            bg.reset(topo, self.figures, self.direction)  # one copy of the design, made here
+            bg.reset(self._take_snapshot(), topo, self.figures, self.direction)  # one copy of the design
         delta = Delta.from_events(topo, self._events)  # only what changed: O(edit)
         self._events.clear()
         request, self._layout_request = self._layout_request, None
@@ -372,6 +393,27 @@ class Document(QObject):
         self._layout_request = (frozenset(collapsed), dict(self.topology.positions), shown)
         self._schedule()
         return True
+
+    def offer(self, prepared: Prepared) -> None:
+        """What a worker made of a design before it is shown (see :class:`Prepared`): the
+        canvas takes its diagram (:meth:`take_layout`), the background its snapshot, instead of
+        making them on the GUI thread."""
+        self._offered, self._offered_snapshot = prepared, prepared
+
+    def take_layout(self, collapsed: set[str]) -> Any:
+        """The diagram offered for the design shown at its revision with ``collapsed`` folded,
+        once; None when there is none (another design, an edit since, other groups folded)."""
+        offered, self._offered = self._offered, None
+        if offered is None or not offered.of(self.topology) or offered.collapsed != collapsed:
+            return None
+        return offered.diagram
+
+    def _take_snapshot(self) -> Topology:
+        """A snapshot of the design shown for the background: the one offered, else made now."""
+        offered, self._offered_snapshot = self._offered_snapshot, None
+        if offered is not None and offered.of(self.topology):
+            return offered.snapshot
+        return self.topology.snapshot()
 
     def warm_layout(self, collapsed: set[str], shown: Any) -> None:
         """The canvas laid ``shown`` out itself: the background lays it out again once idle, to

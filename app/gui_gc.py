@@ -236,6 +236,9 @@ def adopt_analysis(bundle: Any) -> None:
         _collector.middle = 0
 
 
+#: the collector's count of long-lived objects after a thaw, until it counts them anew (see :func:`thaw`)
+UNCOUNTED = 1 << 40
+
 #: a lane's layout or analysis of a design of at least this many components is frozen as it is
 #: made (see :func:`lane_making`); the 16x site has 55,393
 MAKING_COMPONENTS = 20_000
@@ -271,11 +274,14 @@ def lane_making(components: int) -> Iterator[None]:
 
 def thaw() -> None:
     """Hand the frozen objects back to the collector (a design was opened or closed: the old
-    one's cyclic garbage can go)."""
-    frozen = gc.get_freeze_count()  # they join the oldest generation (counting them all
-    gc.unfreeze()  # with len(gc.get_objects()) would list the whole heap: tens of ms on a site)
+    one's cyclic garbage can go). How many they are is not counted (``gc.get_freeze_count``
+    walks them all: 11 ms on the 16x site, 19 ms on the 32x, in the turn that shows the design
+    opened): the collector takes them for too many to walk in a full collection until the heap
+    is frozen again (:func:`freeze_when_idle`, once the canvas shown is quiet), which counts
+    anew; a full collection of a site's heap would block the editor a quarter second anyway."""
+    gc.unfreeze()
     if _collector is not None:
-        _collector.long_lived += frozen
+        _collector.long_lived = UNCOUNTED
 
 
 def window_closed() -> None:

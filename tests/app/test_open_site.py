@@ -152,9 +152,45 @@ def test_a_design_is_read_while_the_window_keeps_turning(window, qtbot, tmp_path
     timer.stop()
     assert len(shares) > 50 and shares == sorted(shares) and 0 <= shares[0] and shares[-1] < 1
     assert len(ticks) > 10  # the window's timers ran while the file was read
-    assert texts and texts[-1].startswith("Opening bench.sanplan: reading ")  # (the dialog names the file)
+    assert texts[-2].startswith("Opening bench.sanplan: reading ")  # (the dialog names the file)
+    assert texts[-1] == "Opening bench.sanplan: laying the diagram out"
     assert window.doc.path == path and len(window.doc.topology) == len(topo)
     assert not [a for a in window.asked if a[0] == "error"]
+
+
+def test_the_worker_lays_the_design_out_and_copies_it_for_the_background(window, qtbot, tmp_path, parts, monkeypatch):
+    """The worker that reads a design also lays it out as the canvas first shows it and makes
+    the background's copy of it: on the GUI thread they blocked the 32x site's open about 100
+    ms each. The canvas shows that very diagram; the GUI thread neither lays out nor copies."""
+    import threading
+
+    import widgets.canvas.scene as scene_module
+    from app import opening
+    from planner.model import Topology
+
+    topo = build_example("p690-benchmark", parts)
+    path = tmp_path / "bench.sanplan"
+    save_project(Project(topo), path)
+    window.doc.synchronous = False
+    made: list = []
+    prepare, lay_out, snapshot = opening.prepare, scene_module.layout, Topology.snapshot
+    here = threading.main_thread()
+    monkeypatch.setattr(opening, "prepare", lambda t: made.append(prepare(t)) or made[-1])
+    laid_here: list = []
+    monkeypatch.setattr(scene_module, "layout", lambda *a, **k: laid_here.append(1) or lay_out(*a, **k))
+    copies: list = []
+    monkeypatch.setattr(Topology, "snapshot", lambda t: copies.append(threading.current_thread()) or snapshot(t))
+    assert window.open_path(path)
+    assert len(made) == 1 and made[0].topo is window.doc.topology
+    assert window.scene.diagram is made[0].diagram and not laid_here
+    qtbot.waitUntil(lambda: window.doc.analysis is not None, timeout=20000)
+    assert copies and here not in copies  # (the lane copies its replica for the check lane)
+    from app.document import compute_bundle
+
+    doc = window.doc
+    fresh = compute_bundle(doc.topology, doc.topology.revision, doc.figures, doc.direction)
+    assert doc.analysis.result.paths == fresh.result.paths and doc.analysis.read_mbps == fresh.read_mbps
+    assert window.doc._offered is None and window.doc._offered_snapshot is None  # taken, not kept
 
 
 def test_cancel_while_a_design_is_read_leaves_the_design_shown(window, qtbot, tmp_path, parts, monkeypatch):

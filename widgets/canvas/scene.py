@@ -240,7 +240,13 @@ class DiagramScene(Painting, Morphing, ToolLookups, QGraphicsScene):
         return {c for c in self.collapsed if c in topo}
 
     def _layout(self) -> Diagram:
-        return layout(self.doc.topology, self._collapsed_now(), editor=True)
+        """The design laid out as shown now: the layout offered by the worker that read it
+        (``Document.offer_layout``) when it is of this design and these groups folded, else
+        laid out here."""
+        collapsed = self._collapsed_now()
+        take = getattr(self.doc, "take_layout", None)
+        offered = take(collapsed) if take is not None else None
+        return offered if offered is not None else layout(self.doc.topology, collapsed, editor=True)
 
     def _request_layout(self) -> bool:
         """Ask the document to lay the design out off the GUI thread (False: it cannot; lay it
