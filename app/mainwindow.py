@@ -34,7 +34,7 @@ from app.controller import Controller
 from app.dock_tabs import hide_stale_tab_bars
 from app.document import Document
 from app.export_files import with_extension, written_report
-from app.opening import copy_design, read_project, saving
+from app.opening import copy_design, prepare_shown, read_project, saving
 from app.recent import MAX_RECENT, forget, menu_text, recent_files, remember  # noqa: F401
 from app.session import APP_NAME, _latest_revision, _remove_autosave, data_dir, pending_recovery, settings  # noqa: F401
 from app.startup import apply_tips, build_central, show_guide, show_start_page
@@ -626,6 +626,8 @@ class MainWindow(QMainWindow):
         m.addAction("De&lete current", self.delete_scenario)
 
     def switch_scenario(self, name: str) -> None:
+        if name != self.doc.project.current and name in self.doc.project.scenarios:
+            prepare_shown(self, self.doc.project.scenarios[name])  # (laid out by a worker)
         self.controller.switch_scenario(name)
 
     def duplicate_scenario(self, name: str | None = None) -> None:

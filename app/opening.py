@@ -25,6 +25,9 @@ from planner.io import Project, ProjectError, open_project
 from planner.layout import default_collapsed, layout
 from planner.model import Topology
 
+#: a scenario of at least this many components is prepared by a worker before it is shown
+#: (see :func:`prepare_shown`; the p690 benchmark's 3,463 are laid out in about 10 ms)
+PREPARE_AT = 5_000
 #: the share of an open's progress bar that reading takes (the first layout takes the rest)
 READ_SHARE = 0.9
 
@@ -78,11 +81,29 @@ def saving(window: Any, path: str | Path | None) -> Any:
 
 def copy_design(window: Any, topo: Topology) -> Topology:
     """A copy of ``topo`` (a new scenario's), made by a worker behind a progress dialog without
-    Cancel, frozen for the collector as it is made (see the module docstring): duplicating a
-    scenario of the 16x site blocked the editor about 240 ms, the copy most of it."""
+    Cancel, frozen for the collector as it is made (see the module docstring), and prepared to
+    be shown (offered to the window's document: see :func:`prepare`): duplicating a scenario of
+    the 16x site blocked the editor about 240 ms, the copy most of it, then 100 ms for its
+    first layout and the background's copy."""
 
-    def copy(progress: Any) -> Topology:
+    def copy(progress: Any) -> Prepared:
         with gui_gc.lane_making(len(topo)):
-            return topo.clone()
+            return prepare(topo.clone())
 
-    return run_with_progress(window, "Copying the scenario...", copy, name="copy", cancellable=False)
+    prepared = run_with_progress(window, "Copying the scenario...", copy, name="copy", cancellable=False)
+    window.doc.offer(prepared)
+    return prepared.topo
+
+
+def prepare_shown(window: Any, topo: Topology) -> None:
+    """Prepare ``topo`` (another scenario's design, about to be shown) in a worker behind a
+    progress dialog without Cancel, and offer it to the window's document; a design of fewer
+    than :data:`PREPARE_AT` components is laid out as it is shown, in a moment."""
+    if len(topo) < PREPARE_AT:
+        return
+
+    def prepared(progress: Any) -> Prepared:
+        with gui_gc.lane_making(len(topo)):
+            return prepare(topo)
+
+    window.doc.offer(run_with_progress(window, "Showing the scenario...", prepared, name="prepare", cancellable=False))
