@@ -58,6 +58,10 @@ SELECTION_OPENS_AT_MOST = 200
 #: edit that added or removed one (a server undone: 224 cable rows built one by one and the
 #: view's relayout, 25-45 ms of its longest blocks); the user opens it (rows built then)
 OPEN_GROUP_ROWS = 500
+#: a design of at least this many components has its groups opened in the turn after the
+#: outline is rebuilt: the 32x site's four small groups (481 rows, built as they open, the
+#: column sized to them) took 21-23 ms of the 35 ms the open's showing turn spent in the panels
+OPEN_LATER_AT = 20_000
 #: a group of more rows than this, opened by the user or by a selection inside it, is filled
 #: over several turns of the event loop, FILL_SLICE_S at a time (the 16x site's 3,584 cables
 #: built at once blocked the editor 126-153 ms); its first FILL_AT_ONCE rows at once
@@ -285,7 +289,11 @@ class ModelTreePanel(OutlineSearch, QWidget):
             self._group(kind)
         for kind in list(self.groups):
             self._retitle(kind)
-        self._open_groups()
+        if len(self.topology) >= OPEN_LATER_AT:  # (in the next turn: see OPEN_LATER_AT)
+            self._groups_pending = True
+            QTimer.singleShot(0, self._open_pending_groups)
+        else:
+            self._open_groups()
         if self._words:
             self._reveal(c.id for c in self.topology.components())
         self.show_selection(self.doc.selection)
