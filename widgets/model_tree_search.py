@@ -30,6 +30,17 @@ SEARCH_SLICE_S = 0.004
 _SEARCH_EVERY = 64
 
 
+def search_pattern(words: list[str]) -> QRegularExpression:
+    """What the proxy keeps: the rows whose search text holds every word, in any order (one
+    lookahead per word), tried from the text's start only: unanchored, the expression was tried
+    again from each character on, each try scanning the rest of the text (the 16x site's
+    outline, 12,123 rows built, filtered in 84 ms; anchored, 12 ms)."""
+    lookaheads = "".join(f"(?=.*{QRegularExpression.escape(w)})" for w in words)
+    return QRegularExpression(
+        f"\\A{lookaheads}" if words else "", QRegularExpression.PatternOption.DotMatchesEverythingOption
+    )
+
+
 class OutlineSearch:
     """The search box and the filtering of :class:`widgets.model_tree.ModelTreePanel` (a
     mixin: it reads the panel's topology, rows, proxy, view and document)."""
@@ -94,17 +105,16 @@ class OutlineSearch:
         if words:  # build the rows of every match, wherever it is, so the filter can show them
             ids = [c.id for c in self.topology.components()]
             for i in range(0, len(ids), _SEARCH_EVERY):
-                self._reveal(ids[i : i + _SEARCH_EVERY])  # (read afresh: edits may come between)
+                yield from self._revealing(ids[i : i + _SEARCH_EVERY])  # (read afresh: edits may come between)
                 yield
-        # every word, in any order: one lookahead per word over the row's search text
-        pattern = "".join(f"(?=.*{QRegularExpression.escape(w)})" for w in words)
+        pattern = search_pattern(words)
         # the proxy is detached while its filter changes, and then tells the view to start
         # afresh: changed in place, it told the view of every row it hid or showed again, one
         # run at a time (the 16x site's outline, 6,177 rows built: 0.14-1.0 s; now 2-90 ms)
         self.view.setUpdatesEnabled(False)  # (not shown between the filter and the opening)
         try:
             self.proxy.setSourceModel(None)
-            self.proxy.setFilterRegularExpression(QRegularExpression(pattern))
+            self.proxy.setFilterRegularExpression(pattern)
             self.proxy.setSourceModel(self.model)
             if words:
                 yield  # (Qt's filtering and the view's opening of every branch: a turn each)
@@ -112,6 +122,21 @@ class OutlineSearch:
         finally:
             self.view.setUpdatesEnabled(True)
         self.show_selection(self.doc.selection)
+
+    def _revealing(self: Any, ids: list[str]) -> Iterator[None]:
+        """:meth:`_reveal`, pausing (yielding) while a group of many is built for a match."""
+        topo, words = self.topology, self._words
+        for cid in ids:
+            comp = topo.get(cid)
+            if comp is None or cid in self.rows or not all(w in self._search_text(comp) for w in words):
+                continue
+            top = comp
+            while top is not None and top.parent is not None:
+                top = topo.get(top.parent)
+            if top is not None:
+                yield from self._group_built(top.kind)
+            if topo.get(cid) is comp:  # (edits may come between)
+                self._ensure(cid)
 
     def _reveal(self: Any, ids) -> None:
         """Build the rows of the components among ``ids`` that the search words match."""
