@@ -26,8 +26,8 @@ from planner.layout import default_collapsed, layout
 from planner.model import Topology
 
 #: a scenario of at least this many components is prepared by a worker before it is shown
-#: (see :func:`prepare_shown`; the p690 benchmark's 3,463 are laid out in about 10 ms)
-PREPARE_AT = 5_000
+#: (see :func:`prepare_shown`: the p690 benchmark's switch blocked 21 ms on the GUI thread)
+PREPARE_AT = 1_000
 #: the share of an open's progress bar that reading takes (the first layout takes the rest)
 READ_SHARE = 0.9
 

@@ -43,6 +43,7 @@ from planner.naming import label_list, short_label
 from planner.schema import KINDS, attr_label, count_label, kind_name
 from widgets.deferred import SelectionFollower, unseen
 from widgets.model_tree_search import OutlineSearch
+from widgets.retired import RetiredModels
 
 if TYPE_CHECKING:
     from planner.model import Component, Event, Topology
@@ -58,6 +59,7 @@ SELECTION_OPENS_AT_MOST = 200
 #: edit that added or removed one (a server undone: 224 cable rows built one by one and the
 #: view's relayout, 25-45 ms of its longest blocks); the user opens it (rows built then)
 OPEN_GROUP_ROWS = 500
+HEADERS = ["Name", "Details"]
 #: a design of at least this many components has its groups opened in the turn after the
 #: outline is rebuilt: the 32x site's four small groups (481 rows, built as they open, the
 #: column sized to them) took 21-23 ms of the 35 ms the open's showing turn spent in the panels
@@ -241,7 +243,8 @@ class ModelTreePanel(OutlineSearch, QWidget):
         self._fill_timer.setSingleShot(True)
         self._fill_timer.timeout.connect(self._fill_slice)
         self.model = OutlineModel(self)
-        self.model.setHorizontalHeaderLabels(["Name", "Details"])
+        self.model.setHorizontalHeaderLabels(HEADERS)
+        self.retired = RetiredModels(self, FILL_SLICE_S)  # the models of outlines gone, emptied in slices
         self.proxy = QSortFilterProxyModel(self)
         self.proxy.setSourceModel(self.model)
         self.proxy.setFilterRole(SEARCH_ROLE)
@@ -278,7 +281,8 @@ class ModelTreePanel(OutlineSearch, QWidget):
     def rebuild(self) -> None:
         """Build the outline afresh (a new project or scenario): the group rows; the rows inside
         a branch are built when it is opened."""
-        self.model.removeRows(0, self.model.rowCount())
+        if self.model.rowCount():
+            self._retire_model()
         self._filling.clear()
         self._shown_later = None
         self.rows.clear()
@@ -303,6 +307,15 @@ class ModelTreePanel(OutlineSearch, QWidget):
         if self._words:
             self._reveal(c.id for c in self.topology.components())
         self.show_selection(self.doc.selection)
+
+    def _retire_model(self) -> None:
+        """Show a new, empty model; the rows of the one shown are deleted a few at a time
+        (:class:`widgets.retired.RetiredModels`): removed at once, the 16x site's outline after
+        a search (12,123 rows built) took 38-52 ms of the turn that showed another scenario."""
+        old, self.model = self.model, OutlineModel(self)
+        self.model.setHorizontalHeaderLabels(HEADERS)
+        self.proxy.setSourceModel(self.model)
+        self.retired.add(old)
 
     def _open_groups(self) -> None:
         """Open the group rows of at most :data:`OPEN_GROUP_ROWS` components (building their
