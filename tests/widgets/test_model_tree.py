@@ -114,7 +114,9 @@ def test_a_new_filter_resets_the_view_instead_of_hiding_rows_one_run_at_a_time(t
     16x site's outline: 0.14-1.0 s a filtering); it now starts the view afresh, once, and the
     selection is shown again."""
     doc.select(["fastt1.A1"])
+    tree.view.setColumnWidth(0, 230)  # (the user's; the view's reset set it back to 100)
     tree.search.setText("fastt1")
+    assert tree.view.columnWidth(0) == 230
     signals: list[str] = []
     tree.proxy.modelReset.connect(lambda: signals.append("reset"))
     tree.proxy.rowsRemoved.connect(lambda *a: signals.append("removed"))
@@ -126,7 +128,10 @@ def test_a_new_filter_resets_the_view_instead_of_hiding_rows_one_run_at_a_time(t
     assert tree.selected_ids() == ["fastt1.A1"]
     tree.search.setText("")
     assert set(signals) == {"reset"} and tree.selected_ids() == ["fastt1.A1"]
-    assert len(tree.visible_ids()) == len(tree.items)
+    assert len(tree.visible_ids()) == len(tree.items) and tree.view.columnWidth(0) == 230
+    tree.view.setColumnWidth(0, 40)
+    tree.search.setText("a1")  # the rows found deep in the outline: the names widened to show whole
+    assert tree.view.columnWidth(0) == tree.view.sizeHintForColumn(0) > 40
 
 
 def test_selection_both_ways(tree, doc):
