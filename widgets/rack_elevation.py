@@ -18,6 +18,7 @@ commands (``app.actions.racks``).
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from PySide6.QtCore import QLineF, QMimeData, QPoint, QPointF, QRectF, Qt, QTimer, Signal
@@ -55,6 +56,11 @@ NUMBERS_W = 22.0  # the unit numbers left of each rack
 GAP = 26.0
 TOP = 44.0  # room above the racks for their names
 ID_ROLE = 0  # QGraphicsItem data key: the component id an item stands for
+#: at most this many racks are drawn at once; more in slices of DRAW_SLICE_S (see
+#: RackElevationPanel._draw_slice): the 16x site's 176 racks took 58-61 ms, 136-175 with a
+#: lane analysing a scenario just shown, in the turn that showed it
+DRAW_AT_ONCE = 24
+DRAW_SLICE_S = 0.006
 _LIST = "\0unplaced"  # in the panel's reads: the list of unplaced units (not a rack)
 
 
@@ -224,6 +230,10 @@ class RackElevationPanel(QWidget):
         self._timer.setSingleShot(True)
         self._timer.setInterval(0)
         self._timer.timeout.connect(self._refresh_if_seen)
+        self._drawing: tuple[Any, list[str]] | None = None  # (design, racks still to draw) in slices
+        self._draw_timer = QTimer(self)
+        self._draw_timer.setSingleShot(True)
+        self._draw_timer.timeout.connect(self._draw_slice)
         self._stale = False
         #: what is to be redrawn: everything (racks, sites, part figures or the face changed),
         #: some racks (a unit in them, or what its label reads), the list of unplaced units
@@ -441,19 +451,27 @@ class RackElevationPanel(QWidget):
 
     def refresh(self) -> None:
         """Redraw what the edits since the last redraw reached (see :meth:`_note_event`):
-        every rack, or the racks they changed; then the list of unplaced units."""
+        every rack (in slices when they are many: :meth:`_draw_slice`), or the racks they
+        changed; then the list of unplaced units."""
         topo = self.doc.topology
         several = frozenset(k for k in KINDS if topo.count_of(k) > 1)
         if several != self._several:  # a label names its server only when the design has several
             self._several, self._whole = several, True
+        if self._drawing is not None and not self._whole:
+            return  # (being drawn in slices: what the edits reach is redrawn once they are done)
         if self._whole or not self.racks:
-            self._draw_all(topo)
+            if self._draw_all(topo):
+                return  # (in slices: the rest once they are drawn)
         else:
             todo = self._arrange(topo) if self._arrange_due else {r for r in self._dirty if r in self.racks}
             if todo:
                 self._redraw(topo, todo)
         self._stale, self._whole, self._dirty, self._list_due = False, False, set(), False
         self._arrange_due = False
+        self._drawn(topo)
+
+    def _drawn(self, topo: Any) -> None:
+        """The racks are drawn: the list of unplaced units, the selection, the summary."""
         self._fill_unplaced(topo)
         self._show_selection()
         placed = sum(map(len, self._units_in.values()))
@@ -462,17 +480,51 @@ class RackElevationPanel(QWidget):
             f"{self.unplaced.count()} not placed - {self.face} view"
         )
 
-    def _draw_all(self, topo: Any) -> None:
+    def _draw_all(self, topo: Any) -> bool:
+        """Draw every rack afresh: at once when they are at most DRAW_AT_ONCE, else in slices
+        (True: under way; what is due starts anew, the edits meanwhile mark it again)."""
+        self._drawing = None
         self.scene.clear()
         self.units, self._holders, self._units_in = {}, {}, {}
         self._reads, self._reads_of = {}, {}
         self.racks = self._columns(topo)
+        if len(self.racks) > DRAW_AT_ONCE:
+            self._stale, self._whole, self._dirty, self._list_due = False, False, set(), False
+            self._arrange_due = False
+            self._drawing = (topo, list(self.racks)[::-1])  # (taken from the end)
+            self._draw_timer.start(1)
+            self.summary.setText(f"Drawing {counted(len(self.racks), 'rack')}...")
+            return True
         for rid in self.racks:
             self._draw_rack(topo, topo[rid], placement.rack_contents(topo, rid))
         if not self.racks:
             hint = self.scene.addSimpleText("No racks yet: Design > Racks > Add site..., then Add rack...")
             hint.setPos(8, 8)
         self.scene.setSceneRect(self.scene.itemsBoundingRect().adjusted(-8, -8, 8, 8))
+        return False
+
+    def _draw_slice(self) -> None:
+        """Draw the next racks of a drawing under way for DRAW_SLICE_S; once all are, what
+        refresh does after them, then what the edits made meanwhile reached."""
+        if self._drawing is None:
+            return
+        topo, todo = self._drawing
+        if topo is not self.doc.topology:  # (another design: drawn afresh)
+            self._drawing, self._whole = None, True
+            self._refresh_if_seen()
+            return
+        until = time.perf_counter() + DRAW_SLICE_S
+        while todo:
+            rack = topo.get(todo.pop())
+            if rack is not None and rack.id in self.racks:
+                self._draw_rack(topo, rack, placement.rack_contents(topo, rack.id))
+            if todo and time.perf_counter() >= until:
+                self._draw_timer.start(1)
+                return
+        self._drawing = None
+        self.scene.setSceneRect(self.scene.itemsBoundingRect().adjusted(-8, -8, 8, 8))
+        self._drawn(topo)
+        self._refresh_if_seen()  # (the edits made while it drew)
 
     def _columns(self, topo: Any) -> dict[str, QRectF]:
         """Rack id -> its column of units, in drawing order (racks side by side, bottoms level)."""
