@@ -43,7 +43,7 @@ from planner.naming import label_list, short_label
 from planner.schema import KINDS, attr_label, count_label, kind_name
 from widgets.deferred import SelectionFollower, unseen
 from widgets.model_tree_search import OutlineSearch
-from widgets.retired import RetiredModels
+from widgets.retired import Retired
 
 if TYPE_CHECKING:
     from planner.model import Component, Event, Topology
@@ -244,7 +244,7 @@ class ModelTreePanel(OutlineSearch, QWidget):
         self._fill_timer.timeout.connect(self._fill_slice)
         self.model = OutlineModel(self)
         self.model.setHorizontalHeaderLabels(HEADERS)
-        self.retired = RetiredModels(self, FILL_SLICE_S)  # the models of outlines gone, emptied in slices
+        self.retired = Retired(self, FILL_SLICE_S)  # the models of outlines gone, emptied in slices
         self.proxy = QSortFilterProxyModel(self)
         self.proxy.setSourceModel(self.model)
         self.proxy.setFilterRole(SEARCH_ROLE)
@@ -310,12 +310,12 @@ class ModelTreePanel(OutlineSearch, QWidget):
 
     def _retire_model(self) -> None:
         """Show a new, empty model; the rows of the one shown are deleted a few at a time
-        (:class:`widgets.retired.RetiredModels`): removed at once, the 16x site's outline after
+        (:class:`widgets.retired.Retired`): removed at once, the 16x site's outline after
         a search (12,123 rows built) took 38-52 ms of the turn that showed another scenario."""
         old, self.model = self.model, OutlineModel(self)
         self.model.setHorizontalHeaderLabels(HEADERS)
         self.proxy.setSourceModel(self.model)
-        self.retired.add(old)
+        self.retired.add_model(old)
 
     def _open_groups(self) -> None:
         """Open the group rows of at most :data:`OPEN_GROUP_ROWS` components (building their

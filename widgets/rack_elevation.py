@@ -21,7 +21,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from PySide6.QtCore import QLineF, QMimeData, QPoint, QPointF, QRectF, Qt, QTimer, Signal
+from PySide6.QtCore import QLineF, QMimeData, QObject, QPoint, QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QBrush, QColor, QDrag, QFont, QPainter, QPen
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -47,6 +47,7 @@ from planner import placement
 from planner.naming import counted, label
 from planner.schema import KINDS, kind_name
 from widgets.deferred import SELECTION_LATER_FROM, turns, unseen
+from widgets.retired import Retired
 from widgets.style import set_style_sheet
 
 MIME = "application/x-sanplan-unit"  # the dragged unit's id
@@ -196,6 +197,21 @@ class UnplacedList(QListWidget):
         event.acceptProposedAction()
 
 
+def _extent(cols: dict[str, QRectF]) -> QRectF:
+    """The scene's rectangle for racks in columns ``cols`` (not empty)."""
+    last = max(cols.values(), key=QRectF.right)
+    return QRectF(0, 0, last.right() + 8, last.top() + last.height() + 8)
+
+
+def _new_scene(parent: QObject) -> QGraphicsScene:
+    """A scene for the racks, with no index of its items: Qt indexed the 16x site's 5,040 in one
+    go once they were drawn (23-35 ms, twice, in the turns after); a paint looks at each item's
+    bounds instead."""
+    scene = QGraphicsScene(parent)
+    scene.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.NoIndex)
+    return scene
+
+
 class RackElevationPanel(QWidget):
     """Rack elevations of ``doc`` (an ``app.document.Document``, read only) and the unplaced
     units. Signals: ``placeRequested(unit, rack, u, face)``, ``unplaceRequested(unit)``,
@@ -218,10 +234,8 @@ class RackElevationPanel(QWidget):
         self.racks: dict[str, QRectF] = {}  # rack id -> its unit column in scene coordinates
         self.units: dict[str, QGraphicsRectItem] = {}  # mounted unit id -> its box
         self._outlined: set[str] = set()  # the units whose box is outlined as selected
-        self.scene = QGraphicsScene(self)
-        # no index of the items: Qt indexed the 16x site's 5,040 in one go once they were drawn
-        # (23-35 ms, twice, the turns after); a paint looks at each item's bounds instead
-        self.scene.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.NoIndex)
+        self.scene = _new_scene(self)
+        self.retired = Retired(self, DRAW_SLICE_S)  # the scenes of drawings gone, emptied in slices
         self.view = RackView(self)
         self.view.setScene(self.scene)
         self.unplaced = UnplacedList(self)
@@ -487,11 +501,17 @@ class RackElevationPanel(QWidget):
         """Draw every rack afresh: at once when they are at most DRAW_AT_ONCE, else in slices
         (True: under way; what is due starts anew, the edits meanwhile mark it again)."""
         self._drawing = None
-        self.scene.clear()
+        if self._holders:  # a new scene; the old one's items deleted a few a turn (see widgets.retired)
+            old, self.scene = self.scene, _new_scene(self)
+            self.view.setScene(self.scene)
+            self.retired.add_scene(old, list(self._holders.values()))
+        else:
+            self.scene.clear()
         self.units, self._holders, self._units_in = {}, {}, {}
         self._reads, self._reads_of = {}, {}
         self.racks = self._columns(topo)
         if len(self.racks) > DRAW_AT_ONCE:
+            self.scene.setSceneRect(_extent(self.racks))  # (else each slice grew it: the view followed)
             self._stale, self._whole, self._dirty, self._list_due = False, False, set(), False
             self._arrange_due = False
             self._drawing = (topo, list(self.racks)[::-1])  # (taken from the end)
@@ -562,8 +582,7 @@ class RackElevationPanel(QWidget):
             elif old.left() != col.left() and rid not in todo:
                 self._holders[rid].moveBy(col.left() - old.left(), 0)
         self.racks = cols
-        last = max(cols.values(), key=QRectF.right)
-        self.scene.setSceneRect(QRectF(0, 0, last.right() + 8, last.top() + last.height() + 8))
+        self.scene.setSceneRect(_extent(cols))
         return todo
 
     def _redraw(self, topo: Any, racks: set[str]) -> None:

@@ -270,7 +270,7 @@ def test_the_rows_of_an_outline_gone_are_deleted_a_few_at_a_time(tree, doc, qtbo
     built = count(old.invisibleRootItem())
     assert built >= len(doc.topology)
     doc.replace_project(Project(build_example("p690-one-drawer", doc.parts)), None)
-    assert tree.model is not old and tree.retired.models[-1] is old
+    assert tree.model is not old and len(tree.retired.pending) == 1
     assert count(tree.model.invisibleRootItem()) < built  # (the new outline: its groups, some opened)
     tree.retired.timer.stop()  # (its steps taken here)
     left, steps = built, 0
@@ -279,5 +279,6 @@ def test_the_rows_of_an_outline_gone_are_deleted_a_few_at_a_time(tree, doc, qtbo
         assert 1 <= left - now <= 5  # rows with nothing below them, a few a step
         left, steps = now, steps + 1
     assert left == 0 and steps >= built // 5
-    tree.retired.add(tree.model.__class__(tree))  # (another, emptied by the timer)
-    qtbot.waitUntil(lambda: not tree.retired.models, timeout=3000)
+    tree.retired.pending.clear()  # (emptied here)
+    tree.retired.add_model(old)  # (another, emptied by the timer)
+    qtbot.waitUntil(lambda: not tree.retired.pending, timeout=3000)
