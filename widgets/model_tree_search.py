@@ -19,8 +19,9 @@ from PySide6.QtWidgets import QLineEdit
 #: on a design of more components than this the search waits for a pause in the typing
 #: (SEARCH_PAUSE_MS, or Enter) before it filters: on the 16x site each filtering took 0.2-0.45 s
 #: (the matches' rows built, Qt's proxy filtering every row built), so each keystroke of a word
-#: froze the panel that long
-SEARCH_AT_ONCE = 5000
+#: froze the panel that long; the p690 benchmark's (3,463 components) at once blocked it 21-22 ms,
+#: in slices 6-7
+SEARCH_AT_ONCE = 2000
 SEARCH_PAUSE_MS = 250
 #: ... and then finds its matches and builds their rows this long a turn of the event loop (a
 #: site's first search: every component's search text made, 115 ms, and 6,000 rows built,
