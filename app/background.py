@@ -72,6 +72,9 @@ LAYOUT_FIRST_S = 0.3
 #: block 16-17 ms instead of 13-15 (probe medians of 8, old and new alternately); the time to
 #: the recoloured canvas stayed the same (142-169 ms both).
 EDIT_FIRST_S = 0.05
+#: A design shown afresh (opened, a scenario switched to) is analysed once the canvas has made
+#: its items (``shown_turn``), at most this long after
+SHOWN_FIRST_S = 1.0
 #: ... and waits this long for another edit (a key held down, a spin box stepped) before it
 #: analyses the other direction: an edit that comes is analysed first, and the other direction
 #: (its total in the headline) and the rules catch up with both at once
@@ -324,6 +327,9 @@ class BackgroundAnalysis(QObject):
         #: set (by the GUI thread) once it has repainted what an edit changed in its panels
         self.edit_turn = threading.Event()
         self.edit_turn.set()
+        #: cleared (by the GUI thread) as a design is shown afresh, set once the canvas has made it
+        self.shown_turn = threading.Event()
+        self.shown_turn.set()
         #: directions not brought up to date because another edit was waiting (-> whether a
         #: rebuild is due), and the deltas not yet sent to the check lane meanwhile
         self._behind: dict[str, bool] = {}
@@ -401,6 +407,8 @@ class BackgroundAnalysis(QObject):
                 self._lay_out(warm, warm_of=True)
             return
         self.edit_turn.wait(EDIT_FIRST_S)
+        if any(j.snapshot is not None for j in jobs):
+            self.shown_turn.wait(SHOWN_FIRST_S)
         jobs = self._start_again(jobs)
         if self._replica is None:
             return  # nothing to analyse before the first reset

@@ -199,6 +199,7 @@ class Document(QObject):
         self._warm_request: tuple | None = None  # the same and the design, sent with it (see warm_layout)
         self.layout_showing = False  # the canvas is showing a layout in slices (see layout_shown)
         self.analysis_showing = False  # the canvas is painting the analysis sent last in slices (see analysis_shown)
+        self.shows_designs = False  # a canvas shows the designs (it calls design_shown)
         self._offered: Prepared | None = None  # its diagram not yet taken (see offer)
         self._offered_snapshot: Prepared | None = None  # its snapshot not yet taken
         self._attach()
@@ -282,6 +283,8 @@ class Document(QObject):
         self.analysis = None
         self.cross_check = None
         self._reset = True
+        if self._background is not None and self.shows_designs:
+            self._background.shown_turn.clear()  # (set by design_shown)
         self.projectReplaced.emit()
         self.scenariosChanged.emit()
         self.selectionChanged.emit([])
@@ -438,6 +441,11 @@ class Document(QObject):
         finally:
             if self._background is not None and not self.layout_showing:  # else: see layout_shown
                 QTimer.singleShot(0, self._background.gui_turn.set)
+
+    def design_shown(self) -> None:
+        """The canvas has made the items of a design shown afresh: its analysis may start."""
+        if self._background is not None:
+            self._background.shown_turn.set()
 
     def layout_shown(self) -> None:
         """The canvas has placed the items of the layout sent last, in slices (it set

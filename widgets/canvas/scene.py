@@ -143,6 +143,7 @@ class DiagramScene(Painting, Morphing, ToolLookups, QGraphicsScene):
             doc.edited.connect(self.flush)
         if hasattr(doc, "layoutReady"):
             doc.layoutReady.connect(self._show_layout)
+            doc.shows_designs = True  # (its analysis waits for design_shown: see _build_slice)
 
     # -- model events ---------------------------------------------------------------------------
     def helpEvent(self, event: Any) -> None:  # noqa: N802 (Qt override)
@@ -376,6 +377,8 @@ class DiagramScene(Painting, Morphing, ToolLookups, QGraphicsScene):
         if self.chosen_path is not None:
             self.highlight_path(self.chosen_path)
         self.rebuilt.emit()
+        if hasattr(self.doc, "design_shown"):
+            self.doc.design_shown()
         self.paint_analysis_soon()
 
     def _step_build(self, build: ItemBuild, until: float | None) -> bool:
