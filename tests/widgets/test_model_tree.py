@@ -282,3 +282,24 @@ def test_the_rows_of_an_outline_gone_are_deleted_a_few_at_a_time(tree, doc, qtbo
     tree.retired.pending.clear()  # (emptied here)
     tree.retired.add_model(old)  # (another, emptied by the timer)
     qtbot.waitUntil(lambda: not tree.retired.pending, timeout=3000)
+
+
+def test_the_groups_opened_as_a_design_is_shown_build_a_few_rows_at_once(tree, doc, qtbot, monkeypatch):
+    """Opening the 32x site, its groups of 224 switches and 224 fabrics built 200 rows each in
+    the turn that showed them (17-19 ms): a group of many opened as a design is shown builds
+    REACH_AT_ONCE rows at once, the others in slices; a group the user opens, FILL_AT_ONCE."""
+    import widgets.model_tree as model_tree
+
+    topo = doc.topology
+    cables = [c.id for c in topo.children(None) if c.kind == "cable"]
+    monkeypatch.setattr(model_tree, "FILL_AT_ONCE", 4)
+    monkeypatch.setattr(model_tree, "REACH_AT_ONCE", 2)
+    monkeypatch.setattr(model_tree, "OPEN_GROUP_ROWS", 10**6)  # (every group opened)
+    tree._fill_timer.stop()
+    tree.rebuild()
+    tree._fill_timer.stop()  # (the slices are looked at below)
+    assert len(cables) > 4 and sum(c in tree.rows for c in cables) == 2 and "cable" in tree._filling
+    assert tree.fill_first == model_tree.FILL_AT_ONCE  # (back for the user's own openings)
+    tree._fill_timer.start(1)
+    qtbot.waitUntil(lambda: not tree._filling, timeout=3000)
+    assert all(c in tree.rows for c in cables)
