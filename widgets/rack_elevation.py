@@ -501,6 +501,8 @@ class RackElevationPanel(QWidget):
         """Draw every rack afresh: at once when they are at most DRAW_AT_ONCE, else in slices
         (True: under way; what is due starts anew, the edits meanwhile mark it again)."""
         self._drawing = None
+        bars = (self.view.horizontalScrollBar(), self.view.verticalScrollBar())
+        scrolled = [bar.value() for bar in bars]  # (where the user looked: kept)
         if self._holders:  # a new scene; the old one's items deleted a few a turn (see widgets.retired)
             old, self.scene = self.scene, _new_scene(self)
             self.view.setScene(self.scene)
@@ -512,6 +514,8 @@ class RackElevationPanel(QWidget):
         self.racks = self._columns(topo)
         if len(self.racks) > DRAW_AT_ONCE:
             self.scene.setSceneRect(_extent(self.racks))  # (else each slice grew it: the view followed)
+            for bar, value in zip(bars, scrolled, strict=True):
+                bar.setValue(value)
             self._stale, self._whole, self._dirty, self._list_due = False, False, set(), False
             self._arrange_due = False
             self._drawing = (topo, list(self.racks)[::-1])  # (taken from the end)
@@ -524,6 +528,8 @@ class RackElevationPanel(QWidget):
             hint = self.scene.addSimpleText("No racks yet: Design > Racks > Add site..., then Add rack...")
             hint.setPos(8, 8)
         self.scene.setSceneRect(self.scene.itemsBoundingRect().adjusted(-8, -8, 8, 8))
+        for bar, value in zip(bars, scrolled, strict=True):
+            bar.setValue(value)
         return False
 
     def _draw_slice(self) -> None:

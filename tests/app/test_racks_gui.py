@@ -349,17 +349,22 @@ def test_many_racks_are_drawn_in_slices_and_an_edit_meanwhile_is_shown(window, q
     panel._draw_slice = lambda: (slices.append(1), real())
     panel._draw_timer.timeout.disconnect()
     panel._draw_timer.timeout.connect(panel._draw_slice)
+    bar = panel.view.horizontalScrollBar()
+    bar.setValue(bar.maximum() // 2)  # (the user looks at racks in the middle)
+    where = bar.value()
+    assert where > 0
     old = panel.scene
     panel._whole = True
     panel.refresh()
     assert panel._drawing is not None and panel.summary.text().startswith("Drawing ")
+    assert bar.value() == where  # (the new scene shown where the old one was)
     # a new scene: the old one's 5,040 items (the 16x site) took 10-25 ms to clear at once
     assert panel.scene is not old and panel.view.scene() is panel.scene and panel.retired.pending
     assert panel.scene.sceneRect().width() > 0  # (its extent set first: the view does not follow each slice)
     server = t.ids_of_kind("server")[1]
     w.doc.run(edit.set_attr, server, "name", "big iron")  # (while it draws)
     qtbot.waitUntil(lambda: panel._drawing is None and not panel._due() and not panel.retired.pending, timeout=10000)
-    assert len(slices) >= len(panel.racks) // 2
+    assert len(slices) >= len(panel.racks) // 2 and bar.value() == where
     sliced = _picture(panel)
     assert any("big iron" in f"{entry[2]} {entry[3]}" for entry in sliced)
     monkeypatch.setattr(racks_module, "DRAW_AT_ONCE", 10**6)
