@@ -404,8 +404,8 @@ class ModelTreePanel(OutlineSearch, QWidget):
         whole it counts as opened, and a selection waiting for it is shown."""
         until = time.perf_counter() + FILL_SLICE_S
         for kind in list(self._filling):
-            if not self._fill_rows(kind, until=until):
-                self._fill_timer.start(1)
+            if not self._fill_rows(kind, until=until) or (self._filling and time.perf_counter() >= until):
+                self._fill_timer.start(1)  # (a group whole and the time up: the next one next turn)
                 return
         self._show_waiting()
 
