@@ -282,6 +282,22 @@ def test_after_repaints_runs_once_the_windows_have_repainted(qtbot):
     assert order.count("after") == 1
 
 
+def _starts(monkeypatch) -> list[float]:
+    """When the analysis lane begins each batch of jobs (``_start_again``), as it happens."""
+    import time
+
+    import app.background as background
+
+    started: list[float] = []
+    real = background.BackgroundAnalysis._start_again
+    monkeypatch.setattr(
+        background.BackgroundAnalysis,
+        "_start_again",
+        lambda self, jobs: started.append(time.monotonic()) or real(self, jobs),
+    )
+    return started
+
+
 def test_the_lane_analyses_an_edit_after_the_gui_thread_has_repainted_it(qtbot, parts, monkeypatch):
     """An edit's analysis waits for the GUI thread's turn (``edit_turn``: its panels repainted,
     at most ``EDIT_FIRST_S``): the two taking turns at the interpreter made the panels' repaint
@@ -290,13 +306,7 @@ def test_the_lane_analyses_an_edit_after_the_gui_thread_has_repainted_it(qtbot, 
 
     import app.background as background
 
-    started = []
-    real = background.BackgroundAnalysis._start_again
-    monkeypatch.setattr(
-        background.BackgroundAnalysis,
-        "_start_again",
-        lambda self, jobs: started.append(time.monotonic()) or real(self, jobs),
-    )
+    started = _starts(monkeypatch)
     monkeypatch.setattr(background, "EDIT_FIRST_S", 5.0)
     monkeypatch.setattr("app.document.after_repaints", lambda parent, then: None)  # the turn never comes by itself
     doc = Document(parts)
@@ -333,13 +343,7 @@ def test_a_design_shown_afresh_is_analysed_once_the_canvas_has_made_it(qtbot, pa
 
     import app.background as background
 
-    started = []
-    real = background.BackgroundAnalysis._start_again
-    monkeypatch.setattr(
-        background.BackgroundAnalysis,
-        "_start_again",
-        lambda self, jobs: started.append(time.monotonic()) or real(self, jobs),
-    )
+    started = _starts(monkeypatch)
     monkeypatch.setattr(background, "SHOWN_FIRST_S", 5.0)
     doc = Document(parts)
     doc.shows_designs = True  # (as a canvas declares)
