@@ -40,7 +40,7 @@ def read_project(window: Any, path: str | Path, title: str | None = None) -> Pro
     :func:`prepare`)."""
     name = Path(path).name
 
-    def read(progress: Any) -> tuple[Project, tuple]:
+    def read(progress: Any) -> tuple[Project, Prepared]:
         def told(share: float, text: str) -> None:  # (the dialog's text names the file)
             progress(share * READ_SHARE, f"Opening {name}: {text[:1].lower()}{text[1:]}")
 

@@ -242,7 +242,7 @@ class DiagramScene(Painting, Morphing, ToolLookups, QGraphicsScene):
 
     def _layout(self) -> Diagram:
         """The design laid out as shown now: the layout offered by the worker that read it
-        (``Document.offer_layout``) when it is of this design and these groups folded, else
+        (``Document.offer``, ``take_layout``) when it is of this design and these groups folded, else
         laid out here."""
         collapsed = self._collapsed_now()
         take = getattr(self.doc, "take_layout", None)
