@@ -13,6 +13,7 @@ with max flow. Every result carries its revision; results for an older revision 
 
 from __future__ import annotations
 
+import time
 import weakref
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -30,6 +31,12 @@ from planner.io import Project, ProjectError, open_project, save_project
 from planner.io.sanfile import ChangedOnDisk
 from planner.model import Event, ModelError, Topology
 from planner.rules import Finding, check
+
+#: How often the panels showing a design afresh in slices are asked whether they are done (see
+#: Document.design_shown), and for how long at most (the lane waits as long:
+#: ``app.background.SHOWN_FIRST_S``).
+SHOWN_POLL_MS = 5
+SHOWN_WAIT_S = 1.0
 
 
 class PlannerUndoCommand(QUndoCommand):
@@ -200,6 +207,13 @@ class Document(QObject):
         self.layout_showing = False  # the canvas is showing a layout in slices (see layout_shown)
         self.analysis_showing = False  # the canvas is painting the analysis sent last in slices (see analysis_shown)
         self.shows_designs = False  # a canvas shows the designs (it calls design_shown)
+        self._showing_checks: list[
+            Callable[[], bool]
+        ] = []  # panels still showing a design in slices (see showing_check)
+        self._shown_poll = QTimer(self)  # (see design_shown)
+        self._shown_poll.setInterval(SHOWN_POLL_MS)
+        self._shown_poll.timeout.connect(self._poll_shown)
+        self._shown_by = 0.0  # when the analysis of a design shown afresh starts in any case
         self._offered: Prepared | None = None  # its diagram not yet taken (see offer)
         self._offered_snapshot: Prepared | None = None  # its snapshot not yet taken
         self._attach()
@@ -285,6 +299,7 @@ class Document(QObject):
         self._reset = True
         if self._background is not None and self.shows_designs:
             self._background.shown_turn.clear()  # (set by design_shown)
+            self._shown_by = time.perf_counter() + SHOWN_WAIT_S
         self.projectReplaced.emit()
         self.scenariosChanged.emit()
         self.selectionChanged.emit([])
@@ -442,10 +457,31 @@ class Document(QObject):
             if self._background is not None and not self.layout_showing:  # else: see layout_shown
                 QTimer.singleShot(0, self._background.gui_turn.set)
 
+    def showing_check(self, busy: Callable[[], bool]) -> None:
+        """A panel that shows a design afresh in slices (the racks drawn, the outline filled)
+        says through ``busy()`` whether it still does: the analysis of a design shown afresh
+        waits for them as for the canvas (see :meth:`design_shown`)."""
+        self._showing_checks.append(busy)
+
     def design_shown(self) -> None:
-        """The canvas has made the items of a design shown afresh: its analysis may start."""
-        if self._background is not None:
+        """The canvas has made the items of a design shown afresh: its analysis may start once
+        the panels showing it in slices are done too (:meth:`showing_check`, looked at every
+        :data:`SHOWN_POLL_MS`), at most :data:`app.background.SHOWN_FIRST_S` after the canvas
+        began. The lanes and the GUI thread would otherwise take turns at the interpreter: Qt
+        waits for it at each call of a Python wrapper, and the racks' and the outline's slices
+        ran 5-6 times slower beside a lane (a scenario of the 16x site shown: 30-39 ms turns)."""
+        if self._background is None or self._background.shown_turn.is_set():
+            return
+        if any(busy() for busy in self._showing_checks):
+            self._shown_poll.start()
+        else:
             self._background.shown_turn.set()
+
+    def _poll_shown(self) -> None:
+        if time.perf_counter() >= self._shown_by or not any(busy() for busy in self._showing_checks):
+            self._shown_poll.stop()
+            if self._background is not None:
+                self._background.shown_turn.set()
 
     def layout_shown(self) -> None:
         """The canvas has placed the items of the layout sent last, in slices (it set

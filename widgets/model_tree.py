@@ -1,23 +1,20 @@
 """The model tree: an outline of every component of the design, by kind and parent, with search.
 
-Top-level components are grouped by kind ("Servers", "Fabrics", "Switches", "Subsystems",
-"Cables"); below each, the components inside it in design order (server > LPARs > hdisks,
-volume groups > logical volumes > workloads; drawers > planars > ...; fabrics > zones;
-subsystems > controllers, enclosures, arrays > logical drives, host mappings). It finds what the
-canvas does not draw (zones, mappings, hdisks).
+Top-level components are grouped by kind ("Servers", "Fabrics", "Switches", "Subsystems", "Cables"); below each,
+the components inside it in design order (server > LPARs > hdisks, volume groups > logical volumes > workloads;
+drawers > planars > ...; fabrics > zones; subsystems > controllers, enclosures, arrays > logical drives, host
+mappings). It finds what the canvas does not draw (zones, mappings, hdisks).
 
-Rows are built when their branch is first opened (``canFetchMore``/``fetchMore``), so a 55,000
-component site opens with a few hundred rows; :attr:`ModelTreePanel.items` builds the rows down to
-any component asked for (selection, search, tests), so nothing is ever missing from the outline.
-The tree follows the document per model event: an added or removed component adds or removes
-its row, a move re-parents it, a name or attribute edit rewrites only the rows whose text changed
-(the component and those that name it); a new project or scenario rebuilds it. Its selection and
-the document's are kept the same both ways. The context menu offers the registered component
-actions through ``fill_menu(menu, ids)`` (the window's, passed in: widgets never import the app).
-HBAs are given to an LPAR by dragging: rows of HBAs, their ports or the slots that hold them
-drag onto an LPAR row (nothing else takes the drop), and the tree emits
-``hbasDropped(hbas, lpar)``; the controller makes it one undo step. The tree never changes the
-design.
+Rows are built when their branch is first opened (``canFetchMore``/``fetchMore``), so a 55,000 component site
+opens with a few hundred rows; :attr:`ModelTreePanel.items` builds the rows down to any component asked for
+(selection, search, tests), so nothing is ever missing from the outline. The tree follows the document per model
+event: an added or removed component adds or removes its row, a move re-parents it, a name or attribute edit
+rewrites only the rows whose text changed (the component and those that name it); a new project or scenario
+rebuilds it. Its selection and the document's are kept the same both ways. The context menu offers the
+registered component actions through ``fill_menu(menu, ids)`` (the window's, passed in: widgets never import the
+app). HBAs are given to an LPAR by dragging: rows of HBAs, their ports or the slots that hold them drag onto an
+LPAR row (nothing else takes the drop), and the tree emits ``hbasDropped(hbas, lpar)``; the controller makes it
+one undo step. The tree never changes the design.
 """
 
 from __future__ import annotations
@@ -39,10 +36,12 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import QAbstractItemView, QMenu, QTreeView, QVBoxLayout, QWidget
 
-from planner.naming import label_list, short_label
-from planner.schema import KINDS, attr_label, count_label, kind_name
+from planner.naming import short_label
+from planner.schema import KINDS, kind_name
+from widgets import slice_budget
 from widgets.deferred import SelectionFollower, unseen
 from widgets.model_tree_search import OutlineSearch
+from widgets.outline_text import DRAG_KINDS, details, hbas_of  # (details: also the tests')
 from widgets.retired import Retired
 
 if TYPE_CHECKING:
@@ -64,6 +63,8 @@ HEADERS = ["Name", "Details"]
 #: outline is rebuilt: the 32x site's four small groups (481 rows, built as they open, the
 #: column sized to them) took 21-23 ms of the 35 ms the open's showing turn spent in the panels
 OPEN_LATER_AT = 20_000
+#: ... which takes about this long (the 16x site: 8-14 ms), a whole slice of a turn (widgets.slice_budget)
+OPEN_GROUPS_S = 0.008
 #: a group of more rows than this, opened by the user or by a selection inside it, is filled
 #: over several turns of the event loop, FILL_SLICE_S at a time (the 16x site's 3,584 cables
 #: built at once blocked the editor 126-153 ms); its first FILL_AT_ONCE rows at once
@@ -77,30 +78,8 @@ FILL_SLICE_S = 0.004
 REACH_AT_ONCE = 20
 #: a component row's flags (Qt's default for an item, without drag and drop: see _set_flags)
 _ROW_FLAGS = Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsEditable
-#: at most this many attributes are shown in the details column
-MAX_DETAILS = 3
-#: references listed by name up to this many, counted beyond
-MAX_NAMED = 3
 #: the drag payload of tree rows: component ids, one a line
 MIME_IDS = "application/x-sanplan-components"
-#: the kinds whose rows may stand for HBAs (see :func:`hbas_of`)
-DRAG_KINDS = frozenset(("hba", "slot", "hba_port"))
-
-
-def hbas_of(topo: Topology, ids: list[str]) -> list[str]:
-    """The HBAs that rows ``ids`` stand for: an HBA, the HBA of a port, the HBA in a slot."""
-    out: list[str] = []
-    for cid in ids:
-        comp = topo.get(cid)
-        if comp is None:
-            continue
-        if comp.kind == "hba":
-            out.append(cid)
-        elif comp.kind == "slot":
-            out += [h.id for h in topo.children(cid, "hba")]
-        elif comp.kind == "hba_port" and comp.parent:
-            out.append(comp.parent)
-    return list(dict.fromkeys(out))
 
 
 class OutlineModel(QStandardItemModel):
@@ -163,31 +142,6 @@ class OutlineModel(QStandardItemModel):
         return bool(hbas)
 
 
-def details(topo: Topology, comp: Component) -> str:
-    """A component's attributes in one line, from the schema: 'WWPN: 10:00:..., Speed (Gbps): 2'.
-    References show the referred components' names (or their count), so a rename shows here too."""
-    parts: list[str] = []
-    for key, attr in KINDS[comp.kind].attrs.items():
-        value = comp.attrs.get(key)
-        if key == "index" or value in ("", None, ()):
-            continue
-        if attr.many:
-            text = (
-                label_list(topo, value, MAX_NAMED) if len(value) <= MAX_NAMED else count_label(len(value), attr.ref[0])
-            )
-        elif attr.ref:
-            target = topo.get(value)
-            text = short_label(target) if target is not None else str(value)
-        else:
-            text = f"{value:g}" if isinstance(value, float) else str(value)
-        parts.append(f"{attr_label(key)}: {text}")
-        if len(parts) == MAX_DETAILS:
-            break
-    if comp.part:
-        parts.insert(0, comp.part)
-    return ", ".join(parts)
-
-
 class Rows(Mapping):
     """``panel.items``: component id -> its name row, built (with the rows above it) when asked
     for. Iterating gives every component of the outline, built or not."""
@@ -212,11 +166,9 @@ class Rows(Mapping):
 
 
 class ModelTreePanel(OutlineSearch, QWidget):
-    """The outline of ``doc`` (an ``app.document.Document``, duck-typed). ``fill_menu(menu, ids)``
-    adds the registered actions for the components ``ids`` to a context menu.
-
-    Signals: ``focusRequested(list[str])`` (double-click or "Show on canvas");
-    ``hbasDropped(list[str], str)``: HBAs dragged onto an LPAR row (HBA ids, LPAR id)."""
+    """The outline of ``doc`` (an ``app.document.Document``, duck-typed). ``fill_menu(menu, ids)`` adds the
+    registered actions for the components ``ids`` to a context menu. Signals: ``focusRequested(list[str])``
+    (double-click or "Show on canvas"); ``hbasDropped(list[str], str)``: HBAs (ids) dragged onto an LPAR row (id)."""
 
     focusRequested = Signal(list)
     hbasDropped = Signal(list, str)
@@ -273,6 +225,8 @@ class ModelTreePanel(OutlineSearch, QWidget):
         doc.modelEvents.connect(self._on_events)
         doc.projectReplaced.connect(self.rebuild)
         self._selection = SelectionFollower(self, doc, self.show_selection)  # (a large one: next turn)
+        if hasattr(doc, "showing_check"):  # (a design shown afresh is analysed once its outline is filled)
+            doc.showing_check(lambda: bool(self._filling or self.retired.pending))
         self.rebuild()
 
     @property
@@ -302,8 +256,8 @@ class ModelTreePanel(OutlineSearch, QWidget):
         for kind in list(self.groups):
             self._retitle(kind)
         if len(self.topology) >= OPEN_LATER_AT:  # (in the next turn: see OPEN_LATER_AT)
-            self._groups_pending = True
-            QTimer.singleShot(0, self._open_pending_groups)
+            self._groups_pending = True  # (a slice of the turn's budget: see widgets.slice_budget)
+            QTimer.singleShot(1, self, self._open_pending_groups)
         else:
             self._open_groups()
         if self._words:
@@ -311,9 +265,8 @@ class ModelTreePanel(OutlineSearch, QWidget):
         self.show_selection(self.doc.selection)
 
     def _retire_model(self) -> None:
-        """Show a new, empty model; the rows of the one shown are deleted a few at a time
-        (:class:`widgets.retired.Retired`): removed at once, the 16x site's outline after
-        a search (12,123 rows built) took 38-52 ms of the turn that showed another scenario."""
+        """Show a new, empty model; the rows of the one shown are deleted a few at a time (:class:`widgets.retired.
+        Retired`): removed at once, a 16x site's outline searched (12,123 rows) took 38-52 ms of a scenario's showing."""
         old, self.model = self.model, OutlineModel(self)
         self.model.setHorizontalHeaderLabels(HEADERS)
         self.proxy.setSourceModel(self.model)
@@ -345,8 +298,15 @@ class ModelTreePanel(OutlineSearch, QWidget):
             QTimer.singleShot(0, self._open_pending_groups)
 
     def _open_pending_groups(self) -> None:
-        if self._groups_pending:
+        if not self._groups_pending:
+            return
+        if slice_budget.until(OPEN_GROUPS_S, whole=True) is None:  # (the turn's other slices took its time)
+            QTimer.singleShot(1, self, self._open_pending_groups)
+            return
+        try:
             self._open_groups()
+        finally:
+            slice_budget.ended()
 
     @staticmethod
     def _key(item: QStandardItem) -> object:
@@ -367,9 +327,9 @@ class ModelTreePanel(OutlineSearch, QWidget):
 
     @staticmethod
     def _hold(item: QStandardItem, below: bool) -> None:
-        """A row not opened yet holds one placeholder row while it has something inside, so the
-        view shows it can open with no question to Python: the views asked whether each row had
-        rows below 4,700 times per relayout of the 16x site's outline (30-40 ms)."""
+        """A row not opened yet holds one placeholder row while it has something inside, so the view shows it can
+        open with no question to Python: the views asked whether each row had rows below 4,700 times per relayout
+        of the 16x site's outline (30-40 ms)."""
         if below and not item.rowCount():
             mark = QStandardItem("...")
             mark.setData(True, PLACEHOLDER_ROLE)
@@ -402,11 +362,15 @@ class ModelTreePanel(OutlineSearch, QWidget):
     def _fill_slice(self) -> None:
         """Build the next rows of the groups being filled, for FILL_SLICE_S; once a group is
         whole it counts as opened, and a selection waiting for it is shown."""
-        until = time.perf_counter() + FILL_SLICE_S
-        for kind in list(self._filling):
-            if not self._fill_rows(kind, until=until) or (self._filling and time.perf_counter() >= until):
-                self._fill_timer.start(1)  # (a group whole and the time up: the next one next turn)
-                return
+        until = slice_budget.until(FILL_SLICE_S)  # (None: this turn's other slices took its time)
+        try:
+            for kind in list(self._filling):
+                whole = until is not None and self._fill_rows(kind, until=until)
+                if not whole or (self._filling and time.perf_counter() >= until):  # type: ignore[operator]
+                    self._fill_timer.start(1)  # (a group whole and the time up: the next one next turn)
+                    return
+        finally:
+            slice_budget.ended()
         self._show_waiting()
 
     def _fill_rows(self, kind: str, until: float | None = None, count: int | None = None) -> bool:

@@ -32,6 +32,7 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QLineEdit,
 from planner import bands
 from planner.naming import label as component_label
 from planner.schema import KINDS, kind_name
+from widgets import slice_budget
 from widgets.deferred import WhenShown
 
 if TYPE_CHECKING:
@@ -485,12 +486,15 @@ class PathsPanel(QWidget):
             return False
 
         def slices() -> Iterator[None]:  # (none at all: the rows shown on the next turn)
-            until = time.perf_counter() + LABEL_SLICE_S
+            until = slice_budget.until(LABEL_SLICE_S)
             for cid in missing:
+                while until is None:  # (this turn's other slices took its time)
+                    yield
+                    until = slice_budget.until(LABEL_SLICE_S)
                 self._label(cid)  # (a label forgotten meanwhile is made again, as it reads now)
                 if time.perf_counter() >= until:
                     yield
-                    until = time.perf_counter() + LABEL_SLICE_S
+                    until = slice_budget.until(LABEL_SLICE_S)
 
         self._labelling = (bundle, slices())
         self._wait_until = time.perf_counter() + CANVAS_WAIT_S
@@ -503,7 +507,11 @@ class PathsPanel(QWidget):
         if self._labelling is None:
             return
         bundle, steps = self._labelling
-        if next(steps, True) is None:  # more to label: the next slice on the next turn
+        try:
+            more = next(steps, True) is None
+        finally:
+            slice_budget.ended()
+        if more:  # more to label: the next slice on the next turn
             self._label_timer.start(0)
             return
         if getattr(self.doc, "analysis_showing", False) and time.perf_counter() < self._wait_until:

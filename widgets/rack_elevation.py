@@ -46,6 +46,7 @@ from PySide6.QtWidgets import (
 from planner import placement
 from planner.naming import counted, label
 from planner.schema import KINDS, kind_name
+from widgets import slice_budget
 from widgets.deferred import SELECTION_LATER_FROM, turns, unseen
 from widgets.retired import Retired
 from widgets.style import set_style_sheet
@@ -260,6 +261,8 @@ class RackElevationPanel(QWidget):
         self._reads_of: dict[str, set[str]] = {}  # the other way round
         self._holders: dict[str, QGraphicsRectItem] = {}  # rack id -> the parent of its items
         self._units_in: dict[str, list[str]] = {}  # rack id -> the units drawn in it
+        if hasattr(doc, "showing_check"):  # (a design shown afresh is analysed once drawn)
+            doc.showing_check(lambda: self._drawing is not None or bool(self.retired.pending))
         self._sites: set[str] = set()
         self._several: frozenset[str] = frozenset()  # kinds the design holds two or more of (see refresh)
         doc.modelEvents.connect(self._note_events)
@@ -542,14 +545,20 @@ class RackElevationPanel(QWidget):
             self._drawing, self._whole = None, True
             self._refresh_if_seen()
             return
-        until = time.perf_counter() + DRAW_SLICE_S
-        while todo:
-            rack = topo.get(todo.pop())
-            if rack is not None and rack.id in self.racks:
-                self._draw_rack(topo, rack, placement.rack_contents(topo, rack.id))
-            if todo and time.perf_counter() >= until:
-                self._draw_timer.start(1)
-                return
+        until = slice_budget.until(DRAW_SLICE_S)  # (what the slices before it in this turn left)
+        if until is None:
+            self._draw_timer.start(1)
+            return
+        try:
+            while todo:
+                rack = topo.get(todo.pop())
+                if rack is not None and rack.id in self.racks:
+                    self._draw_rack(topo, rack, placement.rack_contents(topo, rack.id))
+                if todo and time.perf_counter() >= until:
+                    self._draw_timer.start(1)
+                    return
+        finally:
+            slice_budget.ended()
         self._drawing = None
         self.scene.setSceneRect(self.scene.itemsBoundingRect().adjusted(-8, -8, 8, 8))
         self._drawn(topo)

@@ -18,6 +18,8 @@ from PySide6.QtCore import QObject, QTimer
 from PySide6.QtGui import QStandardItemModel
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene
 
+from widgets import slice_budget
+
 
 def delete_last_rows(model: QStandardItemModel, most: int = 256) -> bool:
     """Delete up to ``most`` rows of ``model`` (detached from every view) with nothing below
@@ -76,10 +78,16 @@ class Retired(QObject):
         self.timer.start(1)
 
     def empty_slice(self) -> None:
-        until = time.perf_counter() + self.slice_s
-        while self.pending:
-            for _ in self.pending[0]:
-                if time.perf_counter() >= until:
-                    self.timer.start(1)
-                    return
-            self.pending.pop(0)
+        until = slice_budget.until(self.slice_s)  # (what the slices before it in this turn left)
+        if until is None:
+            self.timer.start(1)
+            return
+        try:
+            while self.pending:
+                for _ in self.pending[0]:
+                    if time.perf_counter() >= until:
+                        self.timer.start(1)
+                        return
+                self.pending.pop(0)
+        finally:
+            slice_budget.ended()

@@ -371,3 +371,67 @@ def test_the_canvas_says_when_it_has_made_a_design_shown_afresh(window, qtbot, m
     window.open_example("p690-benchmark")
     qtbot.waitUntil(lambda: bool(calls), timeout=10000)
     assert calls == [True] and window.scene.items_by_id
+
+
+def test_a_design_shown_afresh_waits_for_the_panels_showing_it_in_slices(qtbot, parts, monkeypatch):
+    """The analysis of a design shown afresh waits, after the canvas, for the panels that still
+    show it in slices (``Document.showing_check``: the racks drawn, the outline filled): beside a
+    lane their slices ran 5-6 times slower (a scenario of the 16x site shown: 30-39 ms turns)."""
+    import time
+
+    import app.background as background
+
+    started = _starts(monkeypatch)
+    monkeypatch.setattr(background, "SHOWN_FIRST_S", 5.0)
+    doc = Document(parts)
+    doc.shows_designs = True
+    busy = [True]
+    doc.showing_check(lambda: busy[0])
+    doc.replace_project(Project(build_example("p690-one-drawer", parts)), None)
+    assert doc.wait_for_analysis(20000) is not None
+    started.clear()
+    doc.replace_project(Project(build_example("p690-worst-cabling", parts)), None)
+    doc.design_shown()  # the canvas is done, the panel is not
+    qtbot.wait(200)
+    assert not started and not doc._background.shown_turn.is_set()
+    done_at = time.monotonic()
+    busy[0] = False
+    _assert_like_a_full_run(doc)
+    assert started and started[0] >= done_at
+    doc._background.shutdown()
+
+
+def test_a_panel_that_never_finishes_holds_the_analysis_at_most_a_while(qtbot, parts, monkeypatch):
+    """A panel's check that stays busy does not hold the analysis for ever (SHOWN_WAIT_S)."""
+    import app.document as document
+
+    monkeypatch.setattr(document, "SHOWN_WAIT_S", 0.3)
+    doc = Document(parts)
+    doc.shows_designs = True
+    doc.showing_check(lambda: True)
+    doc.replace_project(Project(build_example("p690-one-drawer", parts)), None)
+    assert doc.wait_for_analysis(20000) is not None
+    doc.replace_project(Project(build_example("p690-worst-cabling", parts)), None)
+    doc.design_shown()
+    assert not doc._background.shown_turn.is_set()
+    qtbot.waitUntil(doc._background.shown_turn.is_set, timeout=3000)
+    _assert_like_a_full_run(doc)
+    doc._background.shutdown()
+
+
+def test_the_racks_and_the_outline_say_while_they_show_a_design_in_slices(window, qtbot):
+    """The Racks panel drawing its racks in slices and the outline filling a group are busy for
+    ``Document.showing_check``; idle once done."""
+    checks = window.doc._showing_checks
+    assert len(checks) >= 2
+    racks = window.racks
+    window.doc.synchronous = False
+    window.open_example("p690-benchmark")
+    qtbot.waitUntil(lambda: not any(c() for c in checks), timeout=10000)
+    racks._drawing = (window.doc.topology, [])  # (a drawing under way)
+    assert any(c() for c in checks)
+    racks._drawing = None
+    window.model_tree._filling["cable"] = []
+    assert any(c() for c in checks)
+    window.model_tree._filling.clear()
+    assert not any(c() for c in checks)

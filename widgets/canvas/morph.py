@@ -22,6 +22,7 @@ from PySide6.QtCore import QRectF
 
 from planner.diagram_order import containers_first, heads, kept_frames
 from planner.layout import Box, Diagram, alias_changes
+from widgets import slice_budget
 from widgets.canvas.items import BoxItem, LinkItem
 
 if TYPE_CHECKING:
@@ -318,12 +319,13 @@ class Morphing:
             self._morph_timer.start()
         return True
 
+    @slice_budget.counted
     def _morph_slice(self: Any) -> None:
         """The next slice of the morph under way (all of it when analysing synchronously)."""
         done = self._morphing
         if done is None:
             return
-        until = None if self.doc.synchronous else time.perf_counter() + MORPH_SLICE_S
+        until = None if self.doc.synchronous else slice_budget.until(MORPH_SLICE_S, first=True)
         if self._grave:  # the items dropped first (see _drop_boxes)
             self._grave.dig(until)
         if not done.ready:  # (the views are prepared by the paint that follows: see _morphed)

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from widgets import slice_budget
 from widgets.canvas.figures import busiest, tip_lines
 from widgets.canvas.items import BoxItem, LinkItem
 
@@ -60,6 +61,7 @@ class PaintJob:
 class Painting:
     """The painting part of the diagram scene (see the module docstring)."""
 
+    @slice_budget.counted
     def _paint_slice(self: Any) -> None:
         """Paint the next boxes (and the links at them) of the analysis being painted, for about
         :data:`PAINT_SLICE_S`; go on at the next turn of the event loop. A result that is no
@@ -72,7 +74,7 @@ class Painting:
         if job.preparing is not None:  # the views are to show the progress, or the end
             self._show_progress(job)
             return
-        budget = None if self.doc.synchronous else time.perf_counter() + PAINT_SLICE_S
+        budget = None if self.doc.synchronous else slice_budget.until(PAINT_SLICE_S, first=True)
         if not self._collected(job, budget):
             return
         d, topo, result = self.diagram, self.doc.topology, job.bundle.result

@@ -33,6 +33,7 @@ from shiboken6 import isValid
 
 from planner.layout import COLLAPSIBLE, Diagram, alias_changes, box_text, default_collapsed, layout, same_geometry
 from planner.schema import KINDS
+from widgets import slice_budget
 from widgets.canvas.building import ItemBuild
 from widgets.canvas.figures import CanvasFigures, canvas_figures, changed_components
 from widgets.canvas.grave import Grave
@@ -344,6 +345,7 @@ class DiagramScene(Painting, Morphing, ToolLookups, QGraphicsScene):
                 self._hold_views()
             self._build_timer.start()
 
+    @slice_budget.counted
     def _build_slice(self) -> None:
         """Make the next items of the build under way (all of them when analysing
         synchronously), then what the views' first paint needs; once all is made, let the
@@ -351,7 +353,7 @@ class DiagramScene(Painting, Morphing, ToolLookups, QGraphicsScene):
         build = self._build
         if build is None:
             return
-        until = None if self.doc.synchronous else time.perf_counter() + BUILD_SLICE_S
+        until = None if self.doc.synchronous else slice_budget.until(BUILD_SLICE_S, first=True)
         if not build.ready:
             digging = until is not None and bool(self._grave)
             finished = (

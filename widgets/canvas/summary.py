@@ -28,6 +28,7 @@ from PySide6.QtGui import QPainter, QPen, QPolygonF, QTransform
 from PySide6.QtWidgets import QGraphicsScene
 from shiboken6 import isValid
 
+from widgets import slice_budget
 from widgets.canvas.items import BoxItem, LinkItem, summary_batch
 
 #: the side of a tile in scene units
@@ -445,11 +446,13 @@ class SummaryLayer:
         if scene.changing() or (time.perf_counter() < defer and scene.analysis_to_paint()):
             QTimer.singleShot(WARM_WAIT_MS, lambda: self._warm_slice(generation, steps, defer))
             return
-        until = time.perf_counter() + WARM_SLICE_S
-        for _ in steps:
-            if time.perf_counter() >= until:
-                QTimer.singleShot(1, lambda: self._warm_slice(generation, steps, defer))
-                return
+        until = slice_budget.until(WARM_SLICE_S)  # (None: this turn's other slices took its time)
+        try:
+            if until is not None and all(time.perf_counter() < until for _ in steps):
+                return  # (all of it warm)
+        finally:
+            slice_budget.ended()
+        QTimer.singleShot(1, lambda: self._warm_slice(generation, steps, defer))
 
     def _place(self, item: BoxItem, tile: Tile) -> None:
         tile.tops.append(item)

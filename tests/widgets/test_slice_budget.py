@@ -1,0 +1,93 @@
+"""One budget of time for the slices every panel runs in a turn of the event loop
+(``widgets.slice_budget``)."""
+
+import time
+
+import pytest
+
+from widgets import slice_budget
+
+
+@pytest.fixture(autouse=True)
+def fresh_turn():
+    slice_budget.reset()
+    yield
+    slice_budget.reset()
+
+
+def _busy(seconds: float) -> None:
+    end = time.perf_counter() + seconds
+    while time.perf_counter() < end:
+        pass
+
+
+def test_a_slice_after_another_in_the_same_turn_gets_what_is_left():
+    first = slice_budget.until(0.006)
+    assert first is not None and first - time.perf_counter() <= 0.006
+    _busy(0.005)
+    slice_budget.ended()
+    second = slice_budget.until(0.006)  # (no pause between: the same turn)
+    assert second is not None
+    assert second - time.perf_counter() < 0.0035  # 8 ms budget, 5 of them spent
+    _busy(second - time.perf_counter())
+    slice_budget.ended()
+    assert slice_budget.until(0.006) is None  # spent: it waits for the next turn
+
+
+def test_a_pause_between_slices_starts_a_new_turn():
+    slice_budget.until(0.006)
+    _busy(0.009)
+    slice_budget.ended()
+    assert slice_budget.until(0.004) is None
+    time.sleep(slice_budget.GAP_S * 4)  # (the event loop went round)
+    again = slice_budget.until(0.004)
+    assert again is not None and again - time.perf_counter() > 0.003
+
+
+def test_the_canvas_slices_run_whatever_is_left_and_count():
+    @slice_budget.counted
+    def canvas_slice() -> float | None:
+        until = slice_budget.until(0.008, first=True)
+        _busy(0.008)
+        return until
+
+    assert canvas_slice() is not None
+    assert slice_budget.until(0.004) is None  # the panels' slices come after it, next turn
+    assert canvas_slice() is not None  # the canvas's own runs anyway
+
+
+def test_work_that_cannot_stop_midway_waits_for_room_or_a_turn_of_its_own():
+    slice_budget.until(0.002)
+    _busy(0.003)
+    slice_budget.ended()
+    assert slice_budget.until(0.006, whole=True) is None  # 5 ms left of 8: not enough
+    assert slice_budget.until(0.004, whole=True) is not None
+    slice_budget.reset()
+    assert slice_budget.until(0.012, whole=True) is not None  # first of its turn: runs, even if long
+
+
+def test_a_panels_slice_waits_when_the_turns_budget_is_spent(qtbot):
+    """The models of outlines gone are emptied in the turn's time left (widgets.retired): none
+    left, nothing is deleted and the slice comes again on the next turn."""
+    from PySide6.QtGui import QStandardItem, QStandardItemModel
+    from PySide6.QtWidgets import QWidget
+
+    from widgets.retired import Retired
+
+    owner = QWidget()
+    qtbot.addWidget(owner)
+    retired = Retired(owner, 0.004)
+    model = QStandardItemModel()
+    for i in range(50):
+        model.appendRow(QStandardItem(f"row {i}"))
+    retired.add_model(model)
+    retired.timer.stop()
+    slice_budget.until(0.008, first=True)
+    _busy(0.008)
+    slice_budget.ended()
+    retired.empty_slice()  # in the same turn: its budget is spent
+    assert model.rowCount() == 50 and retired.timer.isActive()
+    retired.timer.stop()
+    time.sleep(slice_budget.GAP_S * 4)
+    retired.empty_slice()  # a turn of its own
+    assert not retired.pending

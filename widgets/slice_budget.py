@@ -1,0 +1,79 @@
+"""One budget of time for the slices every panel runs in a turn of the event loop.
+
+The panels draw a large design a slice of a few milliseconds at a time, each slice restarting
+its own timer for the next. Qt fires every timer that is due in one pass of the event loop, so
+the slices of the canvas, the racks, the outline and of the models and scenes being emptied
+(8 + 6 + 4 + 6 ms) ran back to back in one turn: a scenario of the 16x site shown blocked the
+editor 25-35 ms. Now every slice says when it starts and ends (:func:`until`, :func:`ended`);
+slices that follow one another with no pause between (:data:`GAP_S`) are one turn, which has
+:data:`BUDGET_S` for them all. A panel's slice that finds the budget spent by the slices before
+it waits for the next turn (its timer started again); the canvas's slices (what the user looks
+at) take their own length whatever is left and are counted, so the panels' slices come after
+them.
+"""
+
+from __future__ import annotations
+
+import functools
+import time
+from collections.abc import Callable
+from typing import Any
+
+#: the time the slices of one turn of the event loop may take together
+BUDGET_S = 0.008
+#: slices further apart than this are of different turns (the loop went round between them)
+GAP_S = 0.0005
+#: a panel's slice that would have less than this left of the budget waits for the next turn
+LEAST_S = 0.001
+
+_start = 0.0  # when the first slice of the current turn began
+_end = -1.0  # when the last slice ended
+
+
+def _now_in_turn() -> float:
+    global _start
+    now = time.perf_counter()
+    if now - _end > GAP_S:
+        _start = now
+    return now
+
+
+def until(own_s: float, first: bool = False, whole: bool = False) -> float | None:
+    """When a slice starting now, of ``own_s`` at most, is to stop; None when the turn's
+    budget is spent (the slice waits for the next turn: start its timer again). ``first``:
+    the canvas's slices, which take ``own_s`` whatever is left; ``whole``: work that cannot
+    stop midway and takes about ``own_s``, which runs only when that much is left or as the
+    turn's first slice. Call :func:`ended` after a slice that ran."""
+    now = _now_in_turn()
+    if first:
+        return now + own_s
+    left = _start + BUDGET_S - now
+    if left < (own_s if whole and now > _start else LEAST_S):
+        return None
+    return now + min(own_s, left)
+
+
+def ended() -> None:
+    """A slice (that :func:`until` let run) has ended."""
+    global _end
+    _end = time.perf_counter()
+
+
+def reset() -> None:
+    """Forget the turn under way (tests)."""
+    global _start, _end
+    _start, _end = 0.0, -1.0
+
+
+def counted(slice_method: Callable[..., Any]) -> Callable[..., Any]:
+    """Decorate a slice that always runs (the canvas's: it asks :func:`until` with ``first``)
+    so that its end is counted (:func:`ended`) however it returns."""
+
+    @functools.wraps(slice_method)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return slice_method(*args, **kwargs)
+        finally:
+            ended()
+
+    return run
