@@ -16,6 +16,8 @@ from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtWidgets import QWidget
 from shiboken6 import isValid
 
+from widgets import slice_budget
+
 
 def on_screen(panel: QWidget) -> bool:
     """Whether ``panel`` can be seen: shown and not covered. A dock behind another tab of its
@@ -81,6 +83,9 @@ class WhenShown(QObject):
 #: canvas 8-9 ms, the inspector 3 ms and the model tree 5 ms, then their repaint, 18-37 ms in
 #: one turn
 SELECTION_LATER_FROM = 100
+#: about how long one piece of work put off takes (a selection shown by a panel: 3-9 ms on the
+#: 16x site): it runs in a turn with that much of the slices' budget left (widgets.slice_budget)
+PIECE_S = 0.005
 
 
 class _Turns(QObject):
@@ -102,12 +107,15 @@ class _Turns(QObject):
         self._todo.pop(owner, None)
         self._todo[owner] = work
         if not self._timer.isActive():
-            self._timer.start()
+            self._timer.start(0)
 
     def drop(self, owner: QObject) -> None:
         self._todo.pop(owner, None)
 
     def _next(self) -> None:
+        if self._todo and slice_budget.until(PIECE_S, whole=True) is None:  # (the turn's slices took its time)
+            self._timer.start(1)
+            return
         try:
             while self._todo:
                 owner = next(iter(self._todo))
@@ -116,8 +124,9 @@ class _Turns(QObject):
                     work()
                     break
         finally:  # (the others keep their turns whatever this piece did)
+            slice_budget.ended()
             if self._todo:
-                self._timer.start()
+                self._timer.start(0)
 
 
 _TURNS: _Turns | None = None

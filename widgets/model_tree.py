@@ -226,7 +226,7 @@ class ModelTreePanel(OutlineSearch, QWidget):
         doc.projectReplaced.connect(self.rebuild)
         self._selection = SelectionFollower(self, doc, self.show_selection)  # (a large one: next turn)
         if hasattr(doc, "showing_check"):  # (a design shown afresh is analysed once its outline is filled)
-            doc.showing_check(lambda: bool(self._filling or self.retired.pending))
+            doc.showing_check(self._showing_design)
         self.rebuild()
 
     @property
@@ -263,6 +263,10 @@ class ModelTreePanel(OutlineSearch, QWidget):
         if self._words:
             self._reveal(c.id for c in self.topology.components())
         self.show_selection(self.doc.selection)
+
+    def _showing_design(self) -> bool:
+        """Whether the outline is still being made, in slices (see ``Document.showing_check``)."""
+        return bool(self._filling or self.retired.pending) or (self._groups_pending and not unseen(self))
 
     def _retire_model(self) -> None:
         """Show a new, empty model; the rows of the one shown are deleted a few at a time (:class:`widgets.retired.

@@ -16,6 +16,8 @@ from typing import Any
 from PySide6.QtCore import QRegularExpression, QTimer
 from PySide6.QtWidgets import QLineEdit
 
+from widgets import slice_budget
+
 #: on a design of more components than this the search waits for a pause in the typing
 #: (SEARCH_PAUSE_MS, or Enter) before it filters: on the 16x site each filtering took 0.2-0.45 s
 #: (the matches' rows built, Qt's proxy filtering every row built), so each keystroke of a word
@@ -83,14 +85,19 @@ class OutlineSearch:
 
     def _search_slice(self: Any) -> None:
         """The next slice of the search under way (SEARCH_SLICE_S)."""
-        steps, until = self._searching, time.perf_counter() + SEARCH_SLICE_S
-        for _ in steps or ():
-            if self._searching is not steps:
-                return  # (another search began meanwhile)
-            if time.perf_counter() >= until:
-                self._search_slicer.start(1)
-                return
-        if self._searching is steps:
+        steps, until = self._searching, slice_budget.until(SEARCH_SLICE_S)  # (the turn's other slices first)
+        try:
+            for _ in steps if until is not None and steps is not None else ():
+                if self._searching is not steps:
+                    return  # (another search began meanwhile)
+                if time.perf_counter() >= until:
+                    self._search_slicer.start(1)
+                    return
+        finally:
+            slice_budget.ended()
+        if until is None and steps is not None:
+            self._search_slicer.start(1)
+        elif self._searching is steps:
             self._searching = None
 
     def set_filter(self: Any, text: str) -> None:

@@ -485,11 +485,11 @@ class PathsPanel(QWidget):
             self._labelling = None
             return False
 
-        def slices() -> Iterator[None]:  # (none at all: the rows shown on the next turn)
+        def slices() -> Iterator[bool | None]:  # (none at all: the rows shown on the next turn)
             until = slice_budget.until(LABEL_SLICE_S)
             for cid in missing:
                 while until is None:  # (this turn's other slices took its time)
-                    yield
+                    yield False
                     until = slice_budget.until(LABEL_SLICE_S)
                 self._label(cid)  # (a label forgotten meanwhile is made again, as it reads now)
                 if time.perf_counter() >= until:
@@ -508,11 +508,11 @@ class PathsPanel(QWidget):
             return
         bundle, steps = self._labelling
         try:
-            more = next(steps, True) is None
+            more = next(steps, True)
         finally:
             slice_budget.ended()
-        if more:  # more to label: the next slice on the next turn
-            self._label_timer.start(0)
+        if more is not True:  # more to label: the next slice on the next turn (put off: a moment later)
+            self._label_timer.start(0 if more is None else 1)
             return
         if getattr(self.doc, "analysis_showing", False) and time.perf_counter() < self._wait_until:
             self._label_timer.start(5)  # the canvas paints it in slices: after it

@@ -28,6 +28,7 @@ LEAST_S = 0.001
 
 _start = 0.0  # when the first slice of the current turn began
 _end = -1.0  # when the last slice ended
+_granted = False  # until() let a slice run that has not ended yet
 
 
 def _now_in_turn() -> float:
@@ -44,25 +45,32 @@ def until(own_s: float, first: bool = False, whole: bool = False) -> float | Non
     the canvas's slices, which take ``own_s`` whatever is left; ``whole``: work that cannot
     stop midway and takes about ``own_s``, which runs only when that much is left or as the
     turn's first slice. Call :func:`ended` after a slice that ran."""
+    global _granted
     now = _now_in_turn()
     if first:
+        _granted = True
         return now + own_s
     left = _start + BUDGET_S - now
     if left < (own_s if whole and now > _start else LEAST_S):
         return None
+    _granted = True
     return now + min(own_s, left)
 
 
 def ended() -> None:
-    """A slice (that :func:`until` let run) has ended."""
-    global _end
-    _end = time.perf_counter()
+    """A slice has ended: counted when :func:`until` let it run (a slice put off ends nothing:
+    the turn ends once no slice has run for :data:`GAP_S`, so one put off should start its
+    timer with an interval of 1 ms at least, letting the event loop wait)."""
+    global _end, _granted
+    if _granted:
+        _granted = False
+        _end = time.perf_counter()
 
 
 def reset() -> None:
     """Forget the turn under way (tests)."""
-    global _start, _end
-    _start, _end = 0.0, -1.0
+    global _start, _end, _granted
+    _start, _end, _granted = 0.0, -1.0, False
 
 
 def counted(slice_method: Callable[..., Any]) -> Callable[..., Any]:

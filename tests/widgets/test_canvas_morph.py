@@ -122,9 +122,11 @@ def test_boxes_made_far_out_get_their_texts_when_woken(qtbot, parts, benchmark_d
     assert any("FAStT-renamed" in t for t in mine[0]["fastt3"][4])
     assert mine[0]["sw1"][3] and "MB/s" in mine[0]["sw1"][4][0]  # (its load line)
     # left far out, the canvas idle: woken a slice a turn
-    monkeypatch.setattr(morph_module, "WAKE_AFTER_MS", 50)
     asleep = far_then(lambda: doc.run(edit.delete, ["fastt3"]), doc.undo_stack.undo)
     assert asleep
+    assert scene._wake_timer.isActive()  # (waiting for the canvas to be idle a while: see WAKE_AFTER_MS)
+    monkeypatch.setattr(morph_module, "WAKE_AFTER_MS", 50)  # (made short only now: set before the edits,
+    scene._wake_timer.start(50)  # the boxes were woken before the test looked, as the edits took their time)
     qtbot.waitUntil(lambda: not any(it.asleep for it in scene.items_by_id.values()), timeout=10000)
     assert scene.far and all(it.text is not None for it in asleep)
     scene.set_low_detail(False, 1.0)

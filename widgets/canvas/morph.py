@@ -469,13 +469,19 @@ class Morphing:
         if busy or self._held or self.analysis_to_paint():
             self._wake_timer.start(WAKE_AFTER_MS)
             return
-        until, asleep, items = time.perf_counter() + WAKE_SLICE_S, self._asleep, self.items_by_id
-        while asleep and time.perf_counter() < until:
-            item = asleep.pop()
-            if items.get(item.cid) is item:  # (not gone since)
-                item.wake()
-        if not asleep and self._grave:
-            self._grave.dig(until)
+        until, asleep, items = slice_budget.until(WAKE_SLICE_S), self._asleep, self.items_by_id
+        if until is None:  # (the turn's other slices took its time)
+            self._wake_timer.start(1)
+            return
+        try:
+            while asleep and time.perf_counter() < until:
+                item = asleep.pop()
+                if items.get(item.cid) is item:  # (not gone since)
+                    item.wake()
+            if not asleep and self._grave:
+                self._grave.dig(until)
+        finally:
+            slice_budget.ended()
         if asleep or self._grave:
             self._wake_timer.start(0)
 

@@ -13,6 +13,7 @@ from PySide6.QtCore import QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QBrush, QColor, QCursor, QKeySequence, QPainter, QPalette, QPen
 from PySide6.QtWidgets import QApplication, QGraphicsView, QMenu
 
+from widgets import slice_budget
 from widgets.canvas.backdrop import Backdrop, holds
 from widgets.canvas.items import BIND, BoxItem, font, legend_rows
 from widgets.canvas.overview import overview_scene
@@ -115,11 +116,13 @@ class DiagramView(QGraphicsView):
         if self.dscene.changing():  # the scene's own slices first; they prepare the view too
             QTimer.singleShot(20, self, self._settle_slice)
             return
-        until = time.perf_counter() + SETTLE_SLICE_S
-        for _ in self._settling or ():
-            if time.perf_counter() >= until:
+        until = slice_budget.until(SETTLE_SLICE_S)  # (None: the turn's other slices took its time)
+        try:
+            if until is None or not all(time.perf_counter() < until for _ in self._settling or ()):
                 QTimer.singleShot(1, self, self._settle_slice)
                 return
+        finally:
+            slice_budget.ended()
         if self._settling is not None and not holds(self.backdrop, smooth=True) and self._settle_tries < SETTLE_TRIES:
             self._settle_tries += 1  # (the view moved or the links changed meanwhile: again)
             self._settling = self.backdrop.making(whole=True, smooth=True)
