@@ -214,6 +214,7 @@ class Document(QObject):
         self._shown_poll.setInterval(SHOWN_POLL_MS)
         self._shown_poll.timeout.connect(self._poll_shown)
         self._shown_by = 0.0  # when the analysis of a design shown afresh starts in any case
+        self._shown_due = False  # a canvas is to say it has shown the design (design_shown)
         self._offered: Prepared | None = None  # its diagram not yet taken (see offer)
         self._offered_snapshot: Prepared | None = None  # its snapshot not yet taken
         self._attach()
@@ -297,9 +298,10 @@ class Document(QObject):
         self.analysis = None
         self.cross_check = None
         self._reset = True
+        self._shown_due = self.shows_designs  # (the background made for it waits too: see _start_analysis)
+        self._shown_by = time.perf_counter() + SHOWN_WAIT_S
         if self._background is not None and self.shows_designs:
             self._background.shown_turn.clear()  # (set by design_shown)
-            self._shown_by = time.perf_counter() + SHOWN_WAIT_S
         self.projectReplaced.emit()
         self.scenariosChanged.emit()
         self.selectionChanged.emit([])
@@ -390,6 +392,8 @@ class Document(QObject):
             bg.computed.connect(self.computed)
             bg.laidOut.connect(self._on_laid_out)
             bg.totalled.connect(self._on_totalled)
+            if self._shown_due:  # (a window's first design: its analysis waits for the canvas too)
+                bg.shown_turn.clear()
         if self._reset:
             self._reset = False
             self._events.clear()
@@ -470,18 +474,22 @@ class Document(QObject):
         began. The lanes and the GUI thread would otherwise take turns at the interpreter: Qt
         waits for it at each call of a Python wrapper, and the racks' and the outline's slices
         ran 5-6 times slower beside a lane (a scenario of the 16x site shown: 30-39 ms turns)."""
-        if self._background is None or self._background.shown_turn.is_set():
+        if not self._shown_due:
             return
         if any(busy() for busy in self._showing_checks):
             self._shown_poll.start()
         else:
-            self._background.shown_turn.set()
+            self._let_analyse_shown()
 
     def _poll_shown(self) -> None:
         if time.perf_counter() >= self._shown_by or not any(busy() for busy in self._showing_checks):
-            self._shown_poll.stop()
-            if self._background is not None:
-                self._background.shown_turn.set()
+            self._let_analyse_shown()
+
+    def _let_analyse_shown(self) -> None:
+        self._shown_poll.stop()
+        self._shown_due = False
+        if self._background is not None:
+            self._background.shown_turn.set()
 
     def layout_shown(self) -> None:
         """The canvas has placed the items of the layout sent last, in slices (it set

@@ -348,7 +348,10 @@ def test_a_design_shown_afresh_is_analysed_once_the_canvas_has_made_it(qtbot, pa
     doc = Document(parts)
     doc.shows_designs = True  # (as a canvas declares)
     doc.replace_project(Project(build_example("p690-one-drawer", parts)), None)
-    assert doc.wait_for_analysis(20000) is not None  # (the first: no canvas had begun to show it)
+    qtbot.wait(200)
+    assert not started  # the window's first design waits too (its background made after it)
+    doc.design_shown()
+    assert doc.wait_for_analysis(20000) is not None
     started.clear()
     doc.replace_project(Project(build_example("p690-worst-cabling", parts)), None)
     qtbot.wait(200)
@@ -385,10 +388,12 @@ def test_a_design_shown_afresh_waits_for_the_panels_showing_it_in_slices(qtbot, 
     monkeypatch.setattr(background, "SHOWN_FIRST_S", 5.0)
     doc = Document(parts)
     doc.shows_designs = True
-    busy = [True]
+    busy = [False]
     doc.showing_check(lambda: busy[0])
     doc.replace_project(Project(build_example("p690-one-drawer", parts)), None)
+    doc.design_shown()
     assert doc.wait_for_analysis(20000) is not None
+    busy[0] = True
     started.clear()
     doc.replace_project(Project(build_example("p690-worst-cabling", parts)), None)
     doc.design_shown()  # the canvas is done, the panel is not
@@ -410,6 +415,7 @@ def test_a_panel_that_never_finishes_holds_the_analysis_at_most_a_while(qtbot, p
     doc.shows_designs = True
     doc.showing_check(lambda: True)
     doc.replace_project(Project(build_example("p690-one-drawer", parts)), None)
+    doc.design_shown()
     assert doc.wait_for_analysis(20000) is not None
     doc.replace_project(Project(build_example("p690-worst-cabling", parts)), None)
     doc.design_shown()
