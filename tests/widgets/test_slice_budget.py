@@ -91,3 +91,21 @@ def test_a_panels_slice_waits_when_the_turns_budget_is_spent(qtbot):
     time.sleep(slice_budget.GAP_S * 4)
     retired.empty_slice()  # a turn of its own
     assert not retired.pending
+
+
+def test_a_slice_put_off_does_not_carry_the_turn_on():
+    """A slice put off that says it ended (a generator's finally) ends nothing: the turn still
+    ends once no slice has run for GAP_S. Counted, the paths' labels put off on a 0 ms timer
+    kept one turn going for ever (22,834 put off in one scenario switch, the loop busy)."""
+    slice_budget.until(0.008, first=True)
+    _busy(0.008)
+    slice_budget.ended()
+    assert slice_budget.until(0.004) is None  # put off: the turn's budget is spent
+    slice_budget.ended()
+    granted = []
+    for _ in range(6):  # put off again and again, each less than GAP_S after the last, each "ending"
+        _busy(slice_budget.GAP_S * 0.6)
+        granted.append(slice_budget.until(0.004) is not None)
+        if not granted[-1]:
+            slice_budget.ended()
+    assert granted[0] is False and any(granted)  # a new turn came, GAP_S after the last slice that ran
