@@ -207,9 +207,8 @@ class Document(QObject):
         self.layout_showing = False  # the canvas is showing a layout in slices (see layout_shown)
         self.analysis_showing = False  # the canvas is painting the analysis sent last in slices (see analysis_shown)
         self.shows_designs = False  # a canvas shows the designs (it calls design_shown)
-        self._showing_checks: list[
-            Callable[[], bool]
-        ] = []  # panels still showing a design in slices (see showing_check)
+        # whether each panel that shows a design in slices still does (see showing_check)
+        self._showing_checks: list[Callable[[], bool]] = []
         self._shown_poll = QTimer(self)  # (see design_shown)
         self._shown_poll.setInterval(SHOWN_POLL_MS)
         self._shown_poll.timeout.connect(self._poll_shown)

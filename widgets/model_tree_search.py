@@ -140,16 +140,18 @@ class OutlineSearch:
 
     def _expanding(self: Any) -> Iterator[None]:
         """The view's ``expandAll``, :data:`_EXPAND_EVERY` branches a step, parents first (at once,
-        the 16x site's outline searched for "fcs1" took 12-15 ms of one turn)."""
+        the 16x site's outline searched for "fcs1" took 12-15 ms of one turn). The branches are
+        held as persistent indexes: an edit may come between two steps."""
         proxy, view, opened = self.proxy, self.view, 0
         todo: list[QPersistentModelIndex | None] = [None]  # (None: the top)
         while todo:
-            held = todo.pop()  # (persistent: edits may come between the steps)
-            parent = QModelIndex() if held is None else QModelIndex(held)
-            if held is not None and not parent.isValid():
-                continue  # (its row gone meanwhile)
-            for row in range(proxy.rowCount(parent)):
+            held, row = todo.pop(), 0
+            while True:
+                parent = QModelIndex() if held is None else QModelIndex(held)
+                if (held is not None and not parent.isValid()) or row >= proxy.rowCount(parent):
+                    break  # (done, or its row gone meanwhile)
                 index = proxy.index(row, 0, parent)
+                row += 1
                 if proxy.hasChildren(index):
                     view.expand(index)
                     todo.append(QPersistentModelIndex(index))

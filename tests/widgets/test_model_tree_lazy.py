@@ -328,3 +328,31 @@ def test_a_group_of_many_is_filled_in_slices_and_a_selection_inside_waits_for_it
         == _outline(fresh)[("group", "cable")]
         == cables[:5] + cables[6:-2] + cables[-1:]
     )
+
+
+def test_a_search_opens_what_it_found_a_few_branches_a_step_and_survives_an_edit_between(tree, doc, monkeypatch):
+    """The branches a search found are opened a few a step (``OutlineSearch._expanding``), held
+    as persistent indexes: a server deleted between two steps (its rows gone) leaves the rest
+    opened, and every row the filter shows is reachable, its parents open."""
+    import widgets.model_tree_search as search
+
+    monkeypatch.setattr(search, "_EXPAND_EVERY", 1)
+    tree.search.setText("fcs")  # (the benchmark: a small design, searched at once)
+    tree.set_filter("")
+    tree._words = "fcs".split()
+    steps = tree._filtering("fcs")
+    next(steps)
+    while tree.view.isExpanded(tree.proxy.index(0, 0)) is False:  # (until the opening has begun)
+        next(steps)
+    next(steps)
+    doc.run(edit.delete, ["p690"])  # every HBA port's row goes: the branches held are gone
+    assert sum(1 for _ in steps) >= 2  # (it was midway: more branches opened after the edit)
+    shown = tree.visible_ids()
+    assert shown and not any(cid.startswith("p690") for cid in shown)
+    for cid in shown:
+        index = tree.proxy.mapFromSource(tree.rows[cid].index())
+        assert index.isValid()
+        parent = index.parent()
+        while parent.isValid():
+            assert tree.view.isExpanded(parent), cid
+            parent = parent.parent()
