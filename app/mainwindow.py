@@ -47,6 +47,7 @@ from planner.figures import FIGURE_SETS
 from planner.io import Project
 from planner.model import Topology
 from planner.naming import counted
+from widgets import slice_budget
 from widgets.canvas import DiagramScene, DiagramView
 from widgets.dialogs.properties import PropertiesDialog
 from widgets.headline import mbps_text
@@ -58,6 +59,7 @@ class MainWindow(QMainWindow):
 
     def __init__(self, catalog, parent=None) -> None:
         super().__init__(parent)
+        slice_budget.watch()  # the panels' slices share a pass of the event loop (see widgets.slice_budget)
         self.catalog = catalog
         self.settings = settings()
         self.doc = Document(catalog.as_dict(), self)

@@ -62,6 +62,11 @@ ID_ROLE = 0  # QGraphicsItem data key: the component id an item stands for
 #: RackElevationPanel._draw_slice): the 16x site's 176 racks took 58-61 ms, 136-175 with a
 #: lane analysing a scenario just shown, in the turn that showed it
 DRAW_AT_ONCE = 24
+#: a design shown afresh is drawn this long after the turn that shows it, so not in the same
+#: pass of the event loop: that turn (every panel replacing what it shows, 6-10 ms on the
+#: benchmark), the racks drawn at once (4 ms) and their scene's own processing (4-7 ms) blocked
+#: the editor 25-27 ms when a scenario of the benchmark was shown
+REPLACED_AFTER_MS = 2
 DRAW_SLICE_S = 0.006
 _LIST = "\0unplaced"  # in the panel's reads: the list of unplaced units (not a rack)
 
@@ -248,6 +253,10 @@ class RackElevationPanel(QWidget):
         self._timer.setSingleShot(True)
         self._timer.setInterval(0)
         self._timer.timeout.connect(self._refresh_if_seen)
+        self._replaced_timer = QTimer(self)  # a design shown afresh is drawn on a later turn (see _replaced)
+        self._replaced_timer.setSingleShot(True)
+        self._replaced_timer.setInterval(REPLACED_AFTER_MS)
+        self._replaced_timer.timeout.connect(self._draw_replaced)
         self._drawing: tuple[Any, list[str]] | None = None  # (design, racks still to draw) in slices
         self._draw_timer = QTimer(self)
         self._draw_timer.setSingleShot(True)
@@ -262,7 +271,7 @@ class RackElevationPanel(QWidget):
         self._holders: dict[str, QGraphicsRectItem] = {}  # rack id -> the parent of its items
         self._units_in: dict[str, list[str]] = {}  # rack id -> the units drawn in it
         if hasattr(doc, "showing_check"):  # (a design shown afresh is analysed once drawn)
-            doc.showing_check(lambda: self._drawing is not None or bool(self.retired.pending))
+            doc.showing_check(self._showing)
         self._sites: set[str] = set()
         self._several: frozenset[str] = frozenset()  # kinds the design holds two or more of (see refresh)
         doc.modelEvents.connect(self._note_events)
@@ -447,9 +456,19 @@ class RackElevationPanel(QWidget):
     def _due(self) -> bool:
         return self._whole or self._arrange_due or bool(self._dirty) or self._list_due
 
+    def _showing(self) -> bool:
+        """Whether the design shown afresh is still being drawn (or the drawings gone emptied)."""
+        return self._replaced_timer.isActive() or self._drawing is not None or bool(self.retired.pending)
+
     def _replaced(self) -> None:
+        """A design shown afresh (opened, another scenario): drawn on a later turn than the one
+        showing it, which every panel spends replacing what it shows (see REPLACED_AFTER_MS); at
+        once when the document analyses synchronously (tests)."""
         self._whole = True
-        self._refresh_if_seen()
+        if getattr(self.doc, "synchronous", True):
+            self._refresh_if_seen()
+        else:
+            self._replaced_timer.start()
 
     def _refresh_if_seen(self) -> None:
         """After an edit or a new design: redraw now when the panel can be seen, else when its tab
@@ -457,8 +476,20 @@ class RackElevationPanel(QWidget):
         if not self._due():
             return
         self._stale = True
-        if not unseen(self):
+        if not unseen(self) and not self._replaced_timer.isActive():  # (else drawn by it)
             self.refresh()
+
+    def _draw_replaced(self) -> None:
+        """The design shown afresh drawn (see :meth:`_replaced`), in a turn with the time for
+        it left of the slices' budget (drawn at once when its racks are few: DRAW_SLICE_S about),
+        else on the next."""
+        if slice_budget.until(DRAW_SLICE_S, whole=True) is None:
+            self._replaced_timer.start()
+            return
+        try:
+            self._refresh_if_seen()
+        finally:
+            slice_budget.ended()
 
     def paintEvent(self, event: Any) -> None:  # noqa: N802 (Qt override)
         super().paintEvent(event)

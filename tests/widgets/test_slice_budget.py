@@ -9,7 +9,10 @@ from widgets import slice_budget
 
 
 @pytest.fixture(autouse=True)
-def fresh_turn():
+def fresh_turn(monkeypatch):
+    """A turn of its own, told apart by a pause (a window made by another test may have had the
+    budget watch the event loop: see the tests of watch() below)."""
+    monkeypatch.setattr(slice_budget, "_watching", False)
     slice_budget.reset()
     yield
     slice_budget.reset()
@@ -109,3 +112,64 @@ def test_a_slice_put_off_does_not_carry_the_turn_on():
         if not granted[-1]:
             slice_budget.ended()
     assert granted[0] is False and any(granted)  # a new turn came, GAP_S after the last slice that ran
+
+
+def _in_one_pass(qtbot, *steps):
+    """Run ``steps`` from 0 ms timers started together: Qt fires them in one pass of its loop."""
+    from PySide6.QtCore import QTimer
+
+    done = []
+    for step in steps:
+        QTimer.singleShot(0, step)
+    QTimer.singleShot(0, lambda: done.append(True))
+    qtbot.waitUntil(lambda: bool(done), timeout=2000)
+
+
+def test_watching_the_loop_a_pass_is_one_turn_whatever_runs_between_its_slices(qtbot):
+    """Followed by the passes of the event loop, a slice after other work of the same pass (Qt's
+    own, or a handler's) gets what is left of the budget, though a pause of more than GAP_S lay
+    between; told apart by the pause, it took a whole budget (the outline's groups opened after
+    the canvas's slice and a timer: 8 + 2.6 + 11 ms in one pass)."""
+    got = {}
+
+    def canvas():
+        slice_budget.until(0.003, first=True)
+        _busy(0.003)
+        slice_budget.ended()
+
+    def other():
+        _busy(0.003)  # not a slice: a pause for the budget
+
+    def panel():
+        until = slice_budget.until(0.006)
+        got["left"] = None if until is None else until - time.perf_counter()
+        if until is not None:
+            slice_budget.ended()
+
+    _in_one_pass(qtbot, canvas, other, panel)  # told apart by the pause: a turn of its own
+    assert got["left"] is not None and got["left"] > 0.005
+    slice_budget.watch()
+    assert slice_budget._watching
+    _in_one_pass(qtbot, canvas, other, panel)
+    assert got["left"] is not None and got["left"] < 0.0025  # 8 ms less the 6 before it in the pass
+    _in_one_pass(qtbot, canvas, other, other, panel)
+    assert got["left"] is None  # spent: put off to a later pass
+    _in_one_pass(qtbot, panel)  # the next pass: a budget of its own
+    assert got["left"] is not None and got["left"] > 0.005
+
+
+def test_the_canvas_slice_after_others_in_its_turn_takes_what_is_left_but_always_runs():
+    slice_budget.until(0.004)
+    _busy(0.006)
+    slice_budget.ended()
+    until = slice_budget.until(0.008, first=True)  # 8 ms less the 6 taken: about 2
+    assert until is not None and until - time.perf_counter() < 0.0025
+    slice_budget.ended()
+    _busy(0.004)
+    slice_budget.reset()
+    slice_budget.until(0.008)
+    _busy(0.010)
+    slice_budget.ended()
+    until = slice_budget.until(0.008, first=True)  # the turn spent: FIRST_LEAST_S still
+    left = until - time.perf_counter()
+    assert 0.0015 < left <= slice_budget.FIRST_LEAST_S
