@@ -303,3 +303,36 @@ def test_the_groups_opened_as_a_design_is_shown_build_a_few_rows_at_once(tree, d
     tree._fill_timer.start(1)
     qtbot.waitUntil(lambda: not tree._filling, timeout=3000)
     assert all(c in tree.rows for c in cables)
+
+
+def test_the_search_pattern_keeps_the_rows_holding_every_word_as_python_finds_them():
+    """The proxy keeps a row when its search text holds every word typed, in any order, words
+    overlapping or holding the expression's own signs: what the search's Python side reveals
+    (``all(w in text for w in words)``); one word is looked for as it is (quicker), several
+    by a lookahead each."""
+    from widgets.model_tree_search import search_pattern
+
+    texts = [
+        "fcs1 s3_p690.fcs1 hba 2 gb fibre channel",
+        "lun 0 on s3 fastt1 (ld_1) 36 gb",
+        "fastt",
+        "10:00:00:00:c9:2b:4c:01 port.1 (a+b)",
+        "two lines\nfcs1 below",
+        "",
+    ]
+    searches = [
+        ["fcs1"],
+        ["s3", "fastt"],
+        ["fas", "ast"],
+        ["port.1"],
+        ["(a+b)"],
+        ["c9:2b"],
+        ["p.1"],
+        ["below", "two"],
+        ["x"],
+    ]
+    for words in searches:
+        pattern = search_pattern(words)
+        assert pattern.isValid(), words
+        for text in texts:
+            assert pattern.match(text).hasMatch() == all(w in text for w in words), (words, text)
