@@ -8,8 +8,8 @@ editor 25-35 ms. Now every slice says when it starts and ends (:func:`until`, :f
 slices that follow one another with no pause between (:data:`GAP_S`) are one turn, which has
 :data:`BUDGET_S` for them all. A panel's slice that finds the budget spent by the slices before
 it waits for the next turn (its timer started again); the canvas's slices (what the user looks
-at) take their own length whatever is left and are counted, so the panels' slices come after
-them.
+at) always run, their own length less what the slices before them in the turn took
+(:data:`FIRST_LEAST_S` at least), and are counted, so the panels' slices come after them.
 
 Which slices are of one turn: those with no pass of the event loop between them, once
 :func:`watch` follows the loop (the editor's window does), else those with no pause of
