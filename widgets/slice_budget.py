@@ -35,6 +35,9 @@ GAP_S = 0.0005
 LEAST_S = 0.001
 #: the least a canvas's slice takes after the slices before it in its turn (it always runs)
 FIRST_LEAST_S = 0.002
+#: watching the loop, a turn in which no slice has ended for this long is over all the same
+#: (the loop went round unseen: a dispatcher not followed, a nested loop of another thread's)
+STALE_S = 0.05
 
 _start = 0.0  # when the first slice of the current turn began
 _end = -1.0  # when the last slice ended
@@ -42,23 +45,23 @@ _granted = False  # until() let a slice run that has not ended yet
 _passes = 0  # passes of the event loop seen (see watch)
 _turn_pass = -1  # the pass of the current turn
 _watching = False  # turns told apart by the passes of the event loop (else by a pause)
-_connected = False  # to the event dispatcher (see watch)
+_dispatcher: Any = None  # the event dispatcher followed (see watch)
 
 
 def watch() -> None:
     """Tell the turns apart by the passes of the event loop of this thread (its dispatcher's
     ``aboutToBlock`` and ``awake``, emitted between two passes) rather than by a pause between
     slices (see the module docstring). Once is enough; nothing without an event dispatcher."""
-    global _watching, _connected
-    if not _connected:
-        from PySide6.QtCore import QAbstractEventDispatcher
+    global _watching, _dispatcher
+    from PySide6.QtCore import QAbstractEventDispatcher
 
-        dispatcher = QAbstractEventDispatcher.instance()
-        if dispatcher is None:
-            return
+    dispatcher = QAbstractEventDispatcher.instance()
+    if dispatcher is None:
+        return
+    if dispatcher is not _dispatcher:  # (another application's, or the first)
         dispatcher.aboutToBlock.connect(_went_round)
         dispatcher.awake.connect(_went_round)
-        _connected = True
+        _dispatcher = dispatcher
     _watching = True
 
 
@@ -70,7 +73,7 @@ def _went_round() -> None:
 def _now_in_turn() -> float:
     global _start, _turn_pass
     now = time.perf_counter()
-    if (_passes != _turn_pass) if _watching else (now - _end > GAP_S):
+    if (_passes != _turn_pass or now - _end > STALE_S) if _watching else (now - _end > GAP_S):
         _start, _turn_pass = now, _passes
     return now
 

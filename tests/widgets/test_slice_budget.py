@@ -173,3 +173,17 @@ def test_the_canvas_slice_after_others_in_its_turn_takes_what_is_left_but_always
     until = slice_budget.until(0.008, first=True)  # the turn spent: FIRST_LEAST_S still
     left = until - time.perf_counter()
     assert 0.0015 < left <= slice_budget.FIRST_LEAST_S
+
+
+def test_watching_the_loop_a_turn_no_slice_ended_in_for_long_is_over(monkeypatch):
+    """Should the passes go unseen (a dispatcher not followed), the panels are not put off for
+    ever: a turn in which no slice has ended for STALE_S is over."""
+    monkeypatch.setattr(slice_budget, "_watching", True)
+    slice_budget.until(0.008, first=True)
+    _busy(0.008)
+    slice_budget.ended()
+    time.sleep(slice_budget.GAP_S * 4)  # (a pause, but no pass of the loop seen)
+    assert slice_budget.until(0.004) is None
+    time.sleep(slice_budget.STALE_S * 1.2)
+    again = slice_budget.until(0.004)
+    assert again is not None and again - time.perf_counter() > 0.003
