@@ -254,3 +254,43 @@ def test_more_shapes_than_the_buffer_holds_are_drawn_in_runs(qtbot):
         images.append(image)
     assert images[0] == images[1]
     assert images[0].pixel(int(rects[-1][0]) + 1, int(rects[-1][1]) + 1) != 0
+
+
+def test_a_long_line_is_cut_into_pieces_that_lie_on_it_each_within_its_stripe():
+    """Each stripe draws its own piece of a link (Qt walks a long line through the whole picture
+    even where a clip cuts it): every piece lies on the line, within its stripe and a few
+    pixels around, and together they cover the line; a line within one stripe is drawn whole."""
+    import random
+
+    from widgets.canvas.overview import _NEAR, _pieces
+
+    rng = random.Random(7)
+    lines = [tuple(rng.uniform(0, 9 * STRIPE) for _ in range(4)) for _ in range(300)]
+    lines += [
+        (0.0, 5.0, 80.0, 5.0),
+        (3.0, STRIPE, 9.0, 2 * STRIPE),
+        (0.0, -_NEAR, 1.0, STRIPE + _NEAR),
+        (4.0, 9.0, 4.0, 7000.0),
+    ]
+    for x1, y1, x2, y2 in lines:
+        which = _stripes_of(min(y1, y2), max(y1, y2))
+        pieces = _pieces(x1, y1, x2, y2, which)
+        assert len(pieces) == len(which)
+        covered = []
+        for s, (a, b, c, d) in zip(which, pieces):
+            top, bottom = s * STRIPE - _NEAR, (s + 1) * STRIPE + _NEAR
+            for px, py in ((a, b), (c, d)):
+                assert top - 1e-6 <= py <= bottom + 1e-6 or (top <= min(y1, y2) and max(y1, y2) <= bottom)
+                cross = (x2 - x1) * (py - y1) - (y2 - y1) * (px - x1)  # on the line
+                assert abs(cross) <= 1e-6 * (abs(x2 - x1) + abs(y2 - y1) + 1) * (abs(px) + abs(py) + 1)
+                assert min(y1, y2) - 1e-6 <= py <= max(y1, y2) + 1e-6 and min(x1, x2) - 1e-6 <= px <= max(x1, x2) + 1e-6
+            covered.append((min(b, d), max(b, d)))
+        if len(which) == 1:
+            assert pieces == [(x1, y1, x2, y2)]
+        covered.sort()
+        reach = covered[0][0]
+        assert reach <= min(y1, y2) + 1e-6
+        for lo, hi in covered:
+            assert lo <= reach + 1e-6  # no gap between two pieces
+            reach = max(reach, hi)
+        assert reach >= max(y1, y2) - 1e-6

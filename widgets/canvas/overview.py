@@ -119,15 +119,28 @@ def _stripes_of(top: float, bottom: float) -> range:
     return range(int((top - _NEAR) // STRIPE), int((bottom + _NEAR) // STRIPE) + 1)
 
 
-def _piece(x1: float, y1: float, x2: float, y2: float, stripe: int) -> tuple[float, float, float, float]:
-    """The piece of the line from (x1, y1) to (x2, y2) within the stripe and a little around."""
-    top, bottom = stripe * STRIPE - _NEAR, (stripe + 1) * STRIPE + _NEAR
-    if y1 == y2 or (top <= min(y1, y2) and max(y1, y2) <= bottom):
-        return x1, y1, x2, y2
-    t0, t1 = sorted(((top - y1) / (y2 - y1), (bottom - y1) / (y2 - y1)))
-    t0, t1 = max(t0, 0.0), min(t1, 1.0)
+def _pieces(x1: float, y1: float, x2: float, y2: float, which: range) -> list[tuple[float, float, float, float]]:
+    """The piece of the line from (x1, y1) to (x2, y2) within each stripe of ``which`` and a
+    little around (:data:`_NEAR`), worked out in one loop (a server of the 16x site expanded
+    deleted moves 5,432 links, cut into 33,700 pieces: a call, a sort and two tuples a piece
+    took about 25 ms of the gathering, 2.6 times this loop)."""
     dx, dy = x2 - x1, y2 - y1
-    return x1 + t0 * dx, y1 + t0 * dy, x1 + t1 * dx, y1 + t1 * dy
+    lo, hi = (y1, y2) if y1 <= y2 else (y2, y1)
+    out = []
+    for stripe in which:
+        top, bottom = stripe * STRIPE - _NEAR, (stripe + 1) * STRIPE + _NEAR
+        if dy == 0 or (top <= lo and hi <= bottom):
+            out.append((x1, y1, x2, y2))
+            continue
+        t0, t1 = (top - y1) / dy, (bottom - y1) / dy
+        if t1 < t0:
+            t0, t1 = t1, t0
+        if t0 < 0.0:
+            t0 = 0.0
+        if t1 > 1.0:
+            t1 = 1.0
+        out.append((x1 + t0 * dx, y1 + t0 * dy, x1 + t1 * dx, y1 + t1 * dy))
+    return out
 
 
 class OverviewItem(QGraphicsItem):
@@ -396,8 +409,9 @@ class OverviewItem(QGraphicsItem):
         # site's 35 stripes took 120 ms so). Each stripe it is in is drawn again; those steps
         # inline, not a call (a server of the 16x site restored moves 2,289 links: 7.0 -> 6.0 ms)
         self._changed.update(which)
-        stripes, whole = self._stripes, len(which) == 1
-        for s in which:
+        stripes = self._stripes
+        pieces = (ends,) if len(which) == 1 else _pieces(x1, y1, x2, y2, which)
+        for s, piece in zip(which, pieces):
             stripe = stripes.get(s)
             if stripe is None:
                 stripe = stripes[s] = _Stripe()
@@ -405,7 +419,7 @@ class OverviewItem(QGraphicsItem):
             batch = stripe.lines.get(key)
             if batch is None:
                 batch = stripe.lines[key] = {}
-            batch[li] = ends if whole else _piece(x1, y1, x2, y2, s)
+            batch[li] = piece
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: Any = None) -> None:
         if not self.gathered:
