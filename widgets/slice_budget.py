@@ -99,8 +99,9 @@ def until(own_s: float, first: bool = False, whole: bool = False) -> float | Non
 
 def ended() -> None:
     """A slice has ended: counted when :func:`until` let it run (a slice put off ends nothing:
-    the turn ends once no slice has run for :data:`GAP_S`, so one put off should start its
-    timer with an interval of 1 ms at least, letting the event loop wait)."""
+    the turn ends with the loop's pass, or once no slice has run for :data:`GAP_S` when the
+    loop is not watched, so one put off should start its timer with an interval of 1 ms at
+    least, letting the event loop go round)."""
     global _end, _granted
     if _granted:
         _granted = False
