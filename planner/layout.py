@@ -24,12 +24,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from planner import naming
+from planner.layout_bands import site_bands, split
 from planner.layout_orders import LayoutMemo, by_peer_rank, host_ranks, ids_of, storage_order
 from planner.model import Component, Topology
 from planner.schema import KINDS, collapsible_kinds, diagram_columns
 
 ROW = 18.0  # height of one leaf row
 GAP = 8.0  # vertical gap between top-level groups
+BAND_GAP = 40.0  # vertical gap between the bands of a site (planner.layout_bands)
 COLUMNS = diagram_columns()  # left to right (planner.schema)
 COLUMN_WIDTH = {k: KINDS[k].column_width for k in COLUMNS}
 COLUMN_GAP = 46.0
@@ -164,10 +166,20 @@ def layout(
     d.memo = memo if memo is not None else LayoutMemo()
     d.keep_cells = memo is not None  # (a memo made here dies with the call)
     ranks = host_ranks(topo, d.memo)
-    _host_side(topo, d, x_of, collapsed, editor)
-    _switches(topo, d, x_of, collapsed, ranks)
-    _subsystems(topo, d, x_of, collapsed, storage_order(topo, ranks, d.memo), editor)
-    _lvm(topo, d, x_of, collapsed)
+    order = storage_order(topo, ranks, d.memo)
+    bands = site_bands(topo)
+    servers = split(bands, topo.of_kind("server"))
+    switches = split(bands, by_peer_rank(topo, ranks, topo.of_kind("switch"), d.memo))
+    subs = split(bands, sorted(topo.of_kind("subsystem"), key=lambda s: order.get(s.id, 1e12)))
+    lpars = split(bands, topo.of_kind("lpar"), key=lambda lp: lp.parent)
+    y = 20.0
+    for band in range(len(servers)):  # (one band, the whole height, unless a site needs more)
+        y = BAND_GAP + max(
+            _host_side(topo, d, x_of, collapsed, servers[band], y, editor),
+            _switches(topo, d, x_of, collapsed, switches[band], y),
+            _subsystems(topo, d, x_of, collapsed, subs[band], y, editor),
+            _lvm(topo, d, x_of, collapsed, lpars[band], y),
+        )
     merged = d.memo.merged(d.folded)
     d.memo.keep(d.folded)
     d.memo, d.direct, d.keep_cells = None, d.alias, False
@@ -244,9 +256,12 @@ def _below(topo: Topology, cid: str) -> list[str]:
     return out
 
 
-def _host_side(topo: Topology, d: Diagram, x_of: dict[str, float], collapsed: set[str], editor: bool = False) -> None:
-    y = 20.0
-    for server in topo.of_kind("server"):
+def _host_side(
+    topo: Topology, d: Diagram, x_of: dict[str, float], collapsed: set[str], servers: list, y: float, editor: bool
+) -> float:
+    """The servers from ``y`` down; returns the lowest box's bottom (``y`` if none)."""
+    bottom = y
+    for server in servers:
         top = y
         for lpar in topo.children(server.id, "lpar"):
             d.alias[lpar.id] = server.id
@@ -260,8 +275,10 @@ def _host_side(topo: Topology, d: Diagram, x_of: dict[str, float], collapsed: se
                 continue
             y = _drawer(topo, d, drawer, x_of, y, editor) + GAP
         # HBAs in no drawer (a draft) are aliased to the server
-        _add(d, server, "server", x_of["server"], top, COLUMN_WIDTH["server"], max(y - top - GAP, 3 * ROW))
+        box = _add(d, server, "server", x_of["server"], top, COLUMN_WIDTH["server"], max(y - top - GAP, 3 * ROW))
+        bottom = box.y + box.h
         y = max(y, top + 3 * ROW + GAP) + GAP
+    return bottom
 
 
 def _drawer(topo: Topology, d: Diagram, drawer: Component, x_of: dict[str, float], y: float, editor: bool) -> float:
@@ -306,13 +323,17 @@ def _slot_row(topo: Topology, d: Diagram, slot: Component, x: float, y: float, e
             d.alias[port.id] = h.id
 
 
-def _switches(topo: Topology, d: Diagram, x_of: dict[str, float], collapsed: set[str], ranks: dict[str, int]) -> None:
-    y = 20.0
+def _switches(
+    topo: Topology, d: Diagram, x_of: dict[str, float], collapsed: set[str], switches: list, y: float
+) -> float:
+    """The switches from ``y`` down; returns the lowest box's bottom (``y`` if none)."""
     x, w = x_of["switch"], COLUMN_WIDTH["switch"]
-    for sw in by_peer_rank(topo, ranks, topo.of_kind("switch"), d.memo):
+    bottom = y
+    for sw in switches:
         if sw.id in collapsed:
             box = _add(d, sw, "switch", x, y, w, 3 * ROW)
             box.collapsed, box.hidden_count = True, _hide(topo, d, sw)
+            bottom = y + 3 * ROW
             y += 3 * ROW + GAP
             continue
         top = y
@@ -328,7 +349,9 @@ def _switches(topo: Topology, d: Diagram, x_of: dict[str, float], collapsed: set
         for bp in topo.children(sw.id, "backplane"):
             d.alias[bp.id] = sw.id
         _add(d, sw, "switch", x, top, w, y - top + 4)
+        bottom = y + 4
         y += GAP + 4
+    return bottom
 
 
 def _switch_port_label(topo: Topology, port: Component) -> str:
@@ -347,15 +370,16 @@ def _subsystems(
     d: Diagram,
     x_of: dict[str, float],
     collapsed: set[str],
-    order: dict[str, float],
+    subs: list,
+    y: float,
     editor: bool = False,
-) -> None:
-    """Subsystems in a grid (one per row up to 8; a few per row beyond, so 56 stay readable).
-    A subsystem keeps its cell folded or not: an expanded one widens its grid column and
-    heightens its row (with its arrays beside it), so the others keep their order."""
-    subs = sorted(topo.of_kind("subsystem"), key=lambda s: order.get(s.id, 1e12))
+) -> float:
+    """Subsystems in a grid from ``y`` down (one per row up to 8; a few per row beyond, so 56
+    stay readable); returns the lowest box's bottom (``y`` if none). A subsystem keeps its
+    cell folded or not: an expanded one widens its grid column and heightens its row (with its
+    arrays beside it), so the others keep their order."""
     if not subs:
-        return
+        return y
     per_row = max(1, round((len(subs) / 4) ** 0.5)) if len(subs) > 8 else 1
     width = COLUMN_WIDTH["subsystem"]
     folded_w = max((width - 10 * (per_row - 1)) / per_row if per_row > 1 else width, 70.0)
@@ -371,7 +395,7 @@ def _subsystems(
             for b in boxes:
                 b.column = "subsystem"  # arrays travel with their subsystem's grid cell
         cells.append((boxes, cw, ch, False))
-    _place_grid(cells, per_row, x_of["subsystem"], 20.0)
+    return _place_grid(cells, per_row, x_of["subsystem"], y)
 
 
 def _subsystem_cell(topo: Topology, d: Diagram, sub: Component, editor: bool) -> tuple[list[Box], float, float]:
@@ -441,9 +465,9 @@ def _bays(topo: Topology, enclosure_part: str | None, subsystem_part: str | None
     return _bay_part(topo, enclosure_part, subsystem_part).get("drive_bays")
 
 
-def _place_grid(cells: list[tuple[list[Box], float, float, bool]], per_row: int, x0: float, y0: float) -> None:
+def _place_grid(cells: list[tuple[list[Box], float, float, bool]], per_row: int, x0: float, y0: float) -> float:
     """Move each cell's boxes (laid out at 0, 0) to its grid place: columns as wide as their
-    widest cell, rows as high as their highest."""
+    widest cell, rows as high as their highest; returns the last row's bottom."""
     col_w = [0.0] * per_row
     for i, (_, w, _, _) in enumerate(cells):
         col_w[i % per_row] = max(col_w[i % per_row], w)
@@ -458,7 +482,9 @@ def _place_grid(cells: list[tuple[list[Box], float, float, bool]], per_row: int,
                 b.x += col_x[c]
                 b.y += y
         gap = GAP / 2 if all(folded for *_, folded in row) else GAP
-        y += max(h for _, _, h, _ in row) + gap
+        bottom = y + max(h for _, _, h, _ in row)
+        y = bottom + gap
+    return bottom
 
 
 def _subsystem_box(topo: Topology, d: Diagram, sub: Component, x: float, y: float, editor: bool = False) -> float:
@@ -577,10 +603,12 @@ def _vg_label(topo: Topology, vg: Component) -> str:
     return f"{name}: {vg['vg_type']} VG, {len(vg['pvs'])} PVs, LTG {vg['ltg_kb']} KB, PP {vg['pp_mb']} MB"
 
 
-def _lvm(topo: Topology, d: Diagram, x_of: dict[str, float], collapsed: set[str]) -> None:
-    y = 20.0
+def _lvm(topo: Topology, d: Diagram, x_of: dict[str, float], collapsed: set[str], lpars: list, y: float) -> float:
+    """The partitions' volume groups from ``y`` down; returns the lowest box's bottom (``y``
+    if none)."""
     x, w = x_of["volume_group"], COLUMN_WIDTH["volume_group"]
-    for lpar in topo.of_kind("lpar"):
+    bottom = y
+    for lpar in lpars:
         for h in topo.children(lpar.id, "hdisk"):
             d.alias[h.id] = h["logical_drive"] if h["logical_drive"] in d.boxes else lpar.parent or ""
         for vg in topo.children(lpar.id, "volume_group"):
@@ -589,6 +617,7 @@ def _lvm(topo: Topology, d: Diagram, x_of: dict[str, float], collapsed: set[str]
             if vg.id in collapsed:
                 box = _add(d, vg, "volume_group", x, y, w, 3 * ROW, label)
                 box.collapsed, box.hidden_count = True, _hide(topo, d, vg)
+                bottom = y + 3 * ROW
                 y += 3 * ROW + GAP
                 continue
             y += 2 * ROW
@@ -599,7 +628,9 @@ def _lvm(topo: Topology, d: Diagram, x_of: dict[str, float], collapsed: set[str]
                     d.alias[wl.id] = lv.id
                 y += ROW - 2
             _add(d, vg, "volume_group", x, top, w, y - top + 4, label)
+            bottom = y + 4
             y += GAP
+    return bottom
 
 
 def _links(topo: Topology, d: Diagram) -> None:

@@ -1,0 +1,122 @@
+"""A site's bands: the servers, switches and subsystems that work together, laid out as one
+row of the diagram each (no Qt).
+
+One server's design reads left to right in columns (:mod:`planner.layout`). A site of many
+servers stacked in those same columns did not: on the 16x site the servers' column ran 42,000
+points down, the switches' 68,000 and the 896 subsystems sat in one grid at the top, every
+cable fanning up into it. A band holds a connected part with a server in it: servers, switches and subsystems joined by
+cables (an HBA or a host port at either end, an ISL) or by a partition's disks on a
+subsystem's logical drives; parts without a server that come next to each other in creation
+order make one band together. Each band is laid out as a one-server design would be, its
+columns starting level with the band's top; the bands come one under the other in the order
+their switches and subsystems were made (the creation number of the first: an undo restores
+it; a band of servers alone, by its first server's). So a server deleted leaves its switches
+and subsystems one band where its band stood (their parts, no longer joined through its
+HBAs, still come next to each other), and when that band is no shorter (the server's column
+was not its tallest) nothing below it moves.
+
+Racks, sites and zoning join nothing here: zoning is drawn from the cabling it rides on, and
+one site's racks hold every server.
+"""
+
+from __future__ import annotations
+
+from planner.model import Topology
+
+#: the components a band is made of (the diagram's top-level groups besides volume groups)
+TOPS = ("server", "switch", "subsystem")
+_TOPS = frozenset(TOPS)
+
+
+def site_bands(topo: Topology) -> dict[str, int] | None:
+    """Each server, switch and subsystem -> the index of its band (0 first), or None when
+    everything is one band (one server's design: its columns run the whole height). Linear in
+    the cables and disks."""
+    comps = topo._components  # read only: this runs for every layout of a site
+    root: dict[str, str] = {}  # union-find over the tops
+
+    def find(a: str) -> str:
+        while (up := root.get(a, a)) != a:
+            root[a] = root.get(up, up)
+            a = up
+        return a
+
+    top_of: dict[str | None, str] = {None: "", "": ""}  # a component with parts -> its top ("": none)
+    tops = _TOPS
+
+    def walk(cid: str | None) -> str:  # (each id on the way noted)
+        c = comps.get(cid)  # type: ignore[arg-type]
+        t = "" if c is None else c.id if c.kind in tops else top_of.get(c.parent)
+        if t is None:
+            t = walk(c.parent)  # type: ignore[union-attr]
+        top_of[cid] = t
+        return t
+
+    def top(cid: str | None) -> str:  # (a cable's end: a port, never asked twice)
+        c = comps.get(cid)  # type: ignore[arg-type]
+        if c is None:
+            return ""
+        if c.kind in tops:
+            return c.id
+        t = top_of.get(c.parent)
+        return walk(c.parent) if t is None else t
+
+    seen: set[tuple[str, str]] = set()
+    by_kind = topo._by_kind
+    ends = [(comps[cid].attrs.get("a"), comps[cid].attrs.get("b")) for cid in by_kind["cable"]]
+    ends += [(cid, comps[cid].attrs.get("logical_drive")) for cid in by_kind["hdisk"]]  # a disk on a drive
+    for a, b in ends:
+        pair = (top(a), top(b))
+        if pair[0] and pair[1] and pair not in seen:
+            seen.add(pair)
+            ra, rb = find(pair[0]), find(pair[1])
+            if ra != rb:
+                root[ra] = rb
+    return _number(topo, find)
+
+
+def _number(topo: Topology, find) -> dict[str, int] | None:
+    """The bands' indexes (see :func:`site_bands`) from the union-find's ``find`` (every
+    part's root)."""
+    by_kind, seq = topo._by_kind, topo._seq
+    first: dict[str, int] = {}  # a part's root -> the lowest creation number of its switches and subsystems
+    has_server: dict[str, int] = {}  # a part with a server's root -> its first server's creation number
+    for kind in ("switch", "subsystem"):
+        for cid in by_kind[kind]:
+            r, n = find(cid), seq[cid]
+            if n < first.get(r, n + 1):
+                first[r] = n
+    for cid in by_kind["server"]:
+        r, n = find(cid), seq[cid]
+        if n < has_server.get(r, n + 1):
+            has_server[r] = n
+    for r, n in has_server.items():
+        first.setdefault(r, n)  # (a server with no switch or subsystem: by its own)
+    place: dict[str, int] = {}  # a part's root -> its band
+    band, serverless = -1, False
+    for r in sorted(first, key=first.__getitem__):
+        if r in has_server or not serverless:  # (parts without a server next to each other: one band)
+            band += 1
+        serverless = r not in has_server
+        place[r] = band
+    if band < 1:
+        return None
+    out: dict[str, int] = {}
+    for kind in TOPS:
+        for cid in by_kind[kind]:
+            out[cid] = place[find(cid)]
+    return out
+
+
+def split(tops: dict[str, int] | None, comps: list, key=None) -> list[list]:
+    """``comps`` (in the order wanted) in lists by band (see :func:`site_bands`; ``key``:
+    the id a component is banded by, when not its own); all in one list when ``tops`` is
+    None."""
+    if tops is None:
+        return [comps]
+    out: list[list] = [[] for _ in range(max(tops.values(), default=0) + 1)]
+    last = len(out) - 1
+    for c in comps:
+        cid = key(c) if key is not None else c.id
+        out[tops.get(cid, last) if cid else last].append(c)
+    return out

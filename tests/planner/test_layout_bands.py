@@ -1,0 +1,110 @@
+"""A site's bands (planner.layout_bands): each server with its switches and subsystems one row
+of the diagram, kept in place when a server goes."""
+
+from __future__ import annotations
+
+import pytest
+
+from planner import edit
+from planner.examples import build_site
+from planner.layout import layout
+from planner.layout_bands import site_bands
+
+
+@pytest.fixture(scope="module")
+def _site3(parts):
+    return build_site(parts, 3)
+
+
+@pytest.fixture
+def site3(_site3):
+    return _site3.clone()
+
+
+def _copy(cid: str) -> str:
+    return cid.split(".", 1)[0]  # build_site's prefix: "s1", "s2", ...
+
+
+def _rows(d) -> dict[str, tuple[float, float]]:
+    """Each copy's top-level boxes' vertical extent."""
+    out: dict[str, tuple[float, float]] = {}
+    for b in d.boxes.values():
+        if b.container is None:
+            lo, hi = out.get(_copy(b.id), (b.y, b.y + b.h))
+            out[_copy(b.id)] = (min(lo, b.y), max(hi, b.y + b.h))
+    return out
+
+
+@pytest.mark.parametrize("expanded", [False, True])
+def test_each_server_of_a_site_is_one_row_with_its_switches_and_subsystems(site3, expanded):
+    d = layout(site3, set() if expanded else None, editor=True)
+    rows = _rows(d)
+    assert list(rows) == ["s1", "s2", "s3"]
+    spans = sorted(rows.values())
+    assert [s for s, _ in spans] == [rows[k][0] for k in ("s1", "s2", "s3")]  # in the copies' order
+    for (_, bottom), (top, _) in zip(spans, spans[1:]):
+        assert top > bottom  # the rows do not overlap
+    for k in ("s1", "s2", "s3"):  # each row's columns start level with its top
+        firsts = [b.y for b in d.boxes.values() if b.container is None and _copy(b.id) == k]
+        tops = {
+            kind: min(b.y for b in d.boxes.values() if b.kind == kind and _copy(b.id) == k)
+            for kind in ("server", "switch", "subsystem")
+        }
+        assert set(tops.values()) == {min(firsts)}, tops
+    # every link joins two boxes of one row: no cable crosses the site
+    assert all(_copy(link.a) == _copy(link.b) for link in d.links)
+
+
+def test_a_one_server_design_has_no_bands_until_a_part_stands_apart(benchmark_design, parts):
+    t = benchmark_design
+    assert site_bands(t) is None
+    before = layout(t)
+    fabric = t.ids_of_kind("fabric")[0]
+    edit.add_switch(t, parts["2109-F32"], fabric, "loose")  # cabled to nothing yet
+    bands = site_bands(t)
+    assert bands is not None and bands["loose"] == 1 and set(bands.values()) == {0, 1}
+    after = layout(t)
+    loose = next(b for b in after.boxes.values() if b.kind == "switch" and b.label.startswith("loose"))
+    assert loose.y > max(b.y + b.h for b in before.boxes.values())  # below the server's band
+    for cid, b in before.boxes.items():  # the server's band as it was
+        assert (after.boxes[cid].x, after.boxes[cid].y) == (b.x, b.y), cid
+
+
+@pytest.mark.parametrize("expanded", [False, True])
+def test_a_server_deleted_leaves_its_band_and_moves_nothing_else(site3, expanded):
+    collapsed = set() if expanded else None
+    before = layout(site3, collapsed, editor=True)
+    server = site3.ids_of_kind("server")[1]
+    edit.delete(site3, [server])
+    after = layout(site3, collapsed, editor=True)
+    assert server not in after.boxes
+    kept = after.boxes.keys() & before.boxes.keys()
+    assert len(kept) == len(after.boxes)
+    moved = [c for c in kept if (before.boxes[c].x, before.boxes[c].y) != (after.boxes[c].x, after.boxes[c].y)]
+    assert moved == []  # its switches and subsystems where they stood, the next copy too
+    bands = site_bands(site3)
+    s2 = {bands[c] for c in bands if _copy(c) == "s2"}
+    assert len(s2) == 1 and bands["s1.p690"] < s2.pop() < bands["s3.p690"]
+
+
+def test_parts_without_a_server_next_to_each_other_are_one_band(site3):
+    t = site3
+    switches = {c for c in t.ids_of_kind("switch") if _copy(c) == "s2"}
+    cut = [c.id for c in t.of_kind("cable") if {_switch_of(t, c["a"]), _switch_of(t, c["b"])} & switches]
+    edit.delete(t, cut)  # the s2 switches cabled to nothing: each one a part of its own
+    bands = site_bands(t)
+    # the s2 server keeps its subsystems (its partition's disks are on their drives); they
+    # were made after sw1 and around the other switches (sw2 after fastt8, ...): sw1 comes
+    # before the server's band, the others after it, one band together
+    assert {bands[c] for c in t.ids_of_kind("subsystem") if _copy(c) == "s2"} == {bands["s2.p690"]}
+    rest = {bands[c] for c in switches if c != "s2.sw1"}
+    assert len(rest) == 1 and len(switches) == 7
+    assert bands["s1.p690"] < bands["s2.sw1"] < bands["s2.p690"] < rest.pop() < bands["s3.p690"]
+    d = layout(t)  # and the diagram shows it so
+    assert d.boxes["s2.sw1"].y > max(b.y + b.h for b in d.boxes.values() if _copy(b.id) == "s1")
+    assert d.boxes["s2.sw2"].y > d.boxes["s2.p690"].y + d.boxes["s2.p690"].h
+
+
+def _switch_of(t, port: str | None) -> str | None:
+    sw = t.ancestor(port, "switch") if port else None
+    return sw.id if sw is not None else None
