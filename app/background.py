@@ -35,7 +35,7 @@ from PySide6.QtCore import QObject, Signal
 
 from app import gui_gc
 from planner.analysis import Analysis, binding_kinds
-from planner.diagram_order import containers_first, heads, kept_frames
+from planner.diagram_order import containers_first, heads, kept_and_changed
 from planner.gcpause import gc_paused, hold_gc, release_gc
 from planner.incremental import Delta, IncrementalAnalysis, Partition, Replica
 from planner.layout import LayoutMemo, alias_changes, changed_boxes, layout, same_geometry
@@ -239,6 +239,7 @@ class LaidOut:
     same: bool | None = None  # the boxes and links of ``since`` where they were (texts aside)
     relabelled: list[str] | None = None  # boxes that differ from those of ``since``
     kept: set[str] | None = None  # boxes whose items of ``since`` show them (when not ``same``)
+    changed: list[str] | None = None  # the boxes a canvas showing ``since`` touches (with ``kept``)
     warm: bool = False  # asked for by BackgroundAnalysis.warm: nothing changed, the memo is filled
 
 
@@ -506,7 +507,8 @@ class BackgroundAnalysis(QObject):
                     laid.moved = alias_changes(since, diagram)  # reads only .alias
                     laid.same = same_geometry(since, diagram)
                     laid.relabelled = changed_boxes(since, diagram) if laid.same else None
-                    laid.kept = None if laid.same else kept_frames(since, diagram)  # (reads boxes only)
+                    if not laid.same:  # (reads boxes only)
+                        laid.kept, laid.changed = kept_and_changed(since, diagram)
         except Exception as err:  # the GUI thread lays it out itself then
             self._layout_memo = LayoutMemo()
             if warm_of:

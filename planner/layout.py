@@ -172,8 +172,9 @@ def layout(
     switches = split(bands, by_peer_rank(topo, ranks, topo.of_kind("switch"), d.memo))
     subs = split(bands, sorted(topo.of_kind("subsystem"), key=lambda s: order.get(s.id, 1e12)))
     lpars = split(bands, topo.of_kind("lpar"), key=lambda lp: lp.parent)
-    y = 20.0
+    y, starts = 20.0, []
     for band in range(len(servers)):  # (one band, the whole height, unless a site needs more)
+        starts.append((len(d.boxes), y))  # (a band's boxes come one after the other in d.boxes)
         y = BAND_GAP + max(
             _host_side(topo, d, x_of, collapsed, servers[band], y, editor),
             _switches(topo, d, x_of, collapsed, switches[band], y),
@@ -187,6 +188,7 @@ def layout(
     d.alias.update(d.direct)
     _links(topo, d)
     _compact_columns(d, x_of)
+    _wrap_bands(d, starts)
     _apply_positions(topo, d)
     d.height = max((b.y + b.h for b in d.boxes.values()), default=0.0) + 20
     d.width = max((b.x + b.w for b in d.boxes.values()), default=0.0) + 20
@@ -698,6 +700,36 @@ def _compact_columns(d: Diagram, x_of: dict[str, float]) -> None:
             if b.x + b.w > right:
                 right = b.x + b.w
         cursor = right + COLUMN_GAP
+
+
+def band_columns(bands: int) -> int:
+    """How many columns a site's bands stand in: a folded band (a benchmark server's) is about
+    2.5 times as wide as it is high, so sqrt(0.8 n) columns make the site about twice as wide
+    as high, as a canvas is (16 bands: 4 columns of 4; 32: 5 of 7), the whole site shown at a
+    size its servers can be told apart. From the count alone, so a band growing (a group
+    opened) or a server deleted moves no band to another column."""
+    return max(1, round((0.8 * bands) ** 0.5))
+
+
+def _wrap_bands(d: Diagram, starts: list[tuple[int, float]]) -> None:
+    """Stand the bands (laid out one under the other: each one's first box's place in
+    ``d.boxes`` and its top) in :func:`band_columns` columns, filled top to bottom, each
+    as wide as the diagram."""
+    across = band_columns(len(starts))
+    if across < 2:
+        return
+    down = -(-len(starts) // across)
+    boxes = list(d.boxes.values())
+    step = max(b.x + b.w for b in boxes) + BAND_GAP * 3
+    for c in range(1, across):
+        first = c * down
+        if first >= len(starts):
+            break
+        end = starts[first + down][0] if first + down < len(starts) else len(boxes)
+        dx, dy = c * step, starts[0][1] - starts[first][1]
+        for b in boxes[starts[first][0] : end]:
+            b.x += dx
+            b.y += dy
 
 
 def _apply_positions(topo: Topology, d: Diagram) -> None:

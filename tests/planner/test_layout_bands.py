@@ -7,7 +7,7 @@ import pytest
 
 from planner import edit
 from planner.examples import build_site
-from planner.layout import layout
+from planner.layout import band_columns, layout
 from planner.layout_bands import site_bands
 
 
@@ -25,34 +25,42 @@ def _copy(cid: str) -> str:
     return cid.split(".", 1)[0]  # build_site's prefix: "s1", "s2", ...
 
 
-def _rows(d) -> dict[str, tuple[float, float]]:
-    """Each copy's top-level boxes' vertical extent."""
-    out: dict[str, tuple[float, float]] = {}
+def _rects(d, key=_copy) -> dict[str, tuple[float, float, float, float]]:
+    """Each band's (by ``key`` of a box id) top-level boxes' extent: (x0, y0, x1, y1)."""
+    out: dict[str, tuple[float, float, float, float]] = {}
     for b in d.boxes.values():
         if b.container is None:
-            lo, hi = out.get(_copy(b.id), (b.y, b.y + b.h))
-            out[_copy(b.id)] = (min(lo, b.y), max(hi, b.y + b.h))
+            k = key(b.id)
+            x0, y0, x1, y1 = out.get(k, (b.x, b.y, b.x + b.w, b.y + b.h))
+            out[k] = (min(x0, b.x), min(y0, b.y), max(x1, b.x + b.w), max(y1, b.y + b.h))
     return out
 
 
+def _apart(r, q) -> bool:
+    return r[2] < q[0] or q[2] < r[0] or r[3] < q[1] or q[3] < r[1]
+
+
 @pytest.mark.parametrize("expanded", [False, True])
-def test_each_server_of_a_site_is_one_row_with_its_switches_and_subsystems(site3, expanded):
+def test_each_server_of_a_site_is_one_band_with_its_switches_and_subsystems(site3, expanded):
     d = layout(site3, set() if expanded else None, editor=True)
-    rows = _rows(d)
-    assert list(rows) == ["s1", "s2", "s3"]
-    spans = sorted(rows.values())
-    assert [s for s, _ in spans] == [rows[k][0] for k in ("s1", "s2", "s3")]  # in the copies' order
-    for (_, bottom), (top, _) in zip(spans, spans[1:]):
-        assert top > bottom  # the rows do not overlap
-    for k in ("s1", "s2", "s3"):  # each row's columns start level with its top
-        firsts = [b.y for b in d.boxes.values() if b.container is None and _copy(b.id) == k]
+    rects = _rects(d)
+    assert list(rects) == ["s1", "s2", "s3"] and band_columns(3) == 2
+    s1, s2, s3 = rects["s1"], rects["s2"], rects["s3"]
+    assert _apart(s1, s2) and _apart(s1, s3) and _apart(s2, s3)
+    # in two columns, filled top to bottom: s1 over s2, s3 right of them at the top
+    assert s1[0] == s2[0] and s1[3] < s2[1] and s3[0] > max(s1[2], s2[2]) and s3[1] == s1[1]
+    for k in ("s1", "s2", "s3"):  # each band's columns start level with its top
         tops = {
             kind: min(b.y for b in d.boxes.values() if b.kind == kind and _copy(b.id) == k)
             for kind in ("server", "switch", "subsystem")
         }
-        assert set(tops.values()) == {min(firsts)}, tops
-    # every link joins two boxes of one row: no cable crosses the site
+        assert set(tops.values()) == {rects[k][1]}, tops
+    # every link joins two boxes of one band: no cable crosses the site
     assert all(_copy(link.a) == _copy(link.b) for link in d.links)
+
+
+def test_a_site_stands_in_columns_by_its_count_of_bands():
+    assert [band_columns(n) for n in (1, 2, 3, 4, 8, 16, 32)] == [1, 1, 2, 2, 3, 4, 5]
 
 
 def test_a_one_server_design_has_no_bands_until_a_part_stands_apart(benchmark_design, parts):
@@ -100,9 +108,20 @@ def test_parts_without_a_server_next_to_each_other_are_one_band(site3):
     rest = {bands[c] for c in switches if c != "s2.sw1"}
     assert len(rest) == 1 and len(switches) == 7
     assert bands["s1.p690"] < bands["s2.sw1"] < bands["s2.p690"] < rest.pop() < bands["s3.p690"]
-    d = layout(t)  # and the diagram shows it so
-    assert d.boxes["s2.sw1"].y > max(b.y + b.h for b in d.boxes.values() if _copy(b.id) == "s1")
-    assert d.boxes["s2.sw2"].y > d.boxes["s2.p690"].y + d.boxes["s2.p690"].h
+    d = layout(t)  # and the diagram shows it so: five bands apart, in two columns of three
+    rects = _rects(d, lambda cid: _band_of(t, bands, cid))
+    assert sorted(rects) == [0, 1, 2, 3, 4] and band_columns(5) == 2
+    assert all(_apart(rects[i], rects[j]) for i in range(5) for j in range(i + 1, 5))
+    assert rects[0][3] < rects[1][1] and rects[1][3] < rects[2][1] and rects[3][3] < rects[4][1]
+    assert rects[3][0] > rects[0][2] and rects[3][1] == rects[0][1]
+
+
+def _band_of(t, bands: dict[str, int], cid: str) -> int:
+    """The band of the server, switch or subsystem ``cid`` is in."""
+    c = t.get(cid)
+    while c is not None and c.id not in bands:
+        c = t.get(c.parent)
+    return bands[c.id] if c is not None else -1
 
 
 def _switch_of(t, port: str | None) -> str | None:

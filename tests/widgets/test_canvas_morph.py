@@ -181,12 +181,14 @@ def test_what_a_morph_keeps_is_worked_out_in_the_lane_with_the_layout(qtbot, par
     morph on the GUI thread only looks them up, and shows what a rebuild shows."""
     import threading
 
+    from app import background
+
     doc, scene = background_canvas(qtbot, parts, benchmark_design)
     scene.set_all_collapsed(False)
     settle(qtbot, doc, scene)
     threads = []
-    real = morph_module.kept_frames
-    monkeypatch.setattr("app.background.kept_frames", lambda o, n: (threads.append("lane"), real(o, n))[1])
+    real, lane = morph_module.kept_frames, background.kept_and_changed
+    monkeypatch.setattr("app.background.kept_and_changed", lambda o, n: (threads.append("lane"), lane(o, n))[1])
     monkeypatch.setattr(
         morph_module, "kept_frames", lambda o, n: (threads.append(threading.current_thread().name), real(o, n))[1]
     )
@@ -259,7 +261,8 @@ def test_a_change_of_most_of_the_diagram_makes_the_items_again(qtbot, parts, ben
     calls = []
     real = morph_module.morph
     monkeypatch.setattr(
-        "widgets.canvas.morph.morph", lambda s, d, kept=None: calls.append(real(s, d, kept)) or calls[-1]
+        "widgets.canvas.morph.morph",
+        lambda s, d, kept=None, changed=None: calls.append(real(s, d, kept, changed)) or calls[-1],
     )
     before = dict(scene.items_by_id)
     scene.set_all_collapsed(False)
@@ -526,3 +529,27 @@ def test_the_links_a_morph_drops_are_freed_once_the_canvas_is_idle(qtbot, parts,
     kept = {id(li) for li in scene.links}
     assert ended and ended[0] and ended[0] == before - kept  # every link dropped, and only those
     qtbot.waitUntil(lambda: not scene._grave, timeout=5000)  # freed once idle
+
+
+def test_a_server_deleted_from_a_site_places_only_the_boxes_that_changed(qtbot, parts, monkeypatch):
+    """A site's bands keep their places when a server goes (planner.layout_bands): the lane
+    says which boxes changed (planner.diagram_order.kept_and_changed) and the morph places only
+    those, handing the others their new boxes; the scene is what a fresh one shows."""
+    doc, scene = background_canvas(qtbot, parts, build_site(parts, 3))
+    scene.set_all_collapsed(False)
+    settle(qtbot, doc, scene)
+    placed: list[str] = []
+    real = morph_module.Morph._place
+    monkeypatch.setattr(morph_module.Morph, "_place", lambda self, box: (placed.append(box.id), real(self, box))[1])
+    for step in (lambda: doc.run(edit.delete, ["s2.p690"]), doc.undo_stack.undo):
+        placed.clear()
+        before, old = dict(scene.items_by_id), scene.diagram
+        step()
+        settle(qtbot, doc, scene)
+        d = scene.diagram
+        same = {cid for cid, box in d.boxes.items() if old.boxes.get(cid) == box}
+        assert len(same) > 0.6 * len(d.boxes) and placed  # most of the site as it was
+        assert not same & set(placed)  # ... and none of it placed again
+        assert all(before[cid] is scene.items_by_id[cid] for cid in same)  # their items kept
+        assert all(scene.items_by_id[cid].box is d.boxes[cid] for cid in d.boxes)  # with their new boxes
+        assert shown(scene) == full_paint(qtbot, parts, doc, scene)

@@ -124,8 +124,13 @@ class Morph:
     order, then matches the links, a slice at a time; it says what it did, for the scene to
     repaint: the boxes made or changed, the links made again or redrawn."""
 
-    def __init__(self, scene: DiagramScene, d: Diagram, order: list[str], keep: set[str], head) -> None:
+    def __init__(
+        self, scene: DiagramScene, d: Diagram, order: list[str], keep: set[str], head, only: bool = False
+    ) -> None:
         self.scene, self.d, self.order, self.keep, self.head = scene, d, order, keep, head  # (box ids)
+        #: ``order`` holds only the boxes that changed: the other kept items are handed their
+        #: new boxes once those are placed (``reboxed``: how many of ``d``'s boxes so far)
+        self.only, self.reboxed, self._rebox_ids = only, 0, list(d.boxes) if only else []
         self.made: list[str] = []  # boxes with a new item
         self.changed: list[str] = []  # kept items with another text
         self.moved: list[str] = []  # kept items now elsewhere (and the boxes inside them)
@@ -158,6 +163,8 @@ class Morph:
             self.placed = end
             if until is not None and time.perf_counter() >= until:
                 return False  # (the links begin a slice of their own then)
+        if self.only and not self._rebox(until):
+            return False
         if self.spare is None:
             self.spare = {}
             for li in self.scene.links:
@@ -175,6 +182,22 @@ class Morph:
         self.stale_links += self.made_links
         self.stale_links += [li for li in old if li not in kept]  # gone
         self.scene.links = new
+        return True
+
+    def _rebox(self, until: float | None) -> bool:
+        """Hand every kept item its box of the new diagram (those placed have theirs); True
+        once all have."""
+        items, boxes = self.scene.items_by_id, self.d.boxes
+        ids, n = self._rebox_ids, len(self._rebox_ids)
+        while self.reboxed < n:
+            end = min(self.reboxed + 32 * CLOCK_EVERY, n)
+            for cid in ids[self.reboxed : end]:
+                item = items.get(cid)
+                if item is not None:
+                    item.box = boxes[cid]
+            self.reboxed = end
+            if until is not None and time.perf_counter() >= until:
+                return False
         return True
 
     def _place(self, box: Box) -> None:
@@ -231,13 +254,15 @@ class Morph:
         self.links.append(li)
 
 
-def morph(scene: DiagramScene, d: Diagram, kept: set[str] | None = None) -> Morph | None:
+def morph(
+    scene: DiagramScene, d: Diagram, kept: set[str] | None = None, changed: list[str] | None = None
+) -> Morph | None:
     """Begin to make ``scene``'s items those of ``d`` (see the module docstring): the items not
     kept are gone, the scene shows ``d``; the returned :class:`Morph` places the others and
     matches the links as it is stepped. ``kept``: the boxes whose items stay, when worked out
-    beforehand against the diagram shown (:func:`planner.diagram_order.kept_frames`). None,
-    having changed nothing, when too few items would be kept to be worth it (the caller
-    rebuilds)."""
+    beforehand against the diagram shown, with the boxes ``changed``
+    (:func:`planner.diagram_order.kept_and_changed`: only those are placed). None, having
+    changed nothing, when too few items would be kept to be worth it (the caller rebuilds)."""
     old = scene.diagram
     if old is None:
         return None
@@ -246,7 +271,10 @@ def morph(scene: DiagramScene, d: Diagram, kept: set[str] | None = None) -> Morp
     keep = _kept_ids(scene, old, d, kept)
     if len(keep) < KEEP_SHARE * len(d.boxes):
         return None
-    done = Morph(scene, d, containers_first(d), keep, heads(d))
+    if changed is not None and keep is kept:  # (every item the diagram shown has was made)
+        done = Morph(scene, d, changed, keep, heads(d), only=True)
+    else:
+        done = Morph(scene, d, containers_first(d), keep, heads(d))
     _drop_boxes(scene, keep, done)
     scene.diagram = d
     index_rect(scene, d)
@@ -288,14 +316,16 @@ class Morphing:
     when something needs the whole of it (another layout, a path to light up), and repaint what
     it changed."""
 
-    def _morph(self: Any, d: Diagram, moved: list[str] | None, kept: set[str] | None = None) -> bool:
+    def _morph(
+        self: Any, d: Diagram, moved: list[str] | None, kept: set[str] | None = None, changed: list[str] | None = None
+    ) -> bool:
         """Show ``d`` keeping the items that did not change (see :func:`morph`); False when a
         rebuild is as quick. The items made or relabelled are painted with the analysis once
         the morph is done, with those whose components moved to another box."""
         old, job, old_links = self.diagram, self._job, self.links
         self._syncing = True
         try:
-            done = morph(self, d, kept)
+            done = morph(self, d, kept, changed)
         finally:
             self._syncing = False
         if done is None or old is None:

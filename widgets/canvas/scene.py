@@ -287,6 +287,7 @@ class DiagramScene(Painting, Morphing, ToolLookups, QGraphicsScene):
             return
         if laid.since is self.diagram:  # compared with the diagram shown in the background
             worked = {"moved": laid.moved, "same": laid.same, "relabelled": laid.relabelled, "kept": laid.kept}
+            worked["changed"] = laid.changed
             self.rebuild(diagram=laid.diagram, **worked)
         else:
             self.rebuild(diagram=laid.diagram)
@@ -299,11 +300,14 @@ class DiagramScene(Painting, Morphing, ToolLookups, QGraphicsScene):
         same: bool | None = None,
         relabelled: list[str] | None = None,
         kept: set[str] | None = None,
+        changed: list[str] | None = None,
     ) -> None:
         """Lay the design out again (or show ``diagram``, laid out in the background, with what
         was worked out there against the diagram shown, when known: the components ``moved`` to
-        another box, whether it has the ``same`` geometry, the boxes ``relabelled`` and those
-        whose items are ``kept``); recreate the items when anything moved (or ``force``)."""
+        another box, whether it has the ``same`` geometry, the boxes ``relabelled``, those
+        whose items are ``kept`` and those ``changed``, see
+        :func:`planner.diagram_order.kept_and_changed`); recreate the items when anything moved
+        (or ``force``)."""
         self._layout_asked = None
         self.finish_morph()
         force = force or self._build is not None  # a build under way is begun again
@@ -317,7 +321,7 @@ class DiagramScene(Painting, Morphing, ToolLookups, QGraphicsScene):
         else:
             if not self._held and not self.doc.synchronous:
                 self._hold_views()  # (before the items change: see Painting._hold_views)
-            if force or not self._morph(d, moved, kept):
+            if force or not self._morph(d, moved, kept, changed):
                 self._make_all(d)  # (the morph or the build paints the analysis once done)
 
     def _make_all(self, d: Diagram) -> None:
