@@ -14,6 +14,11 @@ its column, and the columns to its right as a whole. The order of switches and s
 from the HBAs cabled or zoned to them in design order (never from where a box happens to be), and
 subsystems stay in their grid cell whether folded or not.
 
+A site of several servers not joined by cables is laid out in bands (:mod:`planner.layout_bands`):
+each server with its switches and subsystems is laid out as above, its columns starting level
+with its band's top; in the editor the bands stand in columns (``layout_bands.band_columns``),
+in the build sheet one under the other.
+
 ``editor=True`` adds what the editor's canvas shows and the build sheet does not: each HBA as its
 own box in its slot row, and the enclosures of an expanded subsystem with one small cell per
 drive bay (``Box.state``: "free" or "array:<n>"; bays without a drive in ``Box.cells``).
@@ -24,14 +29,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from planner import naming
-from planner.layout_bands import site_bands, split
+from planner.layout_bands import BAND_GAP, site_bands, split, wrap_bands
 from planner.layout_orders import LayoutMemo, by_peer_rank, host_ranks, ids_of, storage_order
 from planner.model import Component, Topology
 from planner.schema import KINDS, collapsible_kinds, diagram_columns
 
 ROW = 18.0  # height of one leaf row
 GAP = 8.0  # vertical gap between top-level groups
-BAND_GAP = 40.0  # vertical gap between the bands of a site (planner.layout_bands)
 COLUMNS = diagram_columns()  # left to right (planner.schema)
 COLUMN_WIDTH = {k: KINDS[k].column_width for k in COLUMNS}
 COLUMN_GAP = 46.0
@@ -188,7 +192,8 @@ def layout(
     d.alias.update(d.direct)
     _links(topo, d)
     _compact_columns(d, x_of)
-    _wrap_bands(d, starts)
+    if editor:  # (the build sheet's pages cut the diagram across: its bands stay one under the other)
+        wrap_bands(d, starts)
     _apply_positions(topo, d)
     d.height = max((b.y + b.h for b in d.boxes.values()), default=0.0) + 20
     d.width = max((b.x + b.w for b in d.boxes.values()), default=0.0) + 20
@@ -700,36 +705,6 @@ def _compact_columns(d: Diagram, x_of: dict[str, float]) -> None:
             if b.x + b.w > right:
                 right = b.x + b.w
         cursor = right + COLUMN_GAP
-
-
-def band_columns(bands: int) -> int:
-    """How many columns a site's bands stand in: a folded band (a benchmark server's) is about
-    2.5 times as wide as it is high, so sqrt(0.8 n) columns make the site about twice as wide
-    as high, as a canvas is (16 bands: 4 columns of 4; 32: 5 of 7), the whole site shown at a
-    size its servers can be told apart. From the count alone, so a band growing (a group
-    opened) or a server deleted moves no band to another column."""
-    return max(1, round((0.8 * bands) ** 0.5))
-
-
-def _wrap_bands(d: Diagram, starts: list[tuple[int, float]]) -> None:
-    """Stand the bands (laid out one under the other: each one's first box's place in
-    ``d.boxes`` and its top) in :func:`band_columns` columns, filled top to bottom, each
-    as wide as the diagram."""
-    across = band_columns(len(starts))
-    if across < 2:
-        return
-    down = -(-len(starts) // across)
-    boxes = list(d.boxes.values())
-    step = max(b.x + b.w for b in boxes) + BAND_GAP * 3
-    for c in range(1, across):
-        first = c * down
-        if first >= len(starts):
-            break
-        end = starts[first + down][0] if first + down < len(starts) else len(boxes)
-        dx, dy = c * step, starts[0][1] - starts[first][1]
-        for b in boxes[starts[first][0] : end]:
-            b.x += dx
-            b.y += dy
 
 
 def _apply_positions(topo: Topology, d: Diagram) -> None:

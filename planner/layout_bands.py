@@ -21,11 +21,17 @@ one site's racks hold every server.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from planner.model import Topology
+
+if TYPE_CHECKING:
+    from planner.layout import Diagram
 
 #: the components a band is made of (the diagram's top-level groups besides volume groups)
 TOPS = ("server", "switch", "subsystem")
 _TOPS = frozenset(TOPS)
+BAND_GAP = 40.0  # the gap between two bands (vertical; three times that between columns)
 
 
 def site_bands(topo: Topology) -> dict[str, int] | None:
@@ -120,3 +126,33 @@ def split(tops: dict[str, int] | None, comps: list, key=None) -> list[list]:
         cid = key(c) if key is not None else c.id
         out[tops.get(cid, last) if cid else last].append(c)
     return out
+
+
+def band_columns(bands: int) -> int:
+    """How many columns a site's bands stand in: a folded band (a benchmark server's) is about
+    2.5 times as wide as it is high, so sqrt(0.8 n) columns make the site about twice as wide
+    as high, as a canvas is (16 bands: 4 columns of 4; 32: 5 of 7), the whole site shown at a
+    size its servers can be told apart. From the count alone, so a band growing (a group
+    opened) or a server deleted moves no band to another column."""
+    return max(1, round((0.8 * bands) ** 0.5))
+
+
+def wrap_bands(d: Diagram, starts: list[tuple[int, float]]) -> None:
+    """Stand the bands (laid out one under the other: each one's first box's place in
+    ``d.boxes`` and its top) in :func:`band_columns` columns, filled top to bottom, each
+    as wide as the diagram."""
+    across = band_columns(len(starts))
+    if across < 2:
+        return
+    down = -(-len(starts) // across)
+    boxes = list(d.boxes.values())
+    step = max(b.x + b.w for b in boxes) + BAND_GAP * 3
+    for c in range(1, across):
+        first = c * down
+        if first >= len(starts):
+            break
+        end = starts[first + down][0] if first + down < len(starts) else len(boxes)
+        dx, dy = c * step, starts[0][1] - starts[first][1]
+        for b in boxes[starts[first][0] : end]:
+            b.x += dx
+            b.y += dy

@@ -7,8 +7,8 @@ import pytest
 
 from planner import edit
 from planner.examples import build_site
-from planner.layout import band_columns, layout
-from planner.layout_bands import site_bands
+from planner.layout import layout
+from planner.layout_bands import band_columns, site_bands
 
 
 @pytest.fixture(scope="module")
@@ -57,6 +57,10 @@ def test_each_server_of_a_site_is_one_band_with_its_switches_and_subsystems(site
         assert set(tops.values()) == {rects[k][1]}, tops
     # every link joins two boxes of one band: no cable crosses the site
     assert all(_copy(link.a) == _copy(link.b) for link in d.links)
+    # the build sheet (its pages cut the diagram across) keeps them one under the other
+    rects = _rects(layout(site3, set() if expanded else None))
+    assert rects["s1"][0] == rects["s2"][0] == rects["s3"][0]
+    assert rects["s1"][3] < rects["s2"][1] and rects["s2"][3] < rects["s3"][1]
 
 
 def test_a_site_stands_in_columns_by_its_count_of_bands():
@@ -108,7 +112,7 @@ def test_parts_without_a_server_next_to_each_other_are_one_band(site3):
     rest = {bands[c] for c in switches if c != "s2.sw1"}
     assert len(rest) == 1 and len(switches) == 7
     assert bands["s1.p690"] < bands["s2.sw1"] < bands["s2.p690"] < rest.pop() < bands["s3.p690"]
-    d = layout(t)  # and the diagram shows it so: five bands apart, in two columns of three
+    d = layout(t, editor=True)  # and the canvas shows it so: five bands apart, in two columns of three
     rects = _rects(d, lambda cid: _band_of(t, bands, cid))
     assert sorted(rects) == [0, 1, 2, 3, 4] and band_columns(5) == 2
     assert all(_apart(rects[i], rects[j]) for i in range(5) for j in range(i + 1, 5))
