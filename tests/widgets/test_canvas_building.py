@@ -17,7 +17,7 @@ def test_expanding_everything_makes_the_items_a_slice_at_a_time(qtbot, parts, be
     monkeypatch.setattr("widgets.canvas.building.BOXES_EVERY", 32)
     progress, turns = [], []
     scene.building.connect(lambda made, total: progress.append((made, total)))
-    scene.set_low_detail(True, 0.2)  # zoomed out: each box made in summary mode
+    scene.set_low_detail(True, 0.3)  # zoomed out: each box made in summary mode
     scene.set_all_collapsed(False)  # most boxes are new: made again, not morphed
     # once laid out in the lane, and the items shown before deleted (its first slices)
     qtbot.waitUntil(lambda: scene._build is not None and bool(scene.items_by_id), timeout=10000)

@@ -51,7 +51,7 @@ def test_structural_edits_keep_the_items_and_show_what_a_rebuild_shows(
     scene.set_all_collapsed(False)
     settle(qtbot, doc, scene)
     if low:  # zoomed out: new items come in summary mode too
-        scene.set_low_detail(True, 0.2)
+        scene.set_low_detail(True, 0.3)
     if low == "far":  # so far out that the overview is shown: the items' detail is set on the way back
         scene.set_low_detail(True, 0.05)
         assert scene.far
@@ -77,7 +77,7 @@ def test_structural_edits_keep_the_items_and_show_what_a_rebuild_shows(
         step()
         settle(qtbot, doc, scene)
         if low == "far":
-            scene.set_low_detail(True, 0.2)  # back from far out
+            scene.set_low_detail(True, 0.3)  # back from far out
         mine, ref = shown(scene), full_paint(qtbot, parts, doc, scene)
         if low == "far":
             scene.set_low_detail(True, 0.05)

@@ -33,8 +33,12 @@ from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene, QStyleOptionGraphic
 from widgets.canvas.grave import Grave
 from widgets.canvas.items import font, metrics, util_color
 
-#: below this zoom the scene shows the overview instead of its items
-FAR_SCALE = 0.12
+#: below this zoom the scene shows the overview instead of its items. A row of text is 4.5
+#: pixels high there, its letters two or three: nothing can be read. 0.12 until a site's
+#: servers stood in bands (planner.layout_bands): the 16x site then fitted a window at 0.22,
+#: and each box drawn by the view's layers over the whole site made its open, Collapse all,
+#: Select All and a scenario shown block the event loop 28-127 ms (bench_gui.py)
+FAR_SCALE = 0.25
 #: the largest pixmap (in pixels) the overview's batches are drawn into once (see OverviewItem._picture)
 PICTURE_PIXELS = 8_000_000
 _EDGE = QColor(110, 120, 140, 110)
@@ -48,7 +52,7 @@ STRIPE = 2048.0
 DRAW_SLICE_S = 0.002
 #: ... a few hundred lines or rectangles at a time
 _OPS_EVERY = 256
-_NEAR = 64.0  # scene units: 8 pixels at the overview's largest zoom (FAR_SCALE)
+_NEAR = 64.0  # scene units: 16 pixels at the overview's largest zoom (FAR_SCALE)
 _SELECTED = QColor(255, 140, 0)
 
 
@@ -445,11 +449,19 @@ class OverviewItem(QGraphicsItem):
                     self._paint_stripe(painter, i, scale)
         self._paint_names(painter, scale, exposed)
 
-    @staticmethod
-    def _step(scale: float) -> float:
+    def _step(self, scale: float) -> float:
         """The zoom step just above ``scale`` (a fifth of an octave: a zoom redraws the picture
-        every few steps)."""
-        return 2 ** (math.ceil(math.log2(max(scale, 1e-4)) * 5) / 5)
+        every few steps), or up to three steps below it when the picture would be larger than
+        :data:`PICTURE_PIXELS` there (then drawn up to 1.5 times larger: the 16x site, its
+        bands expanded in four columns, came to 9.5 million pixels at 0.22, and its stripes
+        were drawn directly in every paint, 40-45 ms each)."""
+        n = math.ceil(math.log2(max(scale, 1e-4)) * 5)
+        area = self._bounds.width() * self._bounds.height()
+        for _ in range(3):
+            if area * 2 ** (2 * n / 5) <= PICTURE_PIXELS:
+                break
+            n -= 1
+        return 2 ** (n / 5)
 
     def _picture(self, scale: float) -> dict[int, tuple[QRectF, QPixmap]] | None:
         """The picture at the zoom step of ``scale`` (stripe -> where its tile goes in the
