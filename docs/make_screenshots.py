@@ -103,6 +103,15 @@ def main() -> None:
     w.doc.select(["s2.d1"])
     settle()
     w.grab().save(str(OUT / "editor-site.png"))
+    w.doc.undo_stack.setClean()
+
+    site16 = Path(tempfile.mkdtemp()) / "site 16x.sanplan"
+    save_project(Project(build_site(builtin_parts(), 16)), site16)
+    w.open_path(site16)
+    settle()
+    w.view.zoom_to_fit()
+    settle()
+    w.grab().save(str(OUT / "editor-site-16x.png"))
     w.close()
     print("wrote", ", ".join(p.name for p in sorted(OUT.glob("*.png"))))
 
