@@ -1,19 +1,20 @@
-"""A site's bands: the servers, switches and subsystems that work together, laid out as one
-row of the diagram each (no Qt).
+"""A site's bands: the servers, switches and subsystems that work together, each group laid
+out as a one-server design of its own (no Qt).
 
 One server's design reads left to right in columns (:mod:`planner.layout`). A site of many
 servers stacked in those same columns did not: on the 16x site the servers' column ran 42,000
 points down, the switches' 68,000 and the 896 subsystems sat in one grid at the top, every
-cable fanning up into it. A band holds a connected part with a server in it: servers, switches and subsystems joined by
-cables (an HBA or a host port at either end, an ISL) or by a partition's disks on a
-subsystem's logical drives; parts without a server that come next to each other in creation
-order make one band together. Each band is laid out as a one-server design would be, its
-columns starting level with the band's top; the bands come one under the other in the order
-their switches and subsystems were made (the creation number of the first: an undo restores
-it; a band of servers alone, by its first server's). So a server deleted leaves its switches
-and subsystems one band where its band stood (their parts, no longer joined through its
-HBAs, still come next to each other), and when that band is no shorter (the server's column
-was not its tallest) nothing below it moves.
+cable fanning up into it. A band holds a connected part with a server in it: servers, switches
+and subsystems joined by cables (an HBA or a host port at either end, an ISL) or by a
+partition's disks on a subsystem's logical drives; parts without a server that come next to
+each other in creation order make one band together. Each band is laid out as a one-server
+design would be, its columns starting level with the band's top; the bands come one under the
+other (in the editor, in :func:`band_columns` columns, filled top to bottom) in the order their
+switches and subsystems were made (the creation number of the first: an undo restores it; a
+band of servers alone, by its first server's). So a server deleted leaves its switches and
+subsystems one band where its band stood (their parts, no longer joined through its HBAs,
+still come next to each other), and when that band is no shorter (the server's column was not
+its tallest) no other box moves.
 
 Racks, sites and zoning join nothing here: zoning is drawn from the cabling it rides on, and
 one site's racks hold every server.
