@@ -18,7 +18,12 @@ def containers_first(d: Diagram) -> list[str]:
         return kept
     depth: dict[str, int] = {}
     boxes = d.boxes
-    for cid in boxes:
+    for cid, box in boxes.items():  # (most are top-level: depth 0 without a walk)
+        if cid in depth:
+            continue
+        if box.container is None or box.container not in boxes:
+            depth[cid] = 0
+            continue
         chain = []
         at: str | None = cid
         while at is not None and at not in depth:
@@ -29,7 +34,10 @@ def containers_first(d: Diagram) -> list[str]:
         for c in reversed(chain):
             n += 1
             depth[c] = n
-    order = sorted(boxes, key=depth.__getitem__)
+    by_depth: list[list[str]] = [[] for _ in range(max(depth.values(), default=0) + 1)]
+    for cid in boxes:  # (in the boxes' order within a depth, as a stable sort by depth: 44,864 sorted took 8 ms)
+        by_depth[depth[cid]].append(cid)
+    order = [cid for level in by_depth for cid in level]
     _keep(d, "containers_first", order)
     return order
 
@@ -80,15 +88,24 @@ def kept_and_changed(old: Diagram, new: Diagram) -> tuple[set[str], list[str]]:
     tip). The rest are where they were, as they were: a morph only hands them their new boxes
     (a server of the 16x site expanded deleted: none of the 44,503 boxes left, where every box
     was placed again)."""
-    old_boxes, old_heads, new_heads = old.boxes, heads(old), heads(new)
+    old_boxes, new_boxes, old_heads, new_heads = old.boxes, new.boxes, heads(old), heads(new)
     kept: set[str] = set()
     changed: list[str] = []
-    for cid in containers_first(new):
-        box, was = new.boxes[cid], old_boxes.get(cid)
-        if was is None or (box.container is not None and box.container not in kept):
+    for cid in containers_first(new):  # (same_frame inline: 44,864 boxes a site expanded)
+        box, was = new_boxes[cid], old_boxes.get(cid)
+        up = box.container
+        if was is None or (up is not None and up not in kept):
             changed.append(cid)
-            continue
-        if same_frame(was, box, old_heads.get(cid, was.h), new_heads.get(cid, box.h)):
+        elif (
+            was.w == box.w
+            and was.h == box.h
+            and was.kind == box.kind
+            and was.container == up
+            and was.collapsed == box.collapsed
+            and was.state == box.state
+            and was.cells == box.cells
+            and old_heads.get(cid, was.h) == new_heads.get(cid, box.h)
+        ):
             kept.add(cid)
             if was.x != box.x or was.y != box.y or was.label != box.label or was.tip != box.tip:
                 changed.append(cid)

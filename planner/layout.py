@@ -699,6 +699,9 @@ def _compact_columns(d: Diagram, x_of: dict[str, float]) -> None:
         if not boxes:
             continue
         shift = cursor - x_of[col]
+        if not shift:  # (where it is: the 40,000 boxes of the 16x site's storage expanded, unmoved)
+            cursor = max(0.0, max(b.x + b.w for b in boxes)) + COLUMN_GAP
+            continue
         right = 0.0
         for b in boxes:
             b.x += shift
