@@ -319,7 +319,7 @@ class OverviewItem(QGraphicsItem):
             self._box_names.pop(cid, None)
             return
         box = item.box
-        if item.depth == 0 and item.collapsible:
+        if item.depth == 0 and (item.collapsible or box.kind == "server"):
             self._box_names[cid] = (QRectF(box.x, box.y, box.w, box.h), box.label.split("\n")[0])
         elif cid in self._box_names:
             del self._box_names[cid]
@@ -591,18 +591,30 @@ class OverviewItem(QGraphicsItem):
             _draw_flat(painter, False, rects)
 
     def _paint_names(self, painter: QPainter, scale: float, exposed: QRectF) -> None:
-        """The groups' names, about 9 pixels high, where the box is wide enough on screen."""
+        """The groups' and servers' names, about 9 pixels high, where the box is wide enough on
+        screen; up its left edge where it is tall and narrow instead (a server beside its
+        drawers, an expanded drawer: a site's bands zoomed to fit say which server each is)."""
         size = 9.0 / max(scale, 1e-4)
         f = font(round(size, 1), True)
         fm = metrics(f)
         painter.setFont(f)
         painter.setPen(QColor(30, 30, 30))
         for rect, name in self._box_names.values():
-            if rect.width() * scale < 40 or not rect.intersects(exposed):
+            if not rect.intersects(exposed):
                 continue
-            text = fm.elidedText(name, Qt.TextElideMode.ElideRight, rect.width() - 4 / scale)
-            if len(text) >= 4:
-                painter.drawText(rect.adjusted(2 / scale, 1 / scale, 0, 0), Qt.AlignmentFlag.AlignLeft, text)
+            if rect.width() * scale >= 40:
+                text = fm.elidedText(name, Qt.TextElideMode.ElideRight, rect.width() - 4 / scale)
+                if len(text) >= 4:
+                    painter.drawText(rect.adjusted(2 / scale, 1 / scale, 0, 0), Qt.AlignmentFlag.AlignLeft, text)
+            elif rect.width() * scale >= 12 and rect.height() * scale >= 40:
+                text = fm.elidedText(name, Qt.TextElideMode.ElideRight, rect.height() - 4 / scale)
+                if len(text) >= 4:
+                    painter.save()
+                    painter.translate(rect.left() + 1 / scale, rect.bottom() - 2 / scale)
+                    painter.rotate(-90)  # (x up the box, y across it)
+                    along = QRectF(0, 0, rect.height() - 4 / scale, rect.width() - 2 / scale)
+                    painter.drawText(along, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop, text)
+                    painter.restore()
 
 
 def overview_scene(scene: Any) -> QGraphicsScene:
