@@ -790,27 +790,3 @@ def test_the_tiles_follow_a_morph_as_the_links_lie_now(qtbot, parts, benchmark_d
                 for ky in range(int(y0 // TILE), int(y1 // TILE) + 1):
                     want.setdefault((kx, ky), set()).add(li)
         assert {k: t.links for k, t in layer.tiles.items() if t.links} == want
-
-
-def test_far_out_a_tall_narrow_box_has_its_name_up_its_side(qtbot, parts, benchmark_design):
-    """Zoomed far out a server's box is too narrow for its name across (18 pixels at 0.2) but
-    tall: the overview writes the name up its left edge, so a site's bands zoomed to fit say
-    which server each is."""
-    doc, scene, view = make_canvas(qtbot, parts, benchmark_design)
-    view.show_legend = False
-    view.zoom(0.2 / view.transform().m11())
-    view.centerOn(scene.items_by_id["p690"])
-    assert scene.far
-    overview = scene.overview
-    view.viewport().grab()
-    assert "p690" in {n for _, n in overview.names()}
-    server = scene.items_by_id["p690"]
-    rect = view.mapFromScene(server.sceneBoundingRect()).boundingRect()
-    assert rect.width() < 40 <= rect.height()  # (no room across)
-    dark = QColor(30, 30, 30)
-    written = count(view.viewport().grab().toImage(), rect, dark, 60)
-    names = dict(overview._box_names)
-    overview._box_names = {c: v for c, v in names.items() if c != "p690"}
-    view.viewport().update()
-    bare = count(view.viewport().grab().toImage(), rect, dark, 60)
-    assert written > bare + 15  # the name's letters, up the box

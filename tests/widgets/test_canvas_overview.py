@@ -319,3 +319,31 @@ def test_a_picture_too_large_at_its_zoom_step_is_drawn_a_few_steps_smaller(qtbot
     assert area * step**2 <= PICTURE_PIXELS < area * scale**2 * 1.1 and step >= scale / 1.5
     overview._bounds = QRectF(0, 0, 100_000, 100_000)  # far too large: three steps down at most
     assert overview._step(scale) == 2 ** ((math.ceil(math.log2(scale) * 5) - 3) / 5)
+
+
+def test_far_out_a_tall_narrow_box_has_its_name_up_its_side(qtbot, parts, benchmark_design):
+    """Zoomed far out a server's box is too narrow for its name across (18 pixels at 0.2) but
+    tall: the overview writes the name up its left edge, so a site's bands zoomed to fit say
+    which server each is."""
+    from PySide6.QtGui import QColor
+
+    from tests.widgets.test_canvas_detail import count
+
+    doc, scene, view = make_canvas(qtbot, parts, benchmark_design)
+    view.show_legend = False
+    view.zoom(0.2 / view.transform().m11())
+    view.centerOn(scene.items_by_id["p690"])
+    assert scene.far
+    overview = scene.overview
+    view.viewport().grab()
+    assert "p690" in {n for _, n in overview.names()}
+    server = scene.items_by_id["p690"]
+    rect = view.mapFromScene(server.sceneBoundingRect()).boundingRect()
+    assert rect.width() < 40 <= rect.height()  # (no room across)
+    dark = QColor(30, 30, 30)
+    written = count(view.viewport().grab().toImage(), rect, dark, 60)
+    names = dict(overview._box_names)
+    overview._box_names = {c: v for c, v in names.items() if c != "p690"}
+    view.viewport().update()
+    bare = count(view.viewport().grab().toImage(), rect, dark, 60)
+    assert written > bare + 15  # the name's letters, up the box
