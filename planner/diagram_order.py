@@ -8,7 +8,7 @@ analysis lane works them out with the layout, and the canvas finds them kept on 
 
 from __future__ import annotations
 
-from planner.layout import Box, Diagram
+from planner.layout import Diagram
 
 
 def containers_first(d: Diagram) -> list[str]:
@@ -58,24 +58,10 @@ def heads(d: Diagram) -> dict[str, float]:
     return head
 
 
-def same_frame(old: Box, new: Box, old_head: float, new_head: float) -> bool:
-    """Whether a canvas item made for box ``old`` (its title row ``old_head`` high) draws box
-    ``new`` once moved and relabelled: the same kind, size, container, fold, state and cells."""
-    return (old.kind, old.w, old.h, old.container, old.collapsed, old.state, old.cells, old_head) == (
-        new.kind,
-        new.w,
-        new.h,
-        new.container,
-        new.collapsed,
-        new.state,
-        new.cells,
-        new_head,
-    )
-
-
 def kept_frames(old: Diagram, new: Diagram) -> set[str]:
-    """The boxes of ``new`` whose canvas items made for ``old`` can show them (see
-    :func:`same_frame`), each inside a container kept too: what a canvas showing ``old`` keeps
+    """The boxes of ``new`` whose canvas items made for ``old`` can show them once moved and
+    relabelled (the same kind, size, container, fold, state, cells and title row: the room
+    above its first inner box, :func:`heads`), each inside a container kept too: what a canvas showing ``old`` keeps
     when it turns to ``new`` (:func:`widgets.canvas.morph.morph`). The analysis lane works it
     out with the layout: on the 16x site expanded, 44,864 boxes compared on the GUI thread
     blocked it 50-65 ms after every edit that moved boxes."""
@@ -91,7 +77,7 @@ def kept_and_changed(old: Diagram, new: Diagram) -> tuple[set[str], list[str]]:
     old_boxes, new_boxes, old_heads, new_heads = old.boxes, new.boxes, heads(old), heads(new)
     kept: set[str] = set()
     changed: list[str] = []
-    for cid in containers_first(new):  # (same_frame inline: 44,864 boxes a site expanded)
+    for cid in containers_first(new):  # (the frame compared inline: 44,864 boxes a site expanded)
         box, was = new_boxes[cid], old_boxes.get(cid)
         up = box.container
         if was is None or (up is not None and up not in kept):
