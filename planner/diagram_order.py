@@ -72,8 +72,8 @@ def kept_and_changed(old: Diagram, new: Diagram) -> tuple[set[str], list[str]]:
     """:func:`kept_frames`, and the boxes of ``new`` a canvas showing ``old`` has to touch,
     containers first: those not kept and those kept elsewhere or with another text (label or
     tip). The rest are where they were, as they were: a morph only hands them their new boxes
-    (a server of the 16x site expanded deleted: none of the 44,503 boxes left, where every box
-    was placed again)."""
+    (a server of the 16x site expanded deleted: 112 of the 44,503 boxes left changed, where a
+    morph placed every box again)."""
     old_boxes, new_boxes, old_heads, new_heads = old.boxes, new.boxes, heads(old), heads(new)
     kept: set[str] = set()
     changed: list[str] = []
