@@ -29,7 +29,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from planner import naming
-from planner.layout_bands import BAND_GAP, site_bands, split, wrap_bands
+from planner.layout_bands import site_bands, split
+from planner.layout_keep import TOP, BandLaid, band_key, kept_band, new_band, place, remember
 from planner.layout_orders import LayoutMemo, by_peer_rank, host_ranks, ids_of, storage_order
 from planner.model import Component, Topology
 from planner.schema import KINDS, collapsible_kinds, diagram_columns
@@ -89,6 +90,7 @@ class Diagram:
     memo: LayoutMemo | None = field(default=None, repr=False, compare=False)  # while laid out
     orders: dict[str, object] | None = field(default=None, repr=False, compare=False)  # diagram_order
     keep_cells: bool = field(default=False, repr=False, compare=False)  # while laid out with a memo
+    bands: list[BandLaid] | None = field(default=None, repr=False, compare=False)  # as laid out (layout_keep)
 
     def visible(self, cid: str) -> str | None:
         """The box that shows ``cid``: its own, or that of the collapsed group hiding it."""
@@ -166,7 +168,6 @@ def layout(
         x_of[col] = x
         x += COLUMN_WIDTH[col] + COLUMN_GAP
     d = Diagram(folded={})
-    d.width = x
     d.memo = memo if memo is not None else LayoutMemo()
     d.keep_cells = memo is not None  # (a memo made here dies with the call)
     ranks = host_ranks(topo, d.memo)
@@ -176,28 +177,55 @@ def layout(
     switches = split(bands, by_peer_rank(topo, ranks, topo.of_kind("switch"), d.memo))
     subs = split(bands, sorted(topo.of_kind("subsystem"), key=lambda s: order.get(s.id, 1e12)))
     lpars = split(bands, topo.of_kind("lpar"), key=lambda lp: lp.parent)
-    y, starts = 20.0, []
-    for band in range(len(servers)):  # (one band, the whole height, unless a site needs more)
-        starts.append((len(d.boxes), y))  # (a band's boxes come one after the other in d.boxes)
-        y = BAND_GAP + max(
-            _host_side(topo, d, x_of, collapsed, servers[band], y, editor),
-            _switches(topo, d, x_of, collapsed, switches[band], y),
-            _subsystems(topo, d, x_of, collapsed, subs[band], y, editor),
-            _lvm(topo, d, x_of, collapsed, lpars[band], y),
-        )
+    lists = list(zip(servers, switches, subs, lpars))
+    keys = band_key(topo, bands, collapsed, lists, editor) if memo is not None else [None] * len(lists)
+    laid, new = [], []
+    for key, parts in zip(keys, lists):  # (one band, the whole design, unless a site needs more)
+        band = kept_band(memo, key, lambda e, s: _bays(topo, e, s)) if memo is not None else None
+        if band is None:
+            band = _lay_band(topo, d, x_of, collapsed, parts, editor, key)
+            new.append(band)
+        laid.append(band)
+    d.bands = place(laid, x_of, COLUMNS, getattr(topo, "positions", None) or {}, editor, COLUMN_GAP)
+    for band in d.bands:
+        d.boxes.update(band.boxes)
+        d.alias.update(band.direct)
+        d.folded.update(band.folded)
+    if memo is not None:
+        remember(memo, d.bands, new)
     merged = d.memo.merged(d.folded)
     d.memo.keep(d.folded)
     d.memo, d.direct, d.keep_cells = None, d.alias, False
     d.alias = dict(merged) if memo is not None else merged  # a memo keeps its own
     d.alias.update(d.direct)
     _links(topo, d)
-    _compact_columns(d, x_of)
-    if editor:  # (the build sheet's pages cut the diagram across: its bands stay one under the other)
-        wrap_bands(d, starts)
-    _apply_positions(topo, d)
-    d.height = max((b.y + b.h for b in d.boxes.values()), default=0.0) + 20
-    d.width = max((b.x + b.w for b in d.boxes.values()), default=0.0) + 20
+    d.width = max((b.extent[0] for b in d.bands), default=0.0) + 20
+    d.height = max((b.extent[1] for b in d.bands), default=0.0) + 20
     return d
+
+
+def _lay_band(
+    topo: Topology, d: Diagram, x_of: dict[str, float], collapsed: set[str], parts: tuple, editor: bool, key
+) -> BandLaid:
+    """One band (its servers, switches, subsystems and partitions) laid out with its top at
+    ``layout_keep.TOP``, apart from the others (see :mod:`planner.layout_keep`)."""
+    outer = d.boxes, d.alias, d.folded
+    d.boxes, d.alias, d.folded = {}, {}, {}
+    servers, switches, subs, lpars = parts
+    try:
+        bottom = max(
+            _host_side(topo, d, x_of, collapsed, servers, TOP, editor),
+            _switches(topo, d, x_of, collapsed, switches, TOP),
+            _subsystems(topo, d, x_of, collapsed, subs, TOP, editor),
+            _lvm(topo, d, x_of, collapsed, lpars, TOP),
+        )
+        band = new_band(key, d.boxes, d.alias, d.folded, bottom)  # type: ignore[arg-type]
+    finally:
+        d.boxes, d.alias, d.folded = outer
+    if d.keep_cells:  # (the drive bays its expanded subsystems' cells read)
+        cells = d.memo.cells  # type: ignore[union-attr]
+        band.bays = tuple(r for s in subs if s.id not in collapsed and (c := cells.get(s.id)) for r in c[3])
+    return band
 
 
 def _add(
@@ -685,52 +713,6 @@ def _links(topo: Topology, d: Diagram) -> None:
                 va = ld if ld in boxes else shown(ld)
                 if va and vb and va != vb:
                     add(va, vb, "pv", pv)
-
-
-def _compact_columns(d: Diagram, x_of: dict[str, float]) -> None:
-    """Close the gaps left by empty columns (collapsed drawers hide four) and widen the
-    columns that hold grids of collapsed boxes."""
-    by_col: dict[str, list[Box]] = {}
-    for b in d.boxes.values():
-        by_col.setdefault(b.column, []).append(b)
-    cursor = 20.0
-    for col in COLUMNS:
-        boxes = by_col.get(col)
-        if not boxes:
-            continue
-        shift = cursor - x_of[col]
-        if not shift:  # (where it is: the 40,000 boxes of the 16x site's storage expanded, unmoved)
-            cursor = max(0.0, max(b.x + b.w for b in boxes)) + COLUMN_GAP
-            continue
-        right = 0.0
-        for b in boxes:
-            b.x += shift
-            if b.x + b.w > right:
-                right = b.x + b.w
-        cursor = right + COLUMN_GAP
-
-
-def _apply_positions(topo: Topology, d: Diagram) -> None:
-    """Top-level boxes the user moved keep their place; their inner boxes move along."""
-    positions = getattr(topo, "positions", None) or {}
-    if not positions:
-        return
-    inner: dict[str, list[Box]] = {}
-    for b in d.boxes.values():
-        root = b
-        while root.container is not None and root.container in d.boxes:
-            root = d.boxes[root.container]
-        if root is not b:
-            inner.setdefault(root.id, []).append(b)
-    for cid, (px, py) in positions.items():
-        box = d.boxes.get(cid)
-        if box is None or box.container is not None:
-            continue
-        dx, dy = px - box.x, py - box.y
-        box.x, box.y = px, py
-        for b in inner.get(cid, ()):
-            b.x += dx
-            b.y += dy
 
 
 # -- relabelling without a layout -----------------------------------------------------------------

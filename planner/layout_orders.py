@@ -11,8 +11,9 @@ subsystems' order again and keeps the other two.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from planner.layout_keep import forget as forget_bands
 from planner.model import Component, Topology
 from planner.schema import KINDS
 
@@ -87,6 +88,10 @@ class LayoutMemo:
         #: an edit touches a component read or one now below the subsystem
         self.cells: dict[str, tuple[bool, list, dict[str, str], tuple, float, float]] = {}
         self.cell_reads: dict[str, str] = {}
+        #: the bands of the last layout by their keys (planner.layout_keep.BandLaid), kept until
+        #: an edit touches them; ``band_of``: each box and alias entry of a band -> its key
+        self.bands: dict[tuple, Any] = {}
+        self.band_of: dict[str, tuple] = {}
 
     def merged(self, folded: dict[str, dict[str, str]]) -> dict[str, str]:
         """Every member of the groups ``folded`` (group -> members) -> its group: the merge
@@ -115,6 +120,7 @@ class LayoutMemo:
         (the group ``shown``, the diagram laid out before the edit, hid them in)."""
         members, comps = self.members, topo._components  # read only
         self._forget_orders(comps, ids)
+        forget_bands(self, topo, ids, shown)
         cells, cell_reads = self.cells, self.cell_reads
         for cid in ids:
             if (sub := cell_reads.get(cid)) is not None:

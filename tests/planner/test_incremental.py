@@ -18,6 +18,7 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 from planner import edit
 from planner.analysis import analyze
 from planner.commands import PutPart, UndoStack
+from planner.diagram_order import kept_and_changed, shared_bands
 from planner.examples import build_example, build_site
 from planner.incremental import Delta, IncrementalAnalysis, Partition, Replica
 from planner.layout import COLLAPSIBLE, Diagram, LayoutMemo, alias_changes, layout
@@ -92,6 +93,7 @@ class Edits(RuleBasedStateMachine):
 
     base = None  # set by the subclass: a built design
     parts: dict = {}
+    shared_total = 0  # bands kept whole from one layout to the next, over the runs
 
     def __init__(self) -> None:
         super().__init__()
@@ -111,6 +113,7 @@ class Edits(RuleBasedStateMachine):
         self.collapsed = set(groups[::2])
         self.memo = LayoutMemo()
         self.laid = layout(self.replica.topo, self.collapsed, editor=True, memo=self.memo)
+        self.shared = 0  # bands a layout shared with the one before (planner.layout_keep)
 
     def _pick(self, kind, n, where=lambda c: True):
         comps = [c for c in self.topo.of_kind(kind) if where(c)]
@@ -205,8 +208,15 @@ class Edits(RuleBasedStateMachine):
             cmd.do(self.topo)
             self.stack.push(cmd, applied=True)
 
-    @rule(n=PICK, kind=st.sampled_from(["subsystem", "controller", "host_port", "enclosure", "drive", "logical_drive"]))
+    @rule(
+        n=PICK,
+        kind=st.sampled_from(
+            ["subsystem", "controller", "host_port", "enclosure", "drive", "logical_drive", "hba", "server", "lpar"]
+        ),
+    )
     def rename(self, n, kind):
+        """A name another box shows changes too: an HBA's or a server's in the label of the
+        switch port it is cabled to, a partition's in its volume groups' labels."""
         comp = self._pick(kind, n)
         if comp is not None:
             self._push(lambda: edit.set_attr(self.topo, comp.id, "name", f"{kind} {n}"))
@@ -232,6 +242,19 @@ class Edits(RuleBasedStateMachine):
         if group is not None:
             self.collapsed ^= {group.id}
 
+    @rule(n=PICK, x=st.sampled_from([None, 5.0, 900.0]))
+    def place_box(self, n, x):
+        """A top-level box the user moved (or put back: None): no component changes."""
+        kinds = ("server", "switch", "subsystem", "drawer")
+        tops = [c.id for kind in kinds for c in self.topo.of_kind(kind)]
+        if tops:
+            where = dict(getattr(self.topo, "positions", None) or {})
+            if x is None:
+                where.pop(tops[n % len(tops)], None)
+            else:
+                where[tops[n % len(tops)]] = (x, 40.0 + n % 700)
+            self.topo.positions = self.replica.topo.positions = where
+
     @rule()
     def undo(self):
         self.stack.undo()
@@ -239,6 +262,9 @@ class Edits(RuleBasedStateMachine):
     @rule()
     def redo(self):
         self.stack.redo()
+
+    def teardown(self):
+        type(self).shared_total += self.shared
 
     @invariant()
     def incremental_equals_full(self):
@@ -275,7 +301,9 @@ class Edits(RuleBasedStateMachine):
         self.memo.forget(self.replica.topo, delta.ids, self.laid)
         collapsed = {c for c in self.collapsed if c in self.topo}
         got = layout(self.replica.topo, collapsed, editor=True, memo=self.memo)
-        assert got == layout(self.topo, collapsed, editor=True)  # boxes, links, size and aliases
+        fresh = layout(self.topo, collapsed, editor=True)
+        assert got == fresh  # boxes, links, size and aliases
+        assert list(got.boxes) == list(fresh.boxes)  # (in the order the canvas makes their items)
         # the orders the memo kept are those worked out afresh (a stale one need not move a box)
         ranks = host_ranks(self.topo)
         assert self.memo.ranks == ranks
@@ -288,6 +316,12 @@ class Edits(RuleBasedStateMachine):
         moved = alias_changes(self.laid, got)
         assert len(moved) == len(set(moved))
         assert set(moved) == set(alias_changes(plain(self.laid), plain(got)))
+        # the bands kept whole (the same boxes) leave what a canvas keeps and changes as it was
+        kept, changed = kept_and_changed(self.laid, got)
+        assert (kept, sorted(changed)) == (lambda k, c: (k, sorted(c)))(*kept_and_changed(plain(self.laid), plain(got)))
+        at = {cid: i for i, cid in enumerate(changed)}
+        assert all(at.get(got.boxes[cid].container, -1) < i for cid, i in at.items())  # containers first
+        self.shared += len(shared_bands(self.laid, got))
         self.laid = got
 
 
@@ -330,6 +364,7 @@ def test_incremental_site(parts):
         max_examples=4, stateful_step_count=8, deadline=None, suppress_health_check=list(HealthCheck)
     )
     Site.TestCase().runTest()
+    assert Site.shared_total > 0  # (the other band, kept whole while an edit touched one)
 
 
 def test_an_edit_re_analyses_only_its_part(parts):

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QRectF
 
-from planner.diagram_order import containers_first, heads, kept_frames
+from planner.diagram_order import containers_first, heads, kept_frames, shared_bands
 from planner.layout import Box, Diagram, alias_changes
 from widgets import slice_budget
 from widgets.canvas.items import BoxItem, LinkItem
@@ -273,6 +273,8 @@ def morph(
         return None
     if changed is not None and keep is kept:  # (every item the diagram shown has was made)
         done = Morph(scene, d, changed, keep, heads(d), only=True)
+        if shared := {id(band) for band in shared_bands(old, d)}:  # (their items have their very boxes)
+            done._rebox_ids = [cid for band in d.bands or () if id(band) not in shared for cid in band.boxes]
     else:
         done = Morph(scene, d, containers_first(d), keep, heads(d))
     _drop_boxes(scene, keep, done)

@@ -1,0 +1,126 @@
+"""A site laid out band by band (planner.layout_keep): after each edit the layout made with the
+memo equals one from nothing, box for box and in order, and keeps whole (the very boxes) every
+band the edit did not touch, and no band it did."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from planner import edit
+from planner.commands import PutPart, UndoStack
+from planner.diagram_order import containers_first, heads, kept_and_changed, shared_bands
+from planner.examples import build_site
+from planner.incremental import Delta
+from planner.layout import Diagram, LayoutMemo, layout
+
+
+@pytest.fixture(scope="module")
+def _site3(parts):
+    return build_site(parts, 3)
+
+
+class Laid:
+    """A design edited through an undo stack, laid out with a memo after each edit as the
+    editor's analysis lane does (the memo told what the edit touched)."""
+
+    def __init__(self, topo, collapsed: set[str]) -> None:
+        self.topo, self.collapsed = topo, collapsed
+        self.stack = UndoStack(topo)
+        self.events: list = []
+        topo.subscribe(self.events.append)
+        self.memo = LayoutMemo()
+        self.laid = layout(topo, collapsed, editor=True, memo=self.memo)
+
+    def run(self, operation, *args) -> list[str]:
+        """Edit with ``operation`` (``planner.edit.*``, or a command's class: done here) as
+        one undo step and lay out again; the copies ("s1", ...) whose band the new layout
+        shares with the one before."""
+        self.events.clear()
+        if isinstance(operation, type):
+            cmd = operation(*args)
+            cmd.do(self.topo)
+        else:
+            cmd = operation(self.topo, *args)
+        self.stack.push(cmd, applied=True)
+        return self.again()
+
+    def undo(self) -> list[str]:
+        self.events.clear()
+        self.stack.undo()
+        return self.again()
+
+    def again(self) -> list[str]:
+        """Lay out after the events since the last layout (none: a view change)."""
+        delta = Delta.from_events(self.topo, self.events)
+        self.memo.forget(self.topo, delta.ids, self.laid)
+        got = layout(self.topo, self.collapsed, editor=True, memo=self.memo)
+        fresh = layout(self.topo, self.collapsed, editor=True)
+        assert got == fresh and list(got.boxes) == list(fresh.boxes)
+        assert containers_first(got) == containers_first(_plain(got)) and heads(got) == heads(_plain(got))
+        kept, changed = kept_and_changed(self.laid, got)
+        plain_kept, plain_changed = kept_and_changed(_plain(self.laid), _plain(got))
+        assert kept == plain_kept and sorted(changed) == sorted(plain_changed)
+        shared = shared_bands(self.laid, got)
+        for band in shared:  # (the very boxes: none copied)
+            assert all(self.laid.boxes[cid] is box for cid, box in band.boxes.items())
+        self.laid = got
+        self.events.clear()
+        return sorted({next(iter(band.boxes)).split(".", 1)[0] for band in shared})
+
+
+def _plain(d: Diagram) -> Diagram:
+    """``d`` without its bands: what a diagram laid out whole gives the canvas."""
+    return Diagram(d.boxes, d.links, d.width, d.height, d.alias)
+
+
+@pytest.mark.parametrize("folded", [False, True])
+def test_an_edit_lays_out_only_the_band_it_touches(_site3, folded):
+    topo = _site3.clone()
+    groups = {c.id for kind in ("drawer", "switch", "subsystem", "volume_group") for c in topo.of_kind(kind)}
+    site = Laid(topo, groups if folded else set())
+    hba = next(p for p in topo.of_kind("hba_port") if p.id.startswith("s2.") and topo.cable_at(p.id))
+    cable = topo.cable_at(hba.id)
+    assert site.run(edit.set_attr, hba.parent, "name", "fcsX") == ["s1", "s3"]  # its switch port's label
+    assert site.undo() == ["s1", "s3"]
+    assert site.run(edit.delete, [cable.id]) == ["s1", "s3"]  # (only the cable's id in the edit)
+    assert site.undo() == ["s1", "s3"]  # (a cable made: its ends' band)
+    assert site.run(edit.set_attr, "s3.p690", "name", "big one") == ["s1", "s2"]
+    assert site.run(edit.set_attr, "s2.p690.lpar1", "name", "prod") == ["s1", "s3"]  # its VGs' labels
+    ld = topo.of_kind("logical_drive")[0]
+    assert site.run(edit.set_attr, ld.id, "size_gb", 12.0) == ["s2", "s3"]
+    zone = topo.of_kind("zone")[0]
+    assert site.run(edit.delete, [zone.id]) == ["s1", "s2", "s3"]  # (draws nothing)
+    assert site.run(edit.delete, ["s2.p690"]) == ["s1", "s3"]
+    assert site.undo() == ["s1", "s3"]
+
+
+def test_a_moved_box_or_a_part_lays_out_its_band_again(_site3):
+    topo = _site3.clone()
+    site = Laid(topo, set())
+    topo.positions = {"s2.p690": (5.0, 300.0)}  # (the canvas says so with the layout: no edit)
+    assert site.again() == ["s1", "s3"]
+    assert site.laid.boxes["s2.p690"].x == 5.0
+    topo.positions = {}
+    assert site.again() == ["s1", "s3"]
+    sub = topo.of_kind("subsystem")[0]
+    part = copy.deepcopy(topo.parts[sub.part])
+    part["drive_bays"] = 28  # (the enclosures' bays read from the part: no component in the edit)
+    assert site.run(PutPart, part) == []  # (every site's subsystems share the part)
+    assert site.again() == ["s1", "s2", "s3"]  # nothing changed: every band kept
+
+
+def test_a_band_below_a_taller_one_is_placed_anew_not_laid_out(parts):
+    topo = build_site(parts, 5)  # (two columns of bands in the editor: 3 and 2)
+    groups = {c.id for kind in ("drawer", "switch", "subsystem", "volume_group") for c in topo.of_kind(kind)}
+    drawers = topo.children("s1.p690", "drawer")
+    site = Laid(topo, groups - {drawers[0].id})  # (the host side's columns shown)
+    laid = {cid: box for cid, box in site.laid.boxes.items() if cid.startswith(("s2.", "s3."))}
+    raw = {key: band.raw for key, band in site.memo.bands.items()}
+    site.collapsed = site.collapsed - {drawers[1].id}  # s1 taller: s2 and s3 move down
+    assert site.again() == ["s4", "s5"]  # (the second column of bands stays)
+    moved = [cid for cid, box in laid.items() if site.laid.boxes[cid].y > box.y]
+    assert moved and len(moved) == len(laid)
+    kept = [band for key, band in site.memo.bands.items() if band.raw is raw.get(key)]  # (not laid out again)
+    assert sorted(next(iter(b.boxes)).split(".")[0] for b in kept) == ["s2", "s3", "s4", "s5"]
