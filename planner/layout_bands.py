@@ -35,10 +35,11 @@ _TOPS = frozenset(TOPS)
 BAND_GAP = 40.0  # the gap between two bands (vertical; three times that between columns)
 
 
-def site_bands(topo: Topology) -> dict[str, int] | None:
+def site_bands(topo: Topology, cable_tops: dict[str, str] | None = None) -> dict[str, int] | None:
     """Each server, switch and subsystem -> the index of its band (0 first), or None when
     everything is one band (one server's design: its columns run the whole height). Linear in
-    the cables and disks."""
+    the cables and disks. ``cable_tops``: filled with each cable joining two components of
+    bands -> the top-level component at its first end (in design order)."""
     comps = topo._components  # read only: this runs for every layout of a site
     root: dict[str, str] = {}  # union-find over the tops
 
@@ -70,10 +71,13 @@ def site_bands(topo: Topology) -> dict[str, int] | None:
 
     seen: set[tuple[str, str]] = set()
     by_kind = topo._by_kind
-    ends = [(comps[cid].attrs.get("a"), comps[cid].attrs.get("b")) for cid in by_kind["cable"]]
+    cables = list(by_kind["cable"])
+    ends = [(comps[cid].attrs.get("a"), comps[cid].attrs.get("b")) for cid in cables]
     ends += [(cid, comps[cid].attrs.get("logical_drive")) for cid in by_kind["hdisk"]]  # a disk on a drive
-    for a, b in ends:
+    for i, (a, b) in enumerate(ends):
         pair = (top(a), top(b))
+        if cable_tops is not None and i < len(cables) and pair[0] and pair[1]:
+            cable_tops[cables[i]] = pair[0]
         if pair[0] and pair[1] and pair not in seen:
             seen.add(pair)
             ra, rb = find(pair[0]), find(pair[1])

@@ -48,6 +48,7 @@ class BandLaid:
     direct: dict[str, str]  # alias entries made while laying it out
     folded: dict[str, dict[str, str]]  # group -> its members (the memo's own dicts)
     bays: tuple = ()  # (the parts read, their drive bays) of its expanded subsystems' enclosures
+    links: list = field(default_factory=list, repr=False)  # planner.layout.Link between its boxes
     placed: tuple | None = None  # where its boxes stand (see place): None, where laid out
     extent: tuple[float, float] = (0.0, 0.0)  # right and bottom of its boxes as placed
     #: its box ids by depth (containers first) and its containers' title rows; worked out

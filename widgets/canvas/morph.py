@@ -146,6 +146,8 @@ class Morph:
         self.linked = 0  # links of ``d`` matched so far
         self.links: list[LinkItem] = []  # the scene's links to be
         self.spare: dict[tuple, list[LinkItem]] | None = None  # the old links by what they join
+        self.same: dict[int, LinkItem] = {}  # the old links by the id of their link
+        self.gone: list[LinkItem] = []  # the old links not kept
         self.old: Diagram | None = None  # the diagram shown before (set by the scene)
         self.aliases: list[str] | None = None  # the components shown by another box, if known
         self.preparing: Iterator[None] | None = None  # the views' preparations (see Morphing)
@@ -166,10 +168,7 @@ class Morph:
         if self.only and not self._rebox(until):
             return False
         if self.spare is None:
-            self.spare = {}
-            for li in self.scene.links:
-                li.layer = None  # the views' layers follow once it is done (see SummaryLayer.following)
-                self.spare.setdefault(_link_key(li.link), []).append(li)
+            self._match_links()
         links = self.d.links
         while self.linked < len(links):
             self._relink(links[self.linked])
@@ -180,9 +179,22 @@ class Morph:
         self.old_links = old
         kept = set(new)
         self.stale_links += self.made_links
-        self.stale_links += [li for li in old if li not in kept]  # gone
+        gone = [li for li in old if li not in kept]  # (none when stepped again once done)
+        self.gone += gone
+        self.stale_links += gone
         self.scene.links = new
         return True
+
+    def _match_links(self) -> None:
+        """The old link items by their links (a band kept whole keeps its very links), and the
+        others by what they join (``spare``)."""
+        self.same = same = {id(li.link): li for li in self.scene.links}
+        hit = {i for link in self.d.links if (i := id(link)) in same}
+        self.spare = spare = {}
+        for li in self.scene.links:
+            li.layer = None  # the views' layers follow once it is done (see SummaryLayer.following)
+            if id(li.link) not in hit:
+                spare.setdefault(_link_key(li.link), []).append(li)
 
     def _rebox(self, until: float | None) -> bool:
         """Hand every kept item its box of the new diagram (those placed have theirs); True
@@ -240,8 +252,10 @@ class Morph:
         a, b = items.get(link.a), items.get(link.b)
         if a is None or b is None:
             return
-        same = self.spare.get(_link_key(link)) if self.spare is not None else None
-        li = same.pop() if same else None
+        li = self.same.get(id(link))
+        if li is None:
+            same = self.spare.get(_link_key(link)) if self.spare is not None else None
+            li = same.pop() if same else None
         if li is not None and li.a is a and li.b is b:
             li.link = link
             if link.a in self.shifted or link.b in self.shifted:
@@ -312,6 +326,26 @@ def _drop_boxes(scene: DiagramScene, keep: set[str], done: Morph) -> None:
     scene._grave.bury_items(gone)
 
 
+def _keep_links_at(scene: Any, done: Morph) -> None:
+    """The scene's links by box (``Painting._links_by_box``) after ``done``: the links gone
+    taken out, those made put in (listing all 11,000 links of the 16x site again took 10-20 ms
+    after each edit; a server deleted there takes out 700 and an undo puts in as many)."""
+    at = scene._links_at
+    if at is None:
+        return
+    for li in done.gone:
+        for cid in {li.a.cid, li.b.cid}:
+            got = at.get(cid)
+            if got is not None:
+                got[:] = [x for x in got if x is not li]
+                if not got:
+                    del at[cid]
+    for li in done.made_links:
+        at.setdefault(li.a.cid, []).append(li)
+        if li.b.cid != li.a.cid:
+            at.setdefault(li.b.cid, []).append(li)
+
+
 class Morphing:
     """The morph's part of :class:`widgets.canvas.scene.DiagramScene` (a mixin): begin it,
     step it a slice per turn of the event loop with the views held still, finish it at once
@@ -324,7 +358,7 @@ class Morphing:
         """Show ``d`` keeping the items that did not change (see :func:`morph`); False when a
         rebuild is as quick. The items made or relabelled are painted with the analysis once
         the morph is done, with those whose components moved to another box."""
-        old, job, old_links = self.diagram, self._job, self.links
+        old, job = self.diagram, self._job
         self._syncing = True
         try:
             done = morph(self, d, kept, changed)
@@ -333,13 +367,13 @@ class Morphing:
         if done is None or old is None:
             return False
         self.generation += 1
-        self.painted_revision, self._job, self._links_at, self._ports = None, None, None, None
+        self.painted_revision, self._job, self._ports = None, None, None  # (_links_at: kept, see _morphed)
         self._slice_timer.stop()  # (its views stay held)
         self._relabelled_here = set()
         if job is not None:  # what an analysis being painted had left: painted with the next one
             boxes, links = job.rest()
             self._dirty_boxes.update(boxes)
-            self._dirty_boxes.update(cid for i in links for cid in (old_links[i].a.cid, old_links[i].b.cid))
+            self._dirty_boxes.update(cid for li in links for cid in (li.a.cid, li.b.cid))
         done.old, done.aliases, done.before = old, moved, self.generation - 1
         self._morphing = done
         if self.doc.synchronous:
@@ -469,6 +503,7 @@ class Morphing:
         if self.chosen_path is not None:
             self.highlight_path(self.chosen_path)
         self._tell_overview(done)
+        _keep_links_at(self, done)
         if done.spare:  # the links not kept, freed when idle: each frees the pieces of its curve
             self._grave.bury(done.spare)  # (the view's layer keeps 24 Qt lines a link: the benchmark
             self.idle_later()  # expanded, its server deleted, 11-12 ms at the end of this turn)

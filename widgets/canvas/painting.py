@@ -44,7 +44,7 @@ class PaintJob:
 
     bundle: Any
     boxes: list[str]
-    links: list[int]  # indices in the scene's links
+    links: list[LinkItem]  # of the scene's links
     group_load: dict[str, float]
     binds: dict[str, int]
     next_box: int = 0
@@ -54,7 +54,7 @@ class PaintJob:
     prepared: bool = False
     restyled: bool = False  # links restyled: their tiles are gathered before the views paint
 
-    def rest(self) -> tuple[list[str], list[int]]:
+    def rest(self) -> tuple[list[str], list[LinkItem]]:
         return self.boxes[self.next_box :], self.links[self.next_link :]
 
 
@@ -95,16 +95,14 @@ class Painting:
                 continue
             self._paint_box(item, result, topo, members.get(cid, ()), job.group_load, job.binds)
             painted.append(cid)
-            for i in links_at.get(cid, ()):
-                li = self.links[i]
+            for li in links_at.get(cid, ()):
                 util = self._link_util(li, result)
                 if util != li.util:
                     li.util = util
                     li.restyle()
                     restyled.append(li)
         while job.next_link < len(job.links) and not ((painted or restyled) and spent()):
-            i = job.links[job.next_link]
-            li = self.links[i]
+            li = job.links[job.next_link]
             job.next_link += 1
             li.util = self._link_util(li, result)
             li.restyle()
@@ -214,8 +212,8 @@ class Painting:
             vp.setUpdatesEnabled(True)
             vp.repaint()
 
-    def _links_by_box(self: Any) -> dict[str, list[int]]:
-        """Box id -> the indices of the links at it."""
+    def _links_by_box(self: Any) -> dict[str, list[LinkItem]]:
+        """Box id -> the links at it (kept by a morph: see Morphing._morphed)."""
         if self._links_at is None:
             for _ in self._collecting_links():
                 pass
@@ -224,11 +222,11 @@ class Painting:
     def _collecting_links(self: Any) -> Iterator[None]:
         """:meth:`_links_by_box` made a few hundred links at a time (the 16x site's 11,000 links
         took 10-20 ms, the first paint slice after each edit that moved boxes)."""
-        at: dict[str, list[int]] = {}
+        at: dict[str, list[LinkItem]] = {}
         for i, li in enumerate(self.links):
-            at.setdefault(li.a.cid, []).append(i)
+            at.setdefault(li.a.cid, []).append(li)
             if li.b.cid != li.a.cid:
-                at.setdefault(li.b.cid, []).append(i)
+                at.setdefault(li.b.cid, []).append(li)
             if i % LINKS_PER_STEP == LINKS_PER_STEP - 1:
                 yield
         self._links_at = at

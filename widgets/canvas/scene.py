@@ -120,7 +120,7 @@ class DiagramScene(Painting, Morphing, ToolLookups, QGraphicsScene):
         self._held: list[Any] = []  # the views' viewports held still while slices are painted
         self._held_at = 0.0
         self._releasing: Iterator[None] | None = None  # the held views' preparations (see _release_held)
-        self._links_at: dict[str, list[int]] | None = None  # box id -> the indices of the links at it
+        self._links_at: dict[str, list[LinkItem]] | None = None  # box id -> the links at it
         self._subtexts: dict[str, tuple[str, ...]] = {}  # box id -> the load texts it was given
         self._regrouped: set[str] = set()  # boxes whose members changed in a relabel (sorted again)
         self._overview_selected: set[str] = set()  # boxes the overview drew as selected
@@ -553,12 +553,12 @@ class DiagramScene(Painting, Morphing, ToolLookups, QGraphicsScene):
             if fig is None or fig.result is not result:
                 fig = canvas_figures(result)
             group_load, binds = fig.group_load, fig.binds
-            links: list[int] = []
+            links: list[LinkItem] = []
             collecting = None
             if prev is None or self._members is None:
                 self._shown, self._dirty_boxes = None, set()  # (shown once its members are known)
                 collecting = self._collecting_members(result)
-                boxes, links = list(self.items_by_id), list(range(len(self.links)))
+                boxes, links = list(self.items_by_id), list(self.links)
             else:
                 self._figures, old = fig, self._figures
                 if fig.since is prev and fig.changed is not None:
