@@ -9,7 +9,7 @@ from PySide6.QtGui import QImage, QPainter
 
 from planner import edit
 from tests.widgets.test_canvas import make_canvas
-from widgets.canvas.overview import FAR_SCALE, STRIPE, OverviewItem, _stripes_of
+from widgets.canvas.overview import _NEAR, FAR_SCALE, STRIPE, OverviewItem, _pieces, _rows_of, _stripes_of
 
 
 def render(scene) -> None:
@@ -84,6 +84,22 @@ def _gathered(overview) -> dict:
     }
 
 
+def _keys_right(overview) -> None:
+    """Each box's stripes are those its rectangle meets (worked out inline: as _stripes_of);
+    each link's, those its pieces (one a row of stripes it crosses) meet within their row."""
+    for which, _, (x, y, w, h) in overview._box_keys.values():
+        assert which == _stripes_of(x, y, x + w, y + h)
+    for which, _, (x1, y1, x2, y2) in overview._link_keys.values():
+        rows = _rows_of(min(y1, y2), max(y1, y2))
+        pieces = [(x1, y1, x2, y2)] if len(rows) == 1 else _pieces(x1, y1, x2, y2, rows)
+        want = [
+            (r, c)
+            for r, (a, _, b, _) in zip(rows, pieces)
+            for c in range(int((min(a, b) - _NEAR) // STRIPE), int((max(a, b) + _NEAR) // STRIPE) + 1)
+        ]
+        assert list(which) == want
+
+
 def _expanded_far(qtbot, parts, design):
     """A canvas of ``design`` with every group expanded, zoomed so far out that the overview
     is shown, once drawn: (doc, scene, view, overview)."""
@@ -109,17 +125,19 @@ def test_what_moved_is_gathered_again_as_a_gathering_from_nothing_would(qtbot, p
         assert overview.gathered and not overview._all
         patched = _gathered(overview)
         assert sum(len(b) for _, lines in patched.values() for b in lines.values()) > len(scene.links)  # (cut)
-        for i, (_, lines) in patched.items():  # each piece within its stripe (and a few pixels)
-            top, bottom = i * STRIPE - 64.0, (i + 1) * STRIPE + 64.0
+        for (row, col), (_, lines) in patched.items():  # each piece within its row (and a few pixels)
+            top, bottom = row * STRIPE - 64.0, (row + 1) * STRIPE + 64.0
+            left, right = col * STRIPE - 64.0, (col + 1) * STRIPE + 64.0
             assert all(
-                top - 1e-6 <= min(y1, y2) and max(y1, y2) <= bottom + 1e-6
+                top - 1e-6 <= min(y1, y2)
+                and max(y1, y2) <= bottom + 1e-6
+                and min(x1, x2) <= right
+                and left <= max(x1, x2)
                 for b in lines.values()
-                for _, y1, _, y2 in b.values()
+                for x1, y1, x2, y2 in b.values()
             )
-        for which, _, (_, y, _, h) in overview._box_keys.values():  # (worked out inline: as _stripes_of)
-            assert which == _stripes_of(y, y + h)
-        for which, _, (_, y1, _, y2) in overview._link_keys.values():
-            assert which == _stripes_of(min(y1, y2), max(y1, y2))
+        assert len({col for _, col in patched}) > 1  # (stripes side by side)
+        _keys_right(overview)
         overview.invalidate()
         render(view.scene())
         assert _gathered(overview) == patched
@@ -146,10 +164,7 @@ def test_links_removed_leave_the_others_gathered_where_they_are(qtbot, parts, be
         assert overview.gathered and shifted > 50
         assert len(set(gathered)) < shifted / 4  # what changed, not what moved up or down the list
         patched = _gathered(overview)
-        for which, _, (_, y, _, h) in overview._box_keys.values():  # (worked out inline: as _stripes_of)
-            assert which == _stripes_of(y, y + h)
-        for which, _, (_, y1, _, y2) in overview._link_keys.values():
-            assert which == _stripes_of(min(y1, y2), max(y1, y2))
+        _keys_right(overview)
         overview.invalidate()
         render(view.scene())
         assert _gathered(overview) == patched
@@ -209,14 +224,14 @@ def test_the_picture_drawn_from_flat_arrays_is_the_one_qt_objects_draw(qtbot, pa
     assert direct == want
     monkeypatch.setattr("widgets.canvas.overview._OPS_EVERY", 5)  # (a batch drawn in many runs)
     tiles = overview._picture(scale)  # the picture's tiles, a stripe's batches drawn in ops
-    assert tiles
+    assert tiles and len({round(target.left()) for target, _ in tiles.values()}) > 1  # (side by side too)
     step = overview._step(scale)
     for target, pixmap in tiles.values():
         image = pixmap.toImage()
-        y0 = round(target.top() * step)
+        x0, y0 = round(target.left() * step), round(target.top() * step)
         for y in range(0, image.height(), 2):
             for x in range(0, image.width(), 7):
-                sx, sy = (x + 0.5) / step, (y0 + y + 0.5) / step
+                sx, sy = (x0 + x + 0.5) / step, (y0 + y + 0.5) / step
                 hit = overview.occupied(QRectF(sx - 0.5 / step, sy - 0.5 / step, 1 / step, 1 / step))
                 if hit and image.pixel(x, y) == 0:
                     raise AssertionError(f"nothing drawn at ({sx:.0f}, {sy:.0f}) where a box lies")
@@ -275,7 +290,7 @@ def test_a_long_line_is_cut_into_pieces_that_lie_on_it_each_within_its_stripe():
         (4.0, 9.0, 4.0, 7000.0),
     ]
     for x1, y1, x2, y2 in lines:
-        which = _stripes_of(min(y1, y2), max(y1, y2))
+        which = _rows_of(min(y1, y2), max(y1, y2))
         pieces = _pieces(x1, y1, x2, y2, which)
         assert len(pieces) == len(which)
         covered = []

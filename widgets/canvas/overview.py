@@ -8,9 +8,11 @@ link a straight line in its colour, the top-level groups' names where they are l
 read. It is drawn in a few dozen batched C++ calls (one ``drawRects`` per depth and colour, one
 ``drawLines`` per colour), so a frame costs the same few Python calls however large the design.
 
-The batches are kept per horizontal stripe of the scene (:data:`STRIPE` high) and drawn once
-into a picture at the zoom step shown (a pixmap a stripe, its tile): a change (an edit recoloured a few boxes, a
-box selected) gathers only what changed and draws again only the stripes it touches. On the
+The batches are kept per stripe of the scene, a square of a grid (:data:`STRIPE` on a side),
+and drawn once into a picture at the zoom step shown (a pixmap a stripe, its tile): a change (an
+edit recoloured a few boxes, a box selected) gathers only what changed and draws again only the
+stripes it touches (squares since a site's bands stood in columns: a server of the 16x site
+expanded deleted drew again 3-4 stripes the whole site wide, 25-31 ms). On the
 16x site expanded (44,864 boxes, 10,864 links) the whole picture took 90-140 ms to draw and the
 whole gathering 300 ms, each time anything changed.
 """
@@ -44,7 +46,7 @@ PICTURE_PIXELS = 8_000_000
 _EDGE = QColor(110, 120, 140, 110)
 #: how many boxes or links a gathering handles between two looks at the clock
 _PAUSE_EVERY = 64
-#: the height of a stripe (scene units): the batches of each are kept and drawn apart
+#: the side of a stripe, a square (scene units): the batches of each are kept and drawn apart
 STRIPE = 2048.0
 #: how long the picture is drawn, stripe after stripe, before a pause (see OverviewItem._drawing);
 #: short, as the caller's slice may be nearly spent when it begins one (4 ms made Select All's
@@ -117,15 +119,22 @@ class _Buffer:
 _RECTS, _LINES = _Buffer(QRectF), _Buffer(QLineF)
 
 
-def _stripes_of(top: float, bottom: float) -> range:
-    """The stripes a box or line from ``top`` to ``bottom`` is drawn in: those it meets, and
-    one it comes within a few pixels of (its pen, a pixel rounded at a stripe's edge)."""
+def _rows_of(top: float, bottom: float) -> range:
+    """The rows of stripes a box or line from ``top`` to ``bottom`` is drawn in: those it
+    meets, and one it comes within a few pixels of (its pen, a pixel rounded at an edge)."""
     return range(int((top - _NEAR) // STRIPE), int((bottom + _NEAR) // STRIPE) + 1)
 
 
+def _stripes_of(left: float, top: float, right: float, bottom: float) -> tuple[tuple[int, int], ...]:
+    """The stripes ((row, column) of the grid) a box or a line's piece within ``left`` ..
+    ``right`` and ``top`` .. ``bottom`` is drawn in (see :func:`_rows_of`)."""
+    cols = range(int((left - _NEAR) // STRIPE), int((right + _NEAR) // STRIPE) + 1)
+    return tuple((r, c) for r in _rows_of(top, bottom) for c in cols)
+
+
 def _pieces(x1: float, y1: float, x2: float, y2: float, which: range) -> list[tuple[float, float, float, float]]:
-    """The piece of the line from (x1, y1) to (x2, y2) within each stripe of ``which`` and a
-    little around (:data:`_NEAR`), worked out in one loop (a server of the 16x site expanded
+    """The piece of the line from (x1, y1) to (x2, y2) within each row of stripes ``which``
+    and a little around (:data:`_NEAR`), worked out in one loop (a server of the 16x site expanded
     deleted moves 5,432 links, cut into 33,700 pieces: a call, a sort and two tuples a piece
     took about 25 ms of the gathering, 2.6 times this loop)."""
     dx, dy = x2 - x1, y2 - y1
@@ -165,17 +174,17 @@ class OverviewItem(QGraphicsItem):
         self._stale_links: set[Any] = set()  # links (LinkItems) to gather again
         self._live_of: tuple[int, int] = (0, -1)  # (see _live)
         self._live_links: set[Any] = set()
-        self._stripes: dict[int, _Stripe] = {}
+        self._stripes: dict[tuple[int, int], _Stripe] = {}  # (row, column) -> its batches
         self._box_keys: dict[str, tuple] = {}  # box id -> its stripes, batch, place
         self._link_keys: dict[Any, tuple] = {}  # link (a LinkItem) -> its stripes, batch, ends
         self._colours: dict[tuple[int, int], QColor] = {}  # (depth, rgba) -> the colour
         self._pens: dict[tuple[int, int], QPen] = {}  # (rgba, width) -> the pen
         self._box_names: dict[str, tuple[QRectF, str]] = {}
-        self._changed: set[int] = set()  # stripes changed since the picture was drawn
+        self._changed: set[tuple[int, int]] = set()  # stripes changed since the picture was drawn
         self._grave = Grave()  # the batches of everything gathered before (freed as it gathers)
         #: the picture: (bounds, zoom step, {stripe: (where in the scene, its tile)}), its
         #: stripes drawn but for ``_changed``
-        self._cached: tuple[QRectF, float, dict[int, tuple[QRectF, QPixmap]]] | None = None
+        self._cached: tuple[QRectF, float, dict[tuple[int, int], tuple[QRectF, QPixmap]]] | None = None
 
     def boundingRect(self) -> QRectF:
         return self._bounds
@@ -231,7 +240,7 @@ class OverviewItem(QGraphicsItem):
     def occupied(self, area: QRectF) -> bool:
         """Whether a box gathered lies under ``area`` (scene coordinates)."""
         left, top, right, bottom = area.left(), area.top(), area.right(), area.bottom()
-        for i in _stripes_of(area.top(), area.bottom()):
+        for i in _stripes_of(left, top, right, bottom):
             stripe = self._stripes.get(i)
             for batch in stripe.fills.values() if stripe is not None else ():
                 for x, y, w, h in batch.values():  # (as QRectF.intersects: edges touching do not)
@@ -350,8 +359,14 @@ class OverviewItem(QGraphicsItem):
             return
         if key not in self._colours:
             self._colours[key] = QColor(colour)  # a copy: the overview keeps nothing of an item
-        top = place[1]
-        which = range(int((top - _NEAR) // STRIPE), int((top + place[3] + _NEAR) // STRIPE) + 1)  # (_stripes_of)
+        left, top = place[0], place[1]
+        r0, r1 = int((top - _NEAR) // STRIPE), int((top + place[3] + _NEAR) // STRIPE)  # (_stripes_of, inline)
+        c0, c1 = int((left - _NEAR) // STRIPE), int((left + place[2] + _NEAR) // STRIPE)
+        which = (
+            ((r0, c0),)
+            if r0 == r1 and c0 == c1
+            else tuple((r, c) for r in range(r0, r1 + 1) for c in range(c0, c1 + 1))
+        )
         self._box_keys[cid] = (which, key, place)
         self._changed.update(which)  # (each stripe drawn again: the steps inline, see _gather_link)
         stripes = self._stripes
@@ -404,7 +419,14 @@ class OverviewItem(QGraphicsItem):
             self._pens[key] = pen
         x1, y1, x2, y2 = ends
         top, bottom = (y1, y2) if y1 <= y2 else (y2, y1)
-        which = range(int((top - _NEAR) // STRIPE), int((bottom + _NEAR) // STRIPE) + 1)  # (_stripes_of)
+        rows = range(int((top - _NEAR) // STRIPE), int((bottom + _NEAR) // STRIPE) + 1)  # (_rows_of, inline)
+        pieces = (ends,) if len(rows) == 1 else _pieces(x1, y1, x2, y2, rows)
+        which, cut = [], []
+        for r, piece in zip(rows, pieces):  # (each piece in the stripes of its row it crosses)
+            a, b = (piece[0], piece[2]) if piece[0] <= piece[2] else (piece[2], piece[0])
+            for c in range(int((a - _NEAR) // STRIPE), int((b + _NEAR) // STRIPE) + 1):
+                which.append((r, c))
+                cut.append(piece)
         self._link_keys[li] = (which, key, ends)
         if was is not None and (was[0] != which or was[1] != key):  # (else its pieces are replaced
             self._drop(li, was, "lines")  # where they are)
@@ -414,8 +436,7 @@ class OverviewItem(QGraphicsItem):
         # inline, not a call (a server of the 16x site restored moves 2,289 links: 7.0 -> 6.0 ms)
         self._changed.update(which)
         stripes = self._stripes
-        pieces = (ends,) if len(which) == 1 else _pieces(x1, y1, x2, y2, which)
-        for s, piece in zip(which, pieces):
+        for s, piece in zip(which, cut):
             stripe = stripes.get(s)
             if stripe is None:
                 stripe = stripes[s] = _Stripe()
@@ -444,7 +465,7 @@ class OverviewItem(QGraphicsItem):
                     painter.drawPixmap(target, pixmap, QRectF(pixmap.rect()))
             painter.restore()
         else:
-            for i in _stripes_of(exposed.top(), exposed.bottom()):
+            for i in _stripes_of(exposed.left(), exposed.top(), exposed.right(), exposed.bottom()):
                 if i in self._stripes:
                     self._paint_stripe(painter, i, scale)
         self._paint_names(painter, scale, exposed)
@@ -463,7 +484,7 @@ class OverviewItem(QGraphicsItem):
             n -= 1
         return 2 ** (n / 5)
 
-    def _picture(self, scale: float) -> dict[int, tuple[QRectF, QPixmap]] | None:
+    def _picture(self, scale: float) -> dict[tuple[int, int], tuple[QRectF, QPixmap]] | None:
         """The picture at the zoom step of ``scale`` (stripe -> where its tile goes in the
         scene, the tile), its changed stripes drawn again; None when it would be too large (then
         the stripes are drawn directly)."""
@@ -475,38 +496,43 @@ class OverviewItem(QGraphicsItem):
             tiles = cached[2]
         return tiles
 
-    def _rows(self, i: int, step: float) -> tuple[int, int, int]:
-        """The rows of the picture at ``step`` that stripe ``i``'s tile holds (first, end) and
-        the picture's width in pixels: the picture's whole grid cut at the stripes' edges, each
-        row in the tile of the stripe that holds its middle."""
+    def _span(self, i: tuple[int, int], step: float) -> tuple[int, int, int, int]:
+        """The pixels of the picture at ``step`` that stripe ``i``'s tile holds (first and end
+        column, first and end row): the picture's whole grid cut at the stripes' edges, each
+        pixel in the tile of the stripe that holds its middle."""
         b = self._bounds
         width, height = math.ceil(b.width() * step), math.ceil(b.height() * step)
-        per = height / b.height()  # (the picture is drawn into the bounds: its rows' height)
-        first = min(max(round((i * STRIPE - b.y()) * per), 0), height)
-        end = min(max(round(((i + 1) * STRIPE - b.y()) * per), 0), height)
-        return first, end, width
+        across, down = width / b.width(), height / b.height()  # (the picture is drawn into the bounds)
+        r, c = i
+        fy = min(max(round((r * STRIPE - b.y()) * down), 0), height)
+        ey = min(max(round(((r + 1) * STRIPE - b.y()) * down), 0), height)
+        fx = min(max(round((c * STRIPE - b.x()) * across), 0), width)
+        ex = min(max(round(((c + 1) * STRIPE - b.x()) * across), 0), width)
+        return fx, ex, fy, ey
 
-    def _tile(self, i: int, step: float) -> QPixmap | None:
+    def _tile(self, i: tuple[int, int], step: float) -> QPixmap | None:
         """Stripe ``i``'s tile cleared (made at its size the first time); None when the stripe
         holds nothing or lies outside the picture (its tile, if any, is dropped)."""
         tiles = self._cached[2]  # type: ignore[index]
-        first, end, width = self._rows(i, step)
-        if i not in self._stripes or end <= first:
+        fx, ex, fy, ey = self._span(i, step)
+        if i not in self._stripes or ey <= fy or ex <= fx:
             tiles.pop(i, None)
             return None
         got = tiles.get(i)
         if got is None:
             b = self._bounds
-            per = b.height() / math.ceil(b.height() * step)  # scene units a row
-            target = QRectF(b.x(), b.y() + first * per, b.width(), (end - first) * per)
-            got = tiles[i] = (target, QPixmap(width, end - first))
+            across = b.width() / math.ceil(b.width() * step)  # scene units a pixel
+            down = b.height() / math.ceil(b.height() * step)
+            target = QRectF(b.x() + fx * across, b.y() + fy * down, (ex - fx) * across, (ey - fy) * down)
+            got = tiles[i] = (target, QPixmap(ex - fx, ey - fy))
         got[1].fill(Qt.GlobalColor.transparent)
         return got[1]
 
-    def _tile_painter(self, i: int, step: float) -> QPainter:
+    def _tile_painter(self, i: tuple[int, int], step: float) -> QPainter:
         """A painter on stripe ``i``'s tile, drawing in scene coordinates."""
         p = QPainter(self._cached[2][i][1])  # type: ignore[index]
-        p.translate(0, -self._rows(i, step)[0])
+        fx, _, fy, _ = self._span(i, step)
+        p.translate(-fx, -fy)
         p.scale(step, step)
         p.translate(-self._bounds.x(), -self._bounds.y())
         p.setRenderHint(QPainter.RenderHint.Antialiasing, False)
@@ -527,7 +553,7 @@ class OverviewItem(QGraphicsItem):
             self._cached = cached = (QRectF(self._bounds), step, {})
             self._changed = set(self._stripes)
         ops: list[tuple] = []  # what is left to draw of the stripe begun (see _ops)
-        i = -1
+        i = (0, 0)
         try:
             while self._changed or ops:
                 until = time.perf_counter() + DRAW_SLICE_S
@@ -554,7 +580,7 @@ class OverviewItem(QGraphicsItem):
             if ops:  # (left half drawn: drawn again whole by whoever draws next)
                 self._changed.add(i)
 
-    def _ops(self, i: int, scale: float) -> list[tuple]:
+    def _ops(self, i: tuple[int, int], scale: float) -> list[tuple]:
         """Stripe ``i``'s batches as a few hundred lines or rectangles each, in the reverse of
         the order a paint draws them (taken from the end): a stripe of the 16x site expanded
         holds thousands of boxes, 12-25 ms drawn in one go. Each op is (pen, brush or None for
@@ -579,7 +605,7 @@ class OverviewItem(QGraphicsItem):
             painter.setBrush(brush)
         _draw_flat(painter, brush is None, flat, first, count)
 
-    def _paint_stripe(self, painter: QPainter, i: int, scale: float) -> None:
+    def _paint_stripe(self, painter: QPainter, i: tuple[int, int], scale: float) -> None:
         fills, lines = self._stripes[i].batches()
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
         for key, segs in lines:
