@@ -10,6 +10,7 @@ import pytest
 from PySide6.QtCore import QTimer
 
 from planner import edit
+from planner.diagram_order import shared_bands
 from planner.examples import build_site
 from tests.widgets.test_canvas_incremental import (
     background_canvas,
@@ -534,7 +535,9 @@ def test_the_links_a_morph_drops_are_freed_once_the_canvas_is_idle(qtbot, parts,
 def test_a_server_deleted_from_a_site_places_only_the_boxes_that_changed(qtbot, parts, monkeypatch):
     """A site's bands keep their places when a server goes (planner.layout_bands): the lane
     says which boxes changed (planner.diagram_order.kept_and_changed) and the morph places only
-    those, handing the others their new boxes; the scene is what a fresh one shows."""
+    those, handing the others their new boxes; the two bands the edit did not touch keep their
+    very boxes and links (planner.layout_keep), and their link items with them; the scene is
+    what a fresh one shows."""
     doc, scene = background_canvas(qtbot, parts, build_site(parts, 3))
     scene.set_all_collapsed(False)
     settle(qtbot, doc, scene)
@@ -544,9 +547,19 @@ def test_a_server_deleted_from_a_site_places_only_the_boxes_that_changed(qtbot, 
     for step in (lambda: doc.run(edit.delete, ["s2.p690"]), doc.undo_stack.undo):
         placed.clear()
         before, old = dict(scene.items_by_id), scene.diagram
+        link_items = {(li.link.a, li.link.b, li.link.kind): li for li in scene.links}
         step()
         settle(qtbot, doc, scene)
         d = scene.diagram
+        shared = shared_bands(old, d)
+        now = {id(li.link): li for li in scene.links}
+        assert len(shared) == 2 and len(now) == len(scene.links) == len(d.links)
+        assert all(now[id(link)] is link_items[(link.a, link.b, link.kind)] for b in shared for link in b.links)
+        at: dict[str, set] = {}
+        for li in scene.links:
+            for cid in (li.a.cid, li.b.cid):
+                at.setdefault(cid, set()).add(li)
+        assert {cid: set(v) for cid, v in scene._links_at.items()} == at  # (kept by the morph)
         same = {cid for cid, box in d.boxes.items() if old.boxes.get(cid) == box}
         assert len(same) > 0.6 * len(d.boxes) and placed  # most of the site as it was
         assert not same & set(placed)  # ... and none of it placed again
