@@ -35,11 +35,14 @@ _TOPS = frozenset(TOPS)
 BAND_GAP = 40.0  # the gap between two bands (vertical; three times that between columns)
 
 
-def site_bands(topo: Topology, cable_tops: dict[str, str] | None = None) -> dict[str, int] | None:
+def site_bands(
+    topo: Topology, cable_tops: dict[str, str] | None = None, known: dict | None = None
+) -> dict[str, int] | None:
     """Each server, switch and subsystem -> the index of its band (0 first), or None when
     everything is one band (one server's design: its columns run the whole height). Linear in
     the cables and disks. ``cable_tops``: filled with each cable joining two components of
-    bands -> the top-level component at its first end (in design order)."""
+    bands -> the top at its first end. ``known``: each component's top as found before and now
+    (``LayoutMemo.tops``; the walks up from the 16x site's 21,000 cable ends: 6-8 ms)."""
     comps = topo._components  # read only: this runs for every layout of a site
     root: dict[str, str] = {}  # union-find over the tops
 
@@ -49,7 +52,8 @@ def site_bands(topo: Topology, cable_tops: dict[str, str] | None = None) -> dict
             a = up
         return a
 
-    top_of: dict[str | None, str] = {None: "", "": ""}  # a component with parts -> its top ("": none)
+    top_of: dict[str | None, str] = known if known is not None else {}  # a component -> its top ("": none)
+    top_of[None] = top_of[""] = ""
     tops = _TOPS
 
     def walk(cid: str | None) -> str:  # (each id on the way noted)
@@ -60,14 +64,21 @@ def site_bands(topo: Topology, cable_tops: dict[str, str] | None = None) -> dict
         top_of[cid] = t
         return t
 
-    def top(cid: str | None) -> str:  # (a cable's end: a port, never asked twice)
+    def top(cid: str | None) -> str:  # (a cable's end: a port)
+        t = top_of.get(cid)
+        if t is not None:
+            return t
         c = comps.get(cid)  # type: ignore[arg-type]
         if c is None:
-            return ""
-        if c.kind in tops:
-            return c.id
-        t = top_of.get(c.parent)
-        return walk(c.parent) if t is None else t
+            t = ""
+        elif c.kind in tops:
+            t = c.id
+        else:
+            t = top_of.get(c.parent)
+            if t is None:
+                t = walk(c.parent)
+        top_of[cid] = t
+        return t
 
     seen: set[tuple[str, str]] = set()
     by_kind = topo._by_kind

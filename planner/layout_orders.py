@@ -92,6 +92,9 @@ class LayoutMemo:
         #: an edit touches them; ``band_of``: each box and alias entry of a band -> its key
         self.bands: dict[tuple, Any] = {}
         self.band_of: dict[str, tuple] = {}
+        #: each component's top-level server, switch or subsystem as ``site_bands`` found it,
+        #: kept until an edit touches it or one above it
+        self.tops: dict[Any, str] = {}
 
     def merged(self, folded: dict[str, dict[str, str]]) -> dict[str, str]:
         """Every member of the groups ``folded`` (group -> members) -> its group: the merge
@@ -121,6 +124,14 @@ class LayoutMemo:
         members, comps = self.members, topo._components  # read only
         self._forget_orders(comps, ids)
         forget_bands(self, topo, ids, shown)
+        if self.tops:  # (an edit of a component names it, not what is below it: a moved HBA's ports)
+            tops, below = self.tops, topo._children
+            for cid in ids:
+                todo = [cid]
+                while todo:
+                    c = todo.pop()
+                    tops.pop(c, None)
+                    todo += below.get(c, ())
         cells, cell_reads = self.cells, self.cell_reads
         for cid in ids:
             if (sub := cell_reads.get(cid)) is not None:

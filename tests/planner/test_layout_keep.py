@@ -96,6 +96,23 @@ def test_an_edit_lays_out_only_the_band_it_touches(_site3, folded):
     assert site.undo() == ["s1", "s3"]
 
 
+def test_an_adapter_moved_to_another_server_joins_their_bands(_site3):
+    """An HBA cabled to s2's switch moved into a free slot of s1: its ports (not named by the
+    edit) now join s1 to s2's switch, one band of both; s3's band is not laid out again (placed
+    anew: two bands stand in one column, three in two)."""
+    topo = _site3.clone()
+    site = Laid(topo, set())
+    hba = next(p.parent for p in topo.of_kind("hba_port") if p.id.startswith("s2.") and topo.cable_at(p.id))
+    slot = next(s for s in topo.of_kind("slot") if s.id.startswith("s1.") and not topo.children(s.id, "hba"))
+    raw = {key: band.raw for key, band in site.memo.bands.items()}
+    site.run(edit.move_hba, hba, slot.id)  # (the layout with the memo: the one from nothing)
+    assert len(site.laid.bands) == 2
+    kept = [b for key, b in site.memo.bands.items() if b.raw is raw.get(key)]
+    assert [next(iter(b.boxes)).split(".")[0] for b in kept] == ["s3"]
+    site.undo()
+    assert len(site.laid.bands) == 3
+
+
 def test_a_moved_box_or_a_part_lays_out_its_band_again(_site3):
     topo = _site3.clone()
     site = Laid(topo, set())
