@@ -24,7 +24,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from planner.layout_bands import BAND_GAP, TOPS, band_columns
+from planner.layout_bands import BAND_GAP, band_columns
 from planner.model import Topology
 
 if TYPE_CHECKING:
@@ -223,7 +223,11 @@ def forget(memo: LayoutMemo, topo: Topology, ids: Iterable[str], shown: Diagram 
     """Drop the kept bands an edit of ``ids`` may change: the band of each one's top-level
     component now, and the one ``shown`` (the diagram before the edit) drew it in; for a cable
     and a disk, those of what it joins now and joined before (a switch port's label names what
-    is cabled to it). A changed component found in no band, of a kind that draws, drops them all."""
+    is cabled to it). A component found in no band is in none kept: one that draws nothing (a
+    fabric, a zone, a rack; a cable by its ends) or one under a server, switch or subsystem new
+    since the last layout (a server restored: whatever band it joins is joined through a cable
+    or disk of the same edit, or gets a key no band had). Only a component removed with no
+    diagram shown to find it in drops them all."""
     if not memo.bands:
         return
     comps, of, bands = topo._components, memo.band_of, memo.bands
@@ -240,17 +244,9 @@ def forget(memo: LayoutMemo, topo: Topology, ids: Iterable[str], shown: Diagram 
                 if ends is None:
                     ends = {link.via: (link.a, link.b) for link in shown.links if link.via}
                 hit += ends.get(cid, ())
-        if _drop(comps, of, bands, hit) or (_top(comps, c) not in TOPS if c else shown is not None):
-            continue  # (in no band: a fabric, a zone, a rack, a cable; removed and drawn by no link)
-        bands.clear()
-        return
-
-
-def _top(comps: dict[str, Any], c: Any) -> str:
-    """The kind of ``c``'s top-level component (a band holds servers, switches, subsystems)."""
-    while c.parent is not None and c.parent in comps:
-        c = comps[c.parent]
-    return c.kind
+        if not _drop(comps, of, bands, hit) and c is None and shown is None:
+            bands.clear()
+            return
 
 
 def _drop(comps: dict[str, Any], of: dict[str, tuple], bands: dict[tuple, BandLaid], hit: list[str]) -> bool:

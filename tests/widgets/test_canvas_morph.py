@@ -391,6 +391,56 @@ def test_random_interleavings_end_in_what_a_rebuild_shows(qtbot, parts, benchmar
     assert mine == ref, repr(_diff(mine, ref))
 
 
+def test_random_edits_of_a_site_end_in_what_a_rebuild_shows(qtbot, parts, monkeypatch):
+    """The same on a site of three servers, every group expanded, whose bands are kept from one
+    layout to the next (planner.layout_keep: the canvas skips the bands it shares with the
+    diagram shown): cables and a server deleted, drawers folded and opened, arrays edited, undo
+    and redo, in a random order, some overlapping: once quiet, what a fresh scene's full paint
+    shows."""
+    import random
+
+    from PySide6.QtWidgets import QApplication
+
+    monkeypatch.setattr(morph_module, "MORPH_SLICE_S", 0.0)
+    doc, scene = background_canvas(qtbot, parts, build_site(parts, 3))
+    scene.set_all_collapsed(False)
+    settle(qtbot, doc, scene)
+    rnd = random.Random(11)
+    topo = doc.topology
+    drawers, arrays = topo.ids_of_kind("drawer"), topo.ids_of_kind("array")
+    steps = [
+        lambda: scene.toggle_collapsed(rnd.choice(drawers)),
+        lambda: doc.run(edit.delete, [rnd.choice(doc.topology.ids_of_kind("cable"))]),
+        lambda: doc.run(edit.delete, [rnd.choice(doc.topology.ids_of_kind("server"))]),
+        lambda: doc.run(edit.set_attr, rnd.choice([a for a in arrays if a in doc.topology]), "segment_kb", 64),
+        doc.undo_stack.undo,
+        doc.undo_stack.redo,
+    ]
+    shared = 0
+    real = morph_module.shared_bands
+
+    def counting(old, new):
+        nonlocal shared
+        got = real(old, new)
+        shared += len(got)
+        return got
+
+    monkeypatch.setattr(morph_module, "shared_bands", counting)
+    for k in [0, 1, 3, 0, 4, 1, 2, 4, 0, 5, 1, 4, 4, 0, 2, 4, 3, 1, 0]:  # (each kind of step, several times)
+        steps[k]()
+        if rnd.random() < 0.6:  # (shown before the next: the next morph starts from the lane's diagram)
+            settle(qtbot, doc, scene)
+            continue
+        for _ in range(rnd.randint(0, 30)):
+            QApplication.processEvents()
+    settle(qtbot, doc, scene)
+    qtbot.waitUntil(lambda: scene._build is scene._morphing is None and not doc.background_busy(), timeout=30000)
+    settle(qtbot, doc, scene)
+    assert shared > 0  # (morphs that kept bands whole)
+    mine, ref = shown(scene), full_paint(qtbot, parts, doc, scene)
+    assert mine == ref, repr(_diff(mine, ref))
+
+
 def _diff(a, b):  # debugging aid
     for k in range(len(a)):
         if a[k] != b[k]:
