@@ -15,9 +15,10 @@ from the HBAs cabled or zoned to them in design order (never from where a box ha
 subsystems stay in their grid cell whether folded or not.
 
 A site of several servers not joined by cables is laid out in bands (:mod:`planner.layout_bands`):
-each server with its switches and subsystems is laid out as above, its columns starting level
-with its band's top; in the editor the bands stand in columns (``layout_bands.band_columns``),
-in the build sheet one under the other.
+each server with its switches and subsystems is laid out as above, on its own, then placed
+(:mod:`planner.layout_keep`), its columns starting level with its band's top; in the editor the
+bands stand in columns (``layout_bands.band_columns``), in the build sheet one under the other.
+A memo keeps each band until an edit touches it (one band of a site laid out again per edit).
 
 ``editor=True`` adds what the editor's canvas shows and the build sheet does not: each HBA as its
 own box in its slot row, and the enclosures of an expanded subsystem with one small cell per
