@@ -362,3 +362,31 @@ def test_far_out_a_tall_narrow_box_has_its_name_up_its_side(qtbot, parts, benchm
     view.viewport().update()
     bare = count(view.viewport().grab().toImage(), rect, dark, 60)
     assert written > bare + 15  # the name's letters, up the box
+
+
+def test_far_out_the_figures_are_placed_when_the_boxes_are_woken(qtbot, parts, benchmark_design):
+    """Far out (the overview shown, no item drawn) an analysis's new figures are kept on their
+    boxes, not placed; the boxes are woken when the canvas is idle, or at once when zoomed in:
+    the canvas then shows what a full paint shows."""
+    from tests.widgets.test_canvas_incremental import background_canvas, full_paint, settle, shown
+
+    doc, scene = background_canvas(qtbot, parts, benchmark_design)
+    scene.set_all_collapsed(False)
+    settle(qtbot, doc, scene)
+    scene.set_low_detail(True, FAR_SCALE * 0.5)
+    later: list = []
+    real = scene.wake_later
+    scene.wake_later = lambda item: (later.append((item, item._figure_due, item._figure_text)), real(item))[1]
+    for change in (lambda: doc.run(edit.delete, ["fastt3"]), doc.undo_stack.undo):
+        later.clear()
+        change()
+        settle(qtbot, doc, scene)
+        due = [(item, want[0]) for item, want, placed in later if want is not None and want[0] != placed]
+        assert len(due) > 5  # (kept, not placed, by the paint)
+        qtbot.waitUntil(lambda due=due: all(item._figure_due is None for item, _ in due), timeout=10000)  # idle
+        assert all(item._figure_text == want for item, want in due if scene.items_by_id.get(item.cid) is item)
+    doc.run(edit.set_attr, doc.topology.ids_of_kind("array")[0], "segment_kb", 256)
+    settle(qtbot, doc, scene)
+    scene.set_low_detail(False, 1.0)  # zoomed in: every box woken at once
+    assert all(item._figure_due is None for item in scene.items_by_id.values())
+    assert shown(scene) == full_paint(qtbot, parts, doc, scene)

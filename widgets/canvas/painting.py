@@ -246,10 +246,13 @@ class Painting:
             if self._subtexts.get(cid) != texts:  # wrapping and eliding cost: only for a new text
                 self._subtexts[cid] = texts
                 item.set_subtext(*texts)
+        far = self.far  # (no item drawn: the figure placed when the item is woken)
         if pct and not item.box.collapsed:
-            item.set_figure(f"{own.load:,.0f} / {own.capacity:,.0f} MB/s, {pct}", pct)
+            due = item.set_figure(f"{own.load:,.0f} / {own.capacity:,.0f} MB/s, {pct}", pct, far)
         else:
-            item.set_figure("", "")
+            due = item.set_figure("", "", far)
+        if due:
+            self.wake_later(item)
         u, nb, _, _ = busiest(result, members, binds)
         item.set_analysis(u, nb)  # (its tooltip made when asked for: see analysis_tip)
 
