@@ -232,25 +232,31 @@ def test_a_morph_in_slices_holds_the_views_and_paints_once_done(qtbot, parts, be
     view = QGraphicsView(scene, scene.test_owner)
     scene.set_all_collapsed(False)
     settle(qtbot, doc, scene)
-    slices = []
+    slices, seen, lit, at_lit = [], [], [], []  # (read as a slice begins: a morph may end between two polls)
     real = scene._morph_slice
-    monkeypatch.setattr(scene, "_morph_slice", lambda: slices.append(scene._morphing) or real())
+
+    def slice_seen() -> None:
+        slices.append(scene._morphing)
+        seen.append((view.viewport().updatesEnabled(), scene.painted_revision, doc.layout_showing))
+        if lit and scene._morphing is not None:  # a path lit up while the morph is under way
+            scene.highlight_path(lit.pop())  # needs every link: the morph is finished first
+            at_lit.append((scene._morphing, any(li.highlighted for li in scene.links), len(scene.links)))
+            return
+        real()
+
+    monkeypatch.setattr(scene, "_morph_slice", slice_seen)
     scene._morph_timer.timeout.disconnect()
     scene._morph_timer.timeout.connect(scene._morph_slice)
     doc.run(edit.delete, ["fastt3"])
-    qtbot.waitUntil(lambda: scene._morphing is not None, timeout=30000)
-    assert not view.viewport().updatesEnabled() and scene.painted_revision is None
-    assert doc.layout_showing  # the analysis lane waits for it (at most LAYOUT_FIRST_S)
     settle(qtbot, doc, scene)
+    assert seen and seen[0] == (False, None, True)  # held, nothing painted, the analysis lane waiting
     assert len(slices) > 3 and view.viewport().updatesEnabled() and not doc.layout_showing
     assert shown(scene) == full_paint(qtbot, parts, doc, scene)
 
-    path = next(p for p in doc.analysis.result.paths if "fastt9" in p.hops[-1])
+    lit.append(next(p for p in doc.analysis.result.paths if "fastt9" in p.hops[-1]))
     doc.undo_stack.undo()
-    qtbot.waitUntil(lambda: scene._morphing is not None, timeout=30000)
-    scene.highlight_path(path)  # needs every link: the morph is finished first
-    assert scene._morphing is None and any(li.highlighted for li in scene.links)
-    assert len(scene.links) == len(scene.diagram.links)
+    qtbot.waitUntil(lambda: not lit, timeout=30000)
+    assert at_lit == [(None, True, len(scene.diagram.links))]  # finished at once, the path lit
     settle(qtbot, doc, scene)
     scene.highlight_path(None)
     assert shown(scene) == full_paint(qtbot, parts, doc, scene)
@@ -545,12 +551,16 @@ def test_the_views_paint_nothing_while_the_items_change(qtbot, parts, benchmark_
     view.viewport().installEventFilter(paints)
     victim = "p690" if server else "fastt3"
     rect = scene.sceneRect()
+    began: list[int] = []  # (a morph begun: it may end between two polls of a wait)
+    real = morph_module.morph
+    monkeypatch.setattr(morph_module, "morph", lambda *a, **k: began.append(1) or real(*a, **k))
     doc.run(edit.delete, [victim])
-    qtbot.waitUntil(lambda: scene._morphing is not None or scene._build is not None, timeout=30000)
+    qtbot.waitUntil(lambda: bool(began), timeout=30000)
     settle(qtbot, doc, scene)
     assert scene.sceneRect() != rect or not server  # (the server gone: a smaller diagram)
+    began.clear()
     doc.undo_stack.undo()
-    qtbot.waitUntil(lambda: scene._morphing is not None or scene._build is not None, timeout=30000)
+    qtbot.waitUntil(lambda: bool(began), timeout=30000)
     settle(qtbot, doc, scene)
     qtbot.waitUntil(lambda: view.viewport().updatesEnabled(), timeout=5000)
     qtbot.wait(50)
