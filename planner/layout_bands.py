@@ -22,12 +22,7 @@ one site's racks hold every server.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from planner.model import Topology
-
-if TYPE_CHECKING:
-    from planner.layout import Diagram
 
 #: the components a band is made of (the diagram's top-level groups besides volume groups)
 TOPS = ("server", "switch", "subsystem")
@@ -151,24 +146,3 @@ def band_columns(bands: int) -> int:
     size its servers can be told apart. From the count alone, so a band growing (a group
     opened) or a server deleted moves no band to another column."""
     return max(1, round((0.8 * bands) ** 0.5))
-
-
-def wrap_bands(d: Diagram, starts: list[tuple[int, float]]) -> None:
-    """Stand the bands (laid out one under the other: each one's first box's place in
-    ``d.boxes`` and its top) in :func:`band_columns` columns, filled top to bottom, each
-    as wide as the diagram."""
-    across = band_columns(len(starts))
-    if across < 2:
-        return
-    down = -(-len(starts) // across)
-    boxes = list(d.boxes.values())
-    step = max(b.x + b.w for b in boxes) + BAND_GAP * 3
-    for c in range(1, across):
-        first = c * down
-        if first >= len(starts):
-            break
-        end = starts[first + down][0] if first + down < len(starts) else len(boxes)
-        dx, dy = c * step, starts[0][1] - starts[first][1]
-        for b in boxes[starts[first][0] : end]:
-            b.x += dx
-            b.y += dy
