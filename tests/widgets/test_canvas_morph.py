@@ -352,7 +352,7 @@ def test_a_group_folded_or_opened_is_laid_out_off_the_gui_thread(qtbot, parts, b
     assert shown(scene) == full_paint(qtbot, parts, doc, scene)
 
 
-SEEDS = [int(s) for s in os.environ.get("SEEDS", "3,11,14,16").split(",")]  # more: SEEDS=1,2,... pytest
+SEEDS = [int(s) for s in os.environ.get("SEEDS", "3,7,11,14,16,58").split(",")]  # more: SEEDS=1,2,... pytest
 
 
 @pytest.mark.parametrize("seed", SEEDS)
@@ -395,6 +395,10 @@ def test_random_interleavings_end_in_what_a_rebuild_shows(qtbot, parts, benchmar
     settle(qtbot, doc, scene)
     mine, ref = shown(scene), full_paint(qtbot, parts, doc, scene)
     assert mine == ref, repr(_diff(mine, ref))
+    if scene.far:  # and back from far out, each item's detail as a fresh scene's
+        scene.set_low_detail(rnd.random() < 0.5, 1.0)
+        mine, ref = shown(scene), full_paint(qtbot, parts, doc, scene)
+        assert mine == ref, repr(_diff(mine, ref))
 
 
 def test_random_edits_of_a_site_end_in_what_a_rebuild_shows(qtbot, parts, monkeypatch):

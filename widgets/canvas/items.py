@@ -139,6 +139,7 @@ class BoxItem(QGraphicsRectItem):
         self.subtext: QGraphicsSimpleTextItem | None = None
         self.figure: QGraphicsSimpleTextItem | None = None  # load / capacity
         self.summary: QGraphicsSimpleTextItem | None = None  # the name, large, at low detail
+        self.summary_scale = 1.0  # the view's scale the summary was set for
         self._figure_text = self._short = ""
         self._figure_due: tuple[str, str] | None = None  # (far out) the figure to place once woken
         self._tip_due = False  # the analysis tooltip is to be made (see toolTip)
@@ -231,6 +232,8 @@ class BoxItem(QGraphicsRectItem):
         new = box.label.split("\n", 1)
         if self.text is not None and old[0] != new[0]:  # (asleep: made from the label when it wakes)
             self._set_title(new[0])
+            if self.summary is not None:  # (its name, large, zoomed out: at the scale it was set for)
+                self.set_low_detail(self.low, self.summary_scale)
         if old[1:] != new[1:] and len(new) > 1:
             self.set_subtext(new[1])
         if (self.text is None and not self.asleep) or self.util is None:
@@ -365,6 +368,7 @@ class BoxItem(QGraphicsRectItem):
         if self.summary is None:
             return
         self.summary.setVisible(low)
+        self.summary_scale = scale
         title = self.box.label.split("\n")[0]
         px = 1.0 / max(scale, 1e-3)  # one screen pixel in scene units
         # about 11 pixels high, within the title row of a group; at least 7 pixels where the box allows

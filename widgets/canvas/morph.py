@@ -516,7 +516,11 @@ class Morphing:
         for cid in (*done.made, *done.changed, *done.removed):
             self._subtexts.pop(cid, None)
         if self._members is not None:
-            self._regroup(old, d, alias_changes(old, d) if done.aliases is None else done.aliases)
+            moved = alias_changes(old, d) if done.aliases is None else done.aliases
+            # a box made again shows its own component (a deleted subsystem back by an undo: no
+            # alias changed, and the analysis shown may still be the one from before the delete)
+            again = [c for c in done.made if c not in self._member_set]
+            self._regroup(old, d, [*moved, *again] if again else moved)
             for cid in done.removed:
                 if cid not in self.items_by_id:
                     self._member_set.difference_update(self._members.pop(cid, ()))
