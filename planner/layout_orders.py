@@ -134,12 +134,14 @@ class LayoutMemo:
                     todo += below.get(c, ())
         cells, cell_reads = self.cells, self.cell_reads
         for cid in ids:
-            if (sub := cell_reads.get(cid)) is not None:
+            keep = _cell_unchanged(cells, comps.get(cid))
+            if (sub := cell_reads.get(cid)) is not None and not keep:
                 cells.pop(sub, None)
             c: str | None = cid
             while c is not None:
                 members.pop(c, None)
-                cells.pop(c, None)
+                if not keep:
+                    cells.pop(c, None)
                 comp = comps.get(c)
                 c = comp.parent if comp is not None else None
             if shown is not None and (g := shown.alias.get(cid)) is not None:
@@ -176,6 +178,17 @@ class LayoutMemo:
                 self.peers = None
             if self.storage is not None and (cid in self.storage_read or kind in _STORAGE_KINDS):
                 self.storage = None
+
+
+def _cell_unchanged(cells: dict[str, tuple], comp: Component | None) -> bool:
+    """Whether an edit of ``comp`` leaves its subsystem's cell as the memo keeps it: a host
+    mapping that was in the cell already (a mapping draws no box, only its alias to the
+    subsystem; a delete elsewhere cleans the references of many mappings: a server deleted on
+    the 16x site touched all 56 cells of its band)."""
+    if comp is None or comp.kind != "host_mapping" or comp.parent is None:
+        return False
+    kept = cells.get(comp.parent)
+    return kept is not None and comp.id in kept[2]
 
 
 def _server_of(comps: dict[str, Component], comp: Component | None) -> str | None:

@@ -141,3 +141,27 @@ def test_a_band_below_a_taller_one_is_placed_anew_not_laid_out(parts):
     assert moved and len(moved) == len(laid)
     kept = [band for key, band in site.memo.bands.items() if band.raw is raw.get(key)]  # (not laid out again)
     assert sorted(next(iter(b.boxes)).split(".")[0] for b in kept) == ["s2", "s3", "s4", "s5"]
+
+
+def test_a_mapping_edited_keeps_its_subsystems_cell_one_added_or_removed_does_not(_site3):
+    """A subsystem's expanded cell (its boxes laid out apart) is kept by the memo while no edit
+    touches it. A host mapping draws no box: its references edited (a server deleted cleans
+    those of every mapping of its subsystems) keep the cell; a mapping added or removed (its
+    alias to the subsystem) drops it. Each layout equals one from nothing (``Laid``)."""
+    topo = _site3.clone()
+    site = Laid(topo, set())
+    mapping = next(m for m in topo.of_kind("host_mapping") if m.id.startswith("s2.") and m["hba_ports"])
+    sub = mapping.parent
+    cell = site.memo.cells[sub]
+    site.run(edit.set_attr, mapping.id, "hba_ports", list(mapping["hba_ports"][:1]))
+    assert site.memo.cells[sub] is cell  # kept
+    site.run(edit.delete, ["s2.p690"])  # every mapping of s2's subsystems cleaned
+    subs = {m.parent for m in topo.of_kind("host_mapping") if m.id.startswith("s2.")}
+    assert site.memo.cells[sub] is cell and all(site.memo.cells.get(s) for s in subs)
+    site.undo()
+    assert site.memo.cells[sub] is cell
+    site.run(edit.add_host_mapping, sub, "extra", [], [])
+    assert site.memo.cells[sub] is not cell and "extra" in str(site.laid.alias)  # laid out again
+    cell = site.memo.cells[sub]
+    site.undo()
+    assert site.memo.cells[sub] is not cell

@@ -170,6 +170,32 @@ def test_links_removed_leave_the_others_gathered_where_they_are(qtbot, parts, be
         assert _gathered(overview) == patched
 
 
+def test_the_arrays_and_names_kept_between_paints_draw_what_a_fresh_overview_draws(qtbot, parts, benchmark_design):
+    """The overview keeps each batch's array and each name as laid out at the zoom shown from
+    one paint to the next: after a recolouring, a rename and its undo, the view shows what it
+    shows once everything is gathered, drawn and laid out again from nothing."""
+    doc, scene, view, overview = _expanded_far(qtbot, parts, benchmark_design)
+    view.show_legend = False
+    server, array = doc.topology.ids_of_kind("server")[0], doc.topology.ids_of_kind("array")[0]
+    steps = [
+        lambda: doc.run(edit.set_attr, array, "segment_kb", 256),
+        lambda: doc.run(edit.delete, [doc.topology.ids_of_kind("cable")[0]]),  # loads shift: colours change
+        lambda: doc.run(edit.set_attr, server, "name", "Renamed server"),
+        doc.undo_stack.undo,
+        doc.undo_stack.undo,
+    ]
+    for step in steps:
+        step()
+        scene.flush()
+        kept = view.viewport().grab().toImage()
+        assert any(s.flat_fills for s in overview._stripes.values())  # (arrays kept for the next paint)
+        names = {cid: got[2][2].text() for cid, got in overview._names_laid.items() if cid and got[2]}
+        assert names.get(server, "").startswith(doc.topology[server].name[:4])
+        overview.invalidate()  # everything gathered again from nothing at the next paint
+        fresh = view.viewport().grab().toImage()
+        assert kept == fresh
+
+
 def _reference(overview, scale: float, size) -> QImage:
     """The overview's stripes drawn the plain way, a QRectF or QLineF made for each shape of
     their batches, at ``scale`` into an image of ``size``."""

@@ -28,8 +28,8 @@ from itertools import chain
 from typing import Any
 
 import shiboken6
-from PySide6.QtCore import QLineF, QRectF, Qt
-from PySide6.QtGui import QColor, QPainter, QPen, QPixmap
+from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
+from PySide6.QtGui import QColor, QPainter, QPen, QPixmap, QStaticText, QTransform
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene, QStyleOptionGraphicsItem
 
 from widgets.canvas.grave import Grave
@@ -61,24 +61,33 @@ _SELECTED = QColor(255, 140, 0)
 class _Stripe:
     """The batches of one stripe: each box's rectangle by (depth, colour), each link's line by
     (colour, width), as plain tuples; and the arrays of doubles a paint draws (:func:`_flat`),
-    made when it draws them. Tuples, not Qt objects: PySide registers every Qt object it wraps
+    each made when it is first drawn and kept until its batch changes (an edit recolours a few
+    batches of a stripe: the others are drawn again from the arrays they had). Tuples, not Qt objects: PySide registers every Qt object it wraps
     in one table, which grows by doubling, all of it copied each time (with the 16x site
     expanded, 108,000 rectangles and lines kept here made it cross 350,000 entries while the
     items were made: 20-40 ms in one step)."""
 
-    __slots__ = ("fills", "lines", "drawn")
+    __slots__ = ("fills", "lines", "flat_fills", "flat_lines")
 
     def __init__(self) -> None:
         self.fills: dict[tuple[int, int], dict[str, tuple]] = {}  # (x, y, w, h)
         self.lines: dict[tuple[int, int], dict[Any, tuple]] = {}  # link -> (x1, y1, x2, y2)
-        self.drawn: tuple[list, list] | None = None  # ([(colour key, rects)], [(pen key, lines)]) (see _flat)
+        self.flat_fills: dict[tuple[int, int], array] = {}  # batch key -> its array (see _flat)
+        self.flat_lines: dict[tuple[int, int], array] = {}
+
+    def flat(self, key: tuple[int, int], lines: bool) -> array:
+        """Batch ``key``'s shapes as :func:`_flat` makes them (kept until the batch changes)."""
+        kept = self.flat_lines if lines else self.flat_fills
+        got = kept.get(key)
+        if got is None:
+            got = kept[key] = _flat((self.lines if lines else self.fills)[key].values())
+        return got
 
     def batches(self) -> tuple[list, list]:
-        if self.drawn is None:
-            fills = [(k, _flat(self.fills[k].values())) for k in sorted(self.fills)]
-            lines = [(k, _flat(batch.values())) for k, batch in self.lines.items()]
-            self.drawn = (fills, lines)
-        return self.drawn
+        """([(colour key, rects)], [(pen key, lines)]) as arrays (see _flat)."""
+        fills = [(k, self.flat(k, False)) for k in sorted(self.fills)]
+        lines = [(k, self.flat(k, True)) for k in self.lines]
+        return fills, lines
 
 
 def _flat(shapes: Iterable[tuple[float, float, float, float]]) -> array:
@@ -180,6 +189,10 @@ class OverviewItem(QGraphicsItem):
         self._colours: dict[tuple[int, int], QColor] = {}  # (depth, rgba) -> the colour
         self._pens: dict[tuple[int, int], QPen] = {}  # (rgba, width) -> the pen
         self._box_names: dict[str, tuple[QRectF, str]] = {}
+        #: each name as drawn at the zoom of the last paint (see _name_at; None: that zoom),
+        #: with the name and rectangle it was worked out for (eliding all of them each paint
+        #: was half the names' time)
+        self._names_laid: dict[Any, tuple] = {}
         self._changed: set[tuple[int, int]] = set()  # stripes changed since the picture was drawn
         self._grave = Grave()  # the batches of everything gathered before (freed as it gathers)
         #: the picture: (bounds, zoom step, {stripe: (where in the scene, its tile)}), its
@@ -279,6 +292,7 @@ class OverviewItem(QGraphicsItem):
                 self._grave.bury(*stripe.fills.values(), *stripe.lines.values())
             self._grave.bury(self._stripes, self._box_keys, self._link_keys, self._box_names)
             self._stripes, self._box_keys, self._link_keys, self._box_names = {}, {}, {}, {}
+            self._names_laid = {}
             self._stale_boxes, self._stale_links = set(scene.items_by_id), set(scene.links)
             self._moved_boxes = set()
         boxes, links, moved = self._stale_boxes, self._stale_links, self._moved_boxes
@@ -307,12 +321,14 @@ class OverviewItem(QGraphicsItem):
         stripes, key = self._stripes, was[1]
         for i in was[0]:
             stripe = stripes[i]
-            batches = stripe.fills if which == "fills" else stripe.lines
+            batches, flats = (
+                (stripe.fills, stripe.flat_fills) if which == "fills" else (stripe.lines, stripe.flat_lines)
+            )
             batch = batches[key]
             del batch[member]
             if not batch:
                 del batches[key]
-            stripe.drawn = None
+            flats.pop(key, None)
         self._changed.update(was[0])
 
     def _gather_box(self, items: dict[str, Any], cid: str) -> None:
@@ -373,7 +389,7 @@ class OverviewItem(QGraphicsItem):
         if was is not None and was[0] == which and was[1] == key:  # (in its batches: moved within)
             for i in which:
                 stripe = stripes[i]
-                stripe.drawn = None
+                stripe.flat_fills.pop(key, None)
                 stripe.fills[key][cid] = place
             return
         self._drop(cid, was, "fills")
@@ -381,7 +397,7 @@ class OverviewItem(QGraphicsItem):
             stripe = stripes.get(i)
             if stripe is None:
                 stripe = stripes[i] = _Stripe()
-            stripe.drawn = None
+            stripe.flat_fills.pop(key, None)
             batch = stripe.fills.get(key)
             if batch is None:
                 batch = stripe.fills[key] = {}
@@ -440,7 +456,7 @@ class OverviewItem(QGraphicsItem):
             stripe = stripes.get(s)
             if stripe is None:
                 stripe = stripes[s] = _Stripe()
-            stripe.drawn = None
+            stripe.flat_lines.pop(key, None)
             batch = stripe.lines.get(key)
             if batch is None:
                 batch = stripe.lines[key] = {}
@@ -588,11 +604,11 @@ class OverviewItem(QGraphicsItem):
         stripe, out = self._stripes[i], []
         edge = QPen(_EDGE, 0) if scale >= 0.03 else QPen(Qt.PenStyle.NoPen)  # edges once they are apart
         for key, batch in stripe.lines.items():
-            flat, n = _flat(batch.values()), len(batch)
+            flat, n = stripe.flat(key, True), len(batch)
             out += [(self._pens[key], None, flat, k, min(_OPS_EVERY, n - k)) for k in range(0, n, _OPS_EVERY)]
         for key in sorted(stripe.fills):
             batch = stripe.fills[key]
-            flat, n = _flat(batch.values()), len(batch)
+            flat, n = stripe.flat(key, False), len(batch)
             out += [(edge, self._colours[key], flat, k, min(_OPS_EVERY, n - k)) for k in range(0, n, _OPS_EVERY)]
         out.reverse()
         return out
@@ -622,25 +638,56 @@ class OverviewItem(QGraphicsItem):
         drawers, an expanded drawer: a site's bands zoomed to fit say which server each is)."""
         size = 9.0 / max(scale, 1e-4)
         f = font(round(size, 1), True)
-        fm = metrics(f)
         painter.setFont(f)
         painter.setPen(QColor(30, 30, 30))
-        for rect, name in self._box_names.values():
+        laid, fm, base = self._names_laid, None, None
+        if laid.get(None) != (scale, f.pointSizeF()):  # (another zoom: every name elided again)
+            laid.clear()
+            laid[None] = (scale, f.pointSizeF())
+        for cid, (rect, name) in self._box_names.items():
             if not rect.intersects(exposed):
                 continue
-            if rect.width() * scale >= 40:
-                text = fm.elidedText(name, Qt.TextElideMode.ElideRight, rect.width() - 4 / scale)
-                if len(text) >= 4:
-                    painter.drawText(rect.adjusted(2 / scale, 1 / scale, 0, 0), Qt.AlignmentFlag.AlignLeft, text)
-            elif rect.width() * scale >= 12 and rect.height() * scale >= 40:
-                text = fm.elidedText(name, Qt.TextElideMode.ElideRight, rect.height() - 4 / scale)
-                if len(text) >= 4:
-                    painter.save()
-                    painter.translate(rect.left() + 1 / scale, rect.bottom() - 2 / scale)
-                    painter.rotate(-90)  # (x up the box, y across it)
-                    along = QRectF(0, 0, rect.height() - 4 / scale, rect.width() - 2 / scale)
-                    painter.drawText(along, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop, text)
-                    painter.restore()
+            got = laid.get(cid)
+            if got is None or got[0] != name or got[1] != rect:
+                fm = fm or metrics(f)
+                got = laid[cid] = (name, rect, _name_at(rect, name, scale, fm))
+            op = got[2]
+            if op is None:
+                continue
+            if op[0] is None:
+                painter.drawStaticText(op[1], op[2])
+            else:
+                if base is None:
+                    base = painter.transform()
+                painter.setTransform(op[0] * base)  # (x up the box, y across it)
+                painter.drawStaticText(0.0, 0.0, op[2])
+        if base is not None:
+            painter.setTransform(base)
+
+
+def _name_at(rect: QRectF, name: str, scale: float, fm: Any) -> tuple | None:
+    """Where and how a box's name is drawn at ``scale`` (font metrics ``fm``): (None, its
+    top-left corner, the text) across the box's top, or (the turn from the scene up the box,
+    None, the text) up its left edge; None when the box is too small for a name, or the name
+    would be elided too far. The text a :class:`QStaticText`: its glyphs laid out once (256
+    names up the drawers of the 16x site expanded took 1.9 ms a paint drawn as strings, 1.0
+    as static texts)."""
+    if rect.width() * scale >= 40:
+        text = fm.elidedText(name, Qt.TextElideMode.ElideRight, rect.width() - 4 / scale)
+        return (
+            (None, QPointF(rect.left() + 2 / scale, rect.top() + 1 / scale), _static(text)) if len(text) >= 4 else None
+        )
+    if rect.width() * scale >= 12 and rect.height() * scale >= 40:
+        text = fm.elidedText(name, Qt.TextElideMode.ElideRight, rect.height() - 4 / scale)
+        up = QTransform.fromTranslate(rect.left() + 1 / scale, rect.bottom() - 2 / scale).rotate(-90)
+        return (up, None, _static(text)) if len(text) >= 4 else None
+    return None
+
+
+def _static(text: str) -> QStaticText:
+    st = QStaticText(text)
+    st.setPerformanceHint(QStaticText.PerformanceHint.AggressiveCaching)
+    return st
 
 
 def overview_scene(scene: Any) -> QGraphicsScene:
