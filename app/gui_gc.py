@@ -338,3 +338,28 @@ def start_thread(target: Callable[[], None], name: str) -> threading.Thread:
         release_gc()
         raise
     return thread
+
+
+#: wrapped Qt objects the table is grown for at startup (see :func:`reserve_wrappers`)
+RESERVED_WRAPPERS = 140_000
+_reserved = False
+
+
+def reserve_wrappers(count: int | None = None) -> bool:
+    """Grow PySide's table of wrapped Qt objects once, before the first window shows: ``count``
+    objects wrapped and dropped at once (a C++ hash table, which grows by doubling, copying
+    every entry, and never shrinks). Without it, the first expand of everything on the 16x site
+    (its canvas then wraps 116,000 objects) crossed a doubling inside one slice: the event loop
+    blocked 15-18 ms, 10 ms with the table grown beforehand (probes, twenty-sixth session);
+    the growing takes 55 ms, once a process. True when it grew the table (the first call)."""
+    global _reserved
+    if _reserved:
+        return False
+    from PySide6.QtCore import QPointF
+
+    _reserved = True
+    held = [
+        QPointF() for _ in range(RESERVED_WRAPPERS if count is None else count)
+    ]  # (each registered in the table while it lives)
+    del held
+    return True

@@ -59,6 +59,7 @@ class MainWindow(QMainWindow):
 
     def __init__(self, catalog, parent=None) -> None:
         super().__init__(parent)
+        gui_gc.reserve_wrappers()  # before a canvas wraps its items (see there)
         slice_budget.watch()  # the panels' slices share a pass of the event loop (see widgets.slice_budget)
         self.catalog = catalog
         self.settings = settings()

@@ -434,3 +434,20 @@ def test_a_window_closed_leaves_nothing_frozen_behind(qtbot, home):
     del w
     qtbot.waitUntil(lambda: all(ref() is None for ref in gone), timeout=5000)
     assert gc.get_freeze_count() == 0
+
+
+def test_the_first_window_grows_the_table_of_wrapped_objects_once(qtbot, home, monkeypatch):
+    """PySide's table of wrapped Qt objects is grown before the first window's canvas wraps
+    anything (see gui_gc.reserve_wrappers): once a process, by a window made."""
+    from app.mainwindow import MainWindow
+    from catalogs.catalog import Catalog
+
+    monkeypatch.setattr(gui_gc, "_reserved", False)
+    monkeypatch.setattr(gui_gc, "RESERVED_WRAPPERS", 2000)
+    grown = []
+    real = gui_gc.reserve_wrappers
+    monkeypatch.setattr(gui_gc, "reserve_wrappers", lambda count=None: grown.append(real(count)) or grown[-1])
+    for _ in range(2):
+        w = MainWindow(Catalog(":memory:"))
+        qtbot.addWidget(w)
+    assert grown == [True, False]  # the first window grew it, the second found it grown
