@@ -169,6 +169,17 @@ def follow_canvas(scene: Any) -> None:
     scene.sliced.connect(_freeze_sliced)
 
 
+def follow_view(view: Any) -> None:
+    """Freeze what panning and zooming ``view`` made (its layers' tiles, the pictures drawn
+    beforehand), once it has been still a moment: left to the collector, a full collection
+    fell in the next edit (the 16x site panned and zoomed out, then a server deleted: 90,000
+    objects walked, 28 ms of a 50 ms block, freeing nothing)."""
+    moved = lambda *_: freeze_when_idle()  # noqa: E731  (a pan step restarts the wait)
+    view.zoomChanged.connect(moved)
+    view.horizontalScrollBar().valueChanged.connect(moved)
+    view.verticalScrollBar().valueChanged.connect(moved)
+
+
 class _SliceHold(QObject):
     """Holds the automatic collector off while the canvas works in slices (see SLICES_QUIET_MS)."""
 

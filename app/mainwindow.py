@@ -76,6 +76,7 @@ class MainWindow(QMainWindow):
         self.doc.projectReplaced.connect(gui_gc.thaw)  # the old design's cyclic garbage can go
         self.doc.analysisReady.connect(gui_gc.adopt_analysis)  # its objects are not walked again
         gui_gc.follow_canvas(self.scene)  # the new items stay: not walked again
+        gui_gc.follow_view(self.view)  # what a pan or zoom made stays too
         self.scene.building.connect(self._show_building)
         self.controller = Controller(self.doc, catalog, self)
         self.controller.connect_canvas(self.scene)

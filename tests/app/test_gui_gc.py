@@ -451,3 +451,23 @@ def test_the_first_window_grows_the_table_of_wrapped_objects_once(qtbot, home, m
         w = MainWindow(Catalog(":memory:"))
         qtbot.addWidget(w)
     assert grown == [True, False]  # the first window grew it, the second found it grown
+
+
+def test_what_a_pan_or_zoom_made_is_frozen_once_the_view_is_still(window, qtbot):
+    """Panning and zooming make long-lived objects (the view's tiles and pictures); once the
+    view has been still a moment they are frozen like a rebuilt canvas (else a full collection
+    walked them in the next edit)."""
+    gui_gc.freeze_when_idle()  # (the freezer made)
+    freezer = gui_gc._freezer
+    qtbot.waitUntil(lambda: not freezer.timer.isActive(), timeout=5000)
+    freezer.timer.setInterval(30)
+    try:
+        bar = window.view.horizontalScrollBar()
+        for move in (lambda: window.view.zoom(3.0), lambda: bar.setValue(bar.maximum() // 2)):  # (in: room to pan)
+            before = freezer.frozen
+            move()
+            assert freezer.timer.isActive()
+            qtbot.waitUntil(lambda before=before: freezer.frozen > before, timeout=5000)
+    finally:
+        freezer.timer.setInterval(gui_gc.FREEZE_AFTER_MS)
+        gc.unfreeze()
