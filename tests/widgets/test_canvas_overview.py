@@ -210,9 +210,9 @@ def _reference(overview, scale: float, size) -> QImage:
     p.scale(scale, scale)
     for i in sorted(overview._stripes):
         stripe = overview._stripes[i]
-        for key, batch in stripe.lines.items():
+        for key in sorted(stripe.lines):  # (colour by colour, as the overview draws them)
             p.setPen(overview._pens[key])
-            p.drawLines([QLineF(*ln) for ln in batch.values()])
+            p.drawLines([QLineF(*ln) for ln in stripe.lines[key].values()])
         p.setPen(QPen(_EDGE, 0) if scale >= 0.03 else QPen(Qt.PenStyle.NoPen))
         for key in sorted(stripe.fills):
             p.setBrush(overview._colours[key])

@@ -86,7 +86,7 @@ class _Stripe:
     def batches(self) -> tuple[list, list]:
         """([(colour key, rects)], [(pen key, lines)]) as arrays (see _flat)."""
         fills = [(k, self.flat(k, False)) for k in sorted(self.fills)]
-        lines = [(k, self.flat(k, True)) for k in self.lines]
+        lines = [(k, self.flat(k, True)) for k in sorted(self.lines)]  # (see OverviewItem._ops)
         return fills, lines
 
 
@@ -603,7 +603,8 @@ class OverviewItem(QGraphicsItem):
         lines, the batch's shapes (:func:`_flat`), the first, how many)."""
         stripe, out = self._stripes[i], []
         edge = QPen(_EDGE, 0) if scale >= 0.03 else QPen(Qt.PenStyle.NoPen)  # edges once they are apart
-        for key, batch in stripe.lines.items():
+        for key in sorted(stripe.lines):  # (in one order, whatever order they were gathered in:
+            batch = stripe.lines[key]  # where lines of two colours cross, the same one is on top)
             flat, n = stripe.flat(key, True), len(batch)
             out += [(self._pens[key], None, flat, k, min(_OPS_EVERY, n - k)) for k in range(0, n, _OPS_EVERY)]
         for key in sorted(stripe.fills):
