@@ -174,7 +174,7 @@ def layout(
     ranks = host_ranks(topo, d.memo)
     order = storage_order(topo, ranks, d.memo)
     cable_tops: dict[str, str] = {}
-    bands = site_bands(topo, cable_tops, d.memo.tops if memo is not None else None)
+    bands = site_bands(topo, cable_tops, *((d.memo.tops, d.memo.pairs) if memo is not None else ()))
     servers = split(bands, topo.of_kind("server"))
     switches = split(bands, by_peer_rank(topo, ranks, topo.of_kind("switch"), d.memo))
     subs = split(bands, sorted(topo.of_kind("subsystem"), key=lambda s: order.get(s.id, 1e12)))

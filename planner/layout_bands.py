@@ -22,23 +22,72 @@ one site's racks hold every server.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+
 from planner.model import Topology
 
 #: the components a band is made of (the diagram's top-level groups besides volume groups)
 TOPS = ("server", "switch", "subsystem")
 _TOPS = frozenset(TOPS)
+_JOINING = frozenset(("cable", "hdisk"))  # what joins two tops into one band
 BAND_GAP = 40.0  # the gap between two bands (vertical; three times that between columns)
 
 
+class EndPairs:
+    """What :func:`site_bands` found for each cable and disk, kept from one layout to the next
+    (``LayoutMemo.pairs``): the tops at its two ends, how many join each pair of tops, and which
+    cables and disks read each end. An edit makes it look again only at what it touched (see
+    :meth:`forget`): the walks over the 16x site's 5,376 cables and disks, 3-5 ms of each
+    layout, then look at the few dozen a server deleted touches."""
+
+    def __init__(self) -> None:
+        self.of: dict[str, tuple[str, str]] = {}  # cable or hdisk -> (top at its first end, at its second)
+        self.count: dict[tuple[str, str], int] = {}  # a pair of tops -> how many join it (both tops known)
+        self.first: dict[str, str] = {}  # each cable joining two tops -> the top at its first end
+        self.at: dict[str, set[str]] = {}  # an end (a port, a drive, a disk) -> the cables and disks that read it
+        self.stale: set[str] = set()  # cables and disks to look at again (and ids that may be new ones)
+        self.known = False  # every cable and disk looked at once
+
+    def reset(self, topo: Topology) -> None:
+        """Look at every cable and disk of ``topo`` (the first layout with this memo)."""
+        self.__init__()  # type: ignore[misc]
+        self.known, self.stale = True, set(topo._by_kind["cable"]) | set(topo._by_kind["hdisk"])
+
+    def forget(self, ids: Iterable[str]) -> None:
+        """Look again at ``ids`` (changed, added or removed: a cable or disk among them) and at
+        what reads them (a component whose top may have changed: every one below an edited
+        component comes here, see ``LayoutMemo.forget``)."""
+        stale, at = self.stale, self.at
+        for cid in ids:
+            stale.add(cid)
+            readers = at.pop(cid, None)
+            if readers:
+                stale.update(readers)
+
+
 def site_bands(
-    topo: Topology, cable_tops: dict[str, str] | None = None, known: dict | None = None
+    topo: Topology, cable_tops: dict[str, str] | None = None, known: dict | None = None, pairs: EndPairs | None = None
 ) -> dict[str, int] | None:
     """Each server, switch and subsystem -> the index of its band (0 first), or None when
     everything is one band (one server's design: its columns run the whole height). Linear in
     the cables and disks. ``cable_tops``: filled with each cable joining two components of
     bands -> the top at its first end. ``known``: each component's top as found before and now
-    (``LayoutMemo.tops``; the walks up from the 16x site's 21,000 cable ends: 6-8 ms)."""
+    (``LayoutMemo.tops``; the walks up from the 16x site's 21,000 cable ends: 6-8 ms);
+    ``pairs``: the tops at each cable's and disk's ends as found before (:class:`EndPairs`,
+    looked at again for what an edit touched)."""
     comps = topo._components  # read only: this runs for every layout of a site
+    top_of: dict[str | None, str] = known if known is not None else {}  # a component -> its top ("": none)
+    top_of[None] = top_of[""] = ""
+    top = _top_finder(comps, top_of)
+    if pairs is None:
+        joined: Iterable[tuple[str, str]] = _pairs(topo, top, cable_tops)
+    else:
+        if not pairs.known:
+            pairs.reset(topo)
+        _look_again(comps, pairs, top)
+        if cable_tops is not None:
+            cable_tops.update(pairs.first)
+        joined = pairs.count
     root: dict[str, str] = {}  # union-find over the tops
 
     def find(a: str) -> str:
@@ -47,8 +96,16 @@ def site_bands(
             a = up
         return a
 
-    top_of: dict[str | None, str] = known if known is not None else {}  # a component -> its top ("": none)
-    top_of[None] = top_of[""] = ""
+    for a, b in joined:
+        ra, rb = find(a), find(b)
+        if ra != rb:
+            root[ra] = rb
+    return _number(topo, find)
+
+
+def _top_finder(comps: dict, top_of: dict) -> Callable[[str | None], str]:
+    """A function giving a component's top-level server, switch or subsystem ("": none),
+    noting in ``top_of`` each id on the way up."""
     tops = _TOPS
 
     def walk(cid: str | None) -> str:  # (each id on the way noted)
@@ -61,35 +118,58 @@ def site_bands(
 
     def top(cid: str | None) -> str:  # (a cable's end: a port)
         t = top_of.get(cid)
-        if t is not None:
-            return t
-        c = comps.get(cid)  # type: ignore[arg-type]
-        if c is None:
-            t = ""
-        elif c.kind in tops:
-            t = c.id
-        else:
-            t = top_of.get(c.parent)
-            if t is None:
-                t = walk(c.parent)
-        top_of[cid] = t
-        return t
+        return t if t is not None else walk(cid)
 
-    seen: set[tuple[str, str]] = set()
-    by_kind = topo._by_kind
+    return top
+
+
+def _pairs(topo: Topology, top: Callable[[str | None], str], cable_tops: dict[str, str] | None) -> set[tuple[str, str]]:
+    """The pairs of tops the cables and disks of ``topo`` join (``cable_tops``: filled as
+    :func:`site_bands` says), with no memo."""
+    comps, by_kind = topo._components, topo._by_kind
     cables = list(by_kind["cable"])
     ends = [(comps[cid].attrs.get("a"), comps[cid].attrs.get("b")) for cid in cables]
     ends += [(cid, comps[cid].attrs.get("logical_drive")) for cid in by_kind["hdisk"]]  # a disk on a drive
+    seen: set[tuple[str, str]] = set()
     for i, (a, b) in enumerate(ends):
         pair = (top(a), top(b))
-        if cable_tops is not None and i < len(cables) and pair[0] and pair[1]:
-            cable_tops[cables[i]] = pair[0]
-        if pair[0] and pair[1] and pair not in seen:
+        if pair[0] and pair[1]:
             seen.add(pair)
-            ra, rb = find(pair[0]), find(pair[1])
-            if ra != rb:
-                root[ra] = rb
-    return _number(topo, find)
+            if cable_tops is not None and i < len(cables):
+                cable_tops[cables[i]] = pair[0]
+    return seen
+
+
+def _look_again(comps: dict, pairs: EndPairs, top: Callable[[str | None], str]) -> None:
+    """The ends of the cables and disks ``pairs`` holds stale, found again (those that are
+    no longer a cable or disk dropped)."""
+    of, count, first, at = pairs.of, pairs.count, pairs.first, pairs.at
+    for cid in pairs.stale:
+        was = of.pop(cid, None)
+        if was is not None and was[0] and was[1]:
+            n = count[was] - 1
+            if n:
+                count[was] = n
+            else:
+                del count[was]
+        first.pop(cid, None)
+        c = comps.get(cid)
+        if c is None or c.kind not in _JOINING:
+            continue
+        a, b = (c.attrs.get("a"), c.attrs.get("b")) if c.kind == "cable" else (cid, c.attrs.get("logical_drive"))
+        pair = of[cid] = (top(a), top(b))
+        for end in (a, b):
+            if end:
+                got = at.get(end)
+                if got is None:
+                    at[end] = {cid}
+                else:
+                    got.add(cid)
+        if pair[0] and pair[1]:
+            count[pair] = count.get(pair, 0) + 1
+            if c.kind == "cable":
+                first[cid] = pair[0]
+    pairs.stale = set()
 
 
 def _number(topo: Topology, find) -> dict[str, int] | None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+from planner.layout_bands import EndPairs
 from planner.layout_keep import forget as forget_bands
 from planner.model import Component, Topology
 from planner.schema import KINDS
@@ -95,6 +96,8 @@ class LayoutMemo:
         #: each component's top-level server, switch or subsystem as ``site_bands`` found it,
         #: kept until an edit touches it or one above it
         self.tops: dict[Any, str] = {}
+        #: the tops at each cable's and disk's ends, as site_bands found them (see EndPairs)
+        self.pairs = EndPairs()
 
     def merged(self, folded: dict[str, dict[str, str]]) -> dict[str, str]:
         """Every member of the groups ``folded`` (group -> members) -> its group: the merge
@@ -124,14 +127,16 @@ class LayoutMemo:
         members, comps = self.members, topo._components  # read only
         self._forget_orders(comps, ids)
         forget_bands(self, topo, ids, shown)
-        if self.tops:  # (an edit of a component names it, not what is below it: a moved HBA's ports)
-            tops, below = self.tops, topo._children
+        if self.tops or self.pairs.known:  # (an edit of a component names it, not what is below
+            tops, below, seen = self.tops, topo._children, []  # it: a moved HBA's ports)
             for cid in ids:
                 todo = [cid]
                 while todo:
                     c = todo.pop()
                     tops.pop(c, None)
+                    seen.append(c)
                     todo += below.get(c, ())
+            self.pairs.forget(seen)
         cells, cell_reads = self.cells, self.cell_reads
         for cid in ids:
             keep = _cell_unchanged(cells, comps.get(cid))

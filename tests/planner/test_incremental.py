@@ -22,6 +22,7 @@ from planner.diagram_order import kept_and_changed, shared_bands
 from planner.examples import build_example, build_site
 from planner.incremental import Delta, IncrementalAnalysis, Partition, Replica
 from planner.layout import COLLAPSIBLE, Diagram, LayoutMemo, alias_changes, layout
+from planner.layout_bands import EndPairs, site_bands
 from planner.layout_orders import host_ranks, peer_ranks, storage_order
 from planner.model import ModelError
 from planner.resilience import all_paths
@@ -309,6 +310,14 @@ class Edits(RuleBasedStateMachine):
         assert self.memo.ranks == ranks
         assert self.memo.peers == peer_ranks(self.topo, ranks, None)
         assert self.memo.storage == storage_order(self.topo, ranks)
+        fresh_pairs = EndPairs()  # the ends of every cable and disk, as looked at from nothing
+        site_bands(self.topo, None, None, fresh_pairs)
+        kept_pairs = self.memo.pairs
+        assert (kept_pairs.of, kept_pairs.count, kept_pairs.first) == (
+            fresh_pairs.of,
+            fresh_pairs.count,
+            fresh_pairs.first,
+        )
 
         def plain(d):  # the same diagram without what the memo shares
             return Diagram(d.boxes, d.links, d.width, d.height, d.alias)

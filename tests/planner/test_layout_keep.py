@@ -14,6 +14,7 @@ from planner.diagram_order import containers_first, heads, kept_and_changed, sha
 from planner.examples import build_site
 from planner.incremental import Delta
 from planner.layout import Diagram, LayoutMemo, layout
+from planner.layout_bands import EndPairs, site_bands
 
 
 @pytest.fixture(scope="module")
@@ -110,6 +111,53 @@ def test_an_adapter_moved_to_another_server_joins_their_bands(_site3):
     kept = [b for key, b in site.memo.bands.items() if b.raw is raw.get(key)]
     assert [next(iter(b.boxes)).split(".")[0] for b in kept] == ["s3"]
     site.undo()
+    assert len(site.laid.bands) == 3
+
+
+def test_the_cables_ends_kept_by_the_memo_are_those_found_afresh(_site3):
+    """The memo's tops at each cable's and disk's ends (``EndPairs``) after edits that change
+    them without naming the cable: an HBA moved to another server (its ports change top), a
+    cable's end moved, a server deleted and restored; each time the bands and the pairs are
+    those a site without a memo gives, and only what the edit touched was looked at again."""
+    topo = _site3.clone()
+    site = Laid(topo, set())
+    pairs = site.memo.pairs
+
+    def same_as_afresh():
+        fresh, tops = EndPairs(), {}
+        assert site_bands(topo, tops, None, fresh) == site_bands(topo)
+        assert (pairs.of, pairs.count, pairs.first) == (fresh.of, fresh.count, fresh.first)
+        assert {c: t for c, t in tops.items()} == pairs.first
+
+    hba = next(p.parent for p in topo.of_kind("hba_port") if p.id.startswith("s2.") and topo.cable_at(p.id))
+    slot = next(s for s in topo.of_kind("slot") if s.id.startswith("s1.") and not topo.children(s.id, "hba"))
+    looked = []
+    real = EndPairs.forget
+    EndPairs.forget = lambda self, ids: (looked.append(list(ids)), real(self, ids))[1]
+    try:
+        site.run(edit.move_hba, hba, slot.id)
+    finally:
+        EndPairs.forget = real
+    assert len(site.laid.bands) == 2
+    assert len(looked[0]) < 20  # (the HBA and what is below it, not every cable)
+    same_as_afresh()
+    gone = next(c for c in topo.of_kind("cable") if c["b"].startswith("s1.") and topo[c["b"]].kind == "switch_port")
+    free = gone["b"]
+    site.run(edit.delete, [gone.id])  # (every port is cabled: one freed)
+    same_as_afresh()
+    cable, end = next(
+        (c, e)
+        for c in topo.of_kind("cable")
+        for e in "ab"
+        if c[e].startswith("s3.") and topo[c[e]].kind == "switch_port"
+    )
+    site.run(edit.set_attr, cable.id, end, free)
+    same_as_afresh()
+    site.run(edit.delete, ["s3.p690"])
+    same_as_afresh()
+    for _ in range(4):
+        site.undo()
+        same_as_afresh()
     assert len(site.laid.bands) == 3
 
 
