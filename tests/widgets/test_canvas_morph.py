@@ -600,16 +600,21 @@ def test_a_server_deleted_from_a_site_places_only_the_boxes_that_changed(qtbot, 
     """A site's bands keep their places when a server goes (planner.layout_bands): the lane
     says which boxes changed (planner.diagram_order.kept_and_changed) and the morph places only
     those, handing the others their new boxes; the two bands the edit did not touch keep their
-    very boxes and links (planner.layout_keep), and their link items with them; the scene is
-    what a fresh one shows."""
+    very boxes and links (planner.layout_keep), and their link items with them, taken whole
+    from where the scene lists them (morph.link_spans), not link by link; the scene is what a
+    fresh one shows."""
     doc, scene = background_canvas(qtbot, parts, build_site(parts, 3))
     scene.set_all_collapsed(False)
     settle(qtbot, doc, scene)
     placed: list[str] = []
     real = morph_module.Morph._place
     monkeypatch.setattr(morph_module.Morph, "_place", lambda self, box: (placed.append(box.id), real(self, box))[1])
-    for step in (lambda: doc.run(edit.delete, ["s2.p690"]), doc.undo_stack.undo):
+    taken: list[int] = []
+    real_taken = morph_module._taken_whole
+    monkeypatch.setattr(morph_module, "_taken_whole", lambda *a: (got := real_taken(*a), taken.append(len(got[0])))[0])
+    for step in (lambda: doc.run(edit.delete, ["s2.p690"]), doc.undo_stack.undo, doc.undo_stack.redo):
         placed.clear()
+        taken.clear()
         before, old = dict(scene.items_by_id), scene.diagram
         link_items = {(li.link.a, li.link.b, li.link.kind): li for li in scene.links}
         step()
@@ -618,6 +623,7 @@ def test_a_server_deleted_from_a_site_places_only_the_boxes_that_changed(qtbot, 
         shared = shared_bands(old, d)
         now = {id(li.link): li for li in scene.links}
         assert len(shared) == 2 and len(now) == len(scene.links) == len(d.links)
+        assert taken == [2]  # (both bands' link items taken whole)
         assert all(now[id(link)] is link_items[(link.a, link.b, link.kind)] for b in shared for link in b.links)
         at: dict[str, set] = {}
         for li in scene.links:

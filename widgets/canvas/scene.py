@@ -39,7 +39,7 @@ from widgets.canvas.figures import CanvasFigures, canvas_figures, changed_compon
 from widgets.canvas.grave import Grave
 from widgets.canvas.items import BoxItem, LinkItem
 from widgets.canvas.lookups import ToolLookups
-from widgets.canvas.morph import Morph, Morphing, index_now
+from widgets.canvas.morph import Morph, Morphing, index_now, link_spans
 from widgets.canvas.overview import FAR_SCALE, OverviewItem, overview_scene
 from widgets.canvas.painting import Painting, PaintJob
 
@@ -95,6 +95,7 @@ class DiagramScene(Painting, Morphing, ToolLookups, QGraphicsScene):
         self.collapsed: set[str] | None = None  # None: the layout's default for the design
         self.items_by_id: dict[str, BoxItem] = {}
         self.links: list[LinkItem] = []
+        self.link_spans: tuple | None = None  # where each band's links stand in them (see morph.link_spans)
         self.diagram: Diagram | None = None
         self.shown_topology: Topology | None = None  # the design the items were built from
         self._selected_cells: set[BoxItem] = set()  # drive bays selected (their enclosure draws them)
@@ -338,7 +339,7 @@ class DiagramScene(Painting, Morphing, ToolLookups, QGraphicsScene):
         # depth took 20 ms in this turn)
         self._grave.bury_items(list(self.items_by_id.values()))  # in the build's first slices
         self._grave.bury(self.items_by_id, self.links, self._members, self._links_at, self._subtexts)
-        self.items_by_id, self.links = {}, []
+        self.items_by_id, self.links, self.link_spans = {}, [], None
         self.painted_revision = None
         self._ports = None
         self._shown, self._members = None, None
@@ -401,6 +402,7 @@ class DiagramScene(Painting, Morphing, ToolLookups, QGraphicsScene):
         if not stepped:
             return False
         self.generation += 1  # (a view may have cut a part of the items into tiles meanwhile)
+        link_spans(self, build.d)
         if self.overview is not None:
             overview_scene(self)  # its bounds and batches follow the new items
         return True

@@ -499,8 +499,7 @@ class SummaryLayer:
         boxes: set[Tile] = set()  # tiles whose boxes changed
         links: set[Tile] = set()  # ... whose links changed
         self._follow_boxes(done, boxes)
-        kept = set(self.scene.links)
-        work = [(self._unregister, li) for li in done.old_links if li not in kept]
+        work = [(self._unregister, li) for li in done.gone]  # (the old links not kept)
         work += [(self._moved, li) for li in done.redrawn]
         work += [(self._register, li) for li in done.made_links]
         yield
