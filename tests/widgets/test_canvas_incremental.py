@@ -197,7 +197,7 @@ def test_a_stale_result_is_never_painted_over_a_newer_one(qtbot, parts, benchmar
 
     def recorded(item, result, *args):
         painted.append((item.cid, result is doc.analysis.result and doc.is_current(scene._job.bundle)))
-        paint_box(item, result, *args)
+        return paint_box(item, result, *args)
 
     monkeypatch.setattr(scene, "_paint_box", recorded)
     doc.run(edit.add_hba, free_slot(topo, opened), hba_part(parts))  # a new box: every box is painted again

@@ -401,8 +401,15 @@ def test_far_out_the_figures_are_placed_when_the_boxes_are_woken(qtbot, parts, b
     settle(qtbot, doc, scene)
     scene.set_low_detail(True, FAR_SCALE * 0.5)
     later: list = []
-    real = scene.wake_later
-    scene.wake_later = lambda item: (later.append((item, item._figure_due, item._figure_text)), real(item))[1]
+    real = scene._paint_box
+
+    def painted(item, *args):  # (a box whose figure is due, to be woken when the canvas is idle)
+        due = real(item, *args)
+        if due:
+            later.append((item, item._figure_due, item._figure_text))
+        return due
+
+    scene._paint_box = painted
     for change in (lambda: doc.run(edit.delete, ["fastt3"]), doc.undo_stack.undo):
         later.clear()
         change()

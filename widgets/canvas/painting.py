@@ -87,13 +87,15 @@ class Painting:
         def spent() -> bool:  # one box or link at least per slice
             return budget is not None and time.perf_counter() >= budget
 
+        due: list[BoxItem] = []  # (woken when idle: see _paint_box)
         while job.next_box < len(job.boxes) and not (painted and spent()):
             cid = job.boxes[job.next_box]
             job.next_box += 1
             item = self.items_by_id.get(cid)
             if item is None:
                 continue
-            self._paint_box(item, result, topo, members.get(cid, ()), job.group_load, job.binds)
+            if self._paint_box(item, result, topo, members.get(cid, ()), job.group_load, job.binds):
+                due.append(item)
             painted.append(cid)
             for li in links_at.get(cid, ()):
                 util = self._link_util(li, result)
@@ -107,6 +109,9 @@ class Painting:
             li.util = self._link_util(li, result)
             li.restyle()
             restyled.append(li)
+        if due:  # (one look at the idle timer, not one a box: 763 boxes after a server deleted)
+            self._asleep += due
+            self.idle_later()
         self._overview_changed(painted, restyled)
         job.restyled = job.restyled or bool(restyled)
         more = job.next_box < len(job.boxes) or job.next_link < len(job.links)
@@ -231,7 +236,9 @@ class Painting:
                 yield
         self._links_at = at
 
-    def _paint_box(self: Any, item: BoxItem, result: Analysis, topo: Topology, members, group_load, binds) -> None:
+    def _paint_box(self: Any, item: BoxItem, result: Analysis, topo: Topology, members, group_load, binds) -> bool:
+        """Paint ``item`` with ``result``; True when its figure is to be placed once the canvas
+        is idle (zoomed far out: see BoxItem.set_figure), for the caller to have it woken."""
         cid = item.cid
         own = result.components.get(cid)
         pct = f"{(own.utilization or 0) * 100:.0f}\u00a0%" if own is not None and own.capacity else ""
@@ -251,10 +258,9 @@ class Painting:
             due = item.set_figure(f"{own.load:,.0f} / {own.capacity:,.0f} MB/s, {pct}", pct, far)
         else:
             due = item.set_figure("", "", far)
-        if due:
-            self.wake_later(item)
         u, nb, _, _ = busiest(result, members, binds)
         item.set_analysis(u, nb)  # (its tooltip made when asked for: see analysis_tip)
+        return due
 
     def analysis_tip(self: Any, item: BoxItem) -> str:
         """The tooltip of a box painted with the analysis shown: its own line, its parts' loads
