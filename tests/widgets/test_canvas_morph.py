@@ -465,7 +465,7 @@ def _diff(a, b):  # debugging aid
 
 
 def test_the_analysis_waits_for_the_canvas_to_show_a_layout(qtbot, parts, benchmark_design, monkeypatch):
-    """The lane lays an edit out, then lets the canvas show it before it analyses the edit (the
+    """The lane lets the canvas show an edit's layout before it sends the edit's analysis (the
     two sharing the interpreter doubled each slice of the morph); the canvas says when."""
     import app.background
 
@@ -486,6 +486,31 @@ def test_the_analysis_waits_for_the_canvas_to_show_a_layout(qtbot, parts, benchm
     doc.run(edit.delete, ["fastt3"])
     qtbot.waitUntil(lambda: bool(analysed_at), timeout=10000)
     assert shown_at == [0]  # nothing analysed before the canvas had shown the layout
+
+
+def test_an_edit_that_moves_boxes_is_analysed_before_it_is_laid_out(qtbot, parts, benchmark_design, monkeypatch):
+    """The lane analyses an edit to lay out first, while the canvas waits for the layout, and
+    sends the analysis once the canvas has placed the items (app.background.ANALYSED_FIRST); a
+    group opened, with nothing edited, is laid out and not analysed again."""
+    import app.background
+
+    doc, scene = background_canvas(qtbot, parts, benchmark_design)
+    lane = doc._background
+    order: list[str] = []
+    real_results, real_layout = type(lane)._results, app.background.layout
+    monkeypatch.setattr(type(lane), "_results", lambda self, *a: (order.append("analysis"), real_results(self, *a))[1])
+    monkeypatch.setattr(app.background, "layout", lambda *a, **k: (order.append("layout"), real_layout(*a, **k))[1])
+    got: list[int] = []
+    doc.analysisReady.connect(lambda b: got.append(b.revision))
+    doc.run(edit.delete, ["fastt3"])
+    settle(qtbot, doc, scene)
+    assert order[:2] == ["analysis", "layout"]
+    assert got and got[0] == doc.topology.revision
+    assert shown(scene) == full_paint(qtbot, parts, doc, scene)
+    order.clear()
+    scene.toggle_collapsed(doc.topology.ids_of_kind("drawer")[0])
+    settle(qtbot, doc, scene)
+    assert order == ["layout"]
 
 
 def test_an_inner_box_moved_within_its_kept_container_is_moved(qtbot, parts, benchmark_design):
