@@ -419,15 +419,7 @@ class BackgroundAnalysis(QObject):
         jobs = self._start_again(jobs)
         if self._replica is None:
             return  # nothing to analyse before the first reset
-        deltas = [j.delta for j in jobs if j.delta is not None]
-        ids: set[str] = set()
-        full = False
-        for d in deltas:
-            self._replica.apply(d)
-            ids |= d.ids
-            full = full or bool(d.parts)
-        self._layout_memo.forget(self._replica.topo, ids, self._laid)  # the groups the edits touched
-        self._unchecked += deltas  # sent to the check lane with the next revision analysed in full
+        ids, full = self._apply(jobs)
         job = jobs[-1]
         wanted = next((j.layout for j in reversed(jobs) if j.layout is not None), None)
         # an edit to lay out is analysed first (see ANALYSED_FIRST), the analysis sent once the
@@ -467,6 +459,20 @@ class BackgroundAnalysis(QObject):
         self._to_rules(done, out["read"] if job.direction == "mixed" else out[job.direction])
         if warm is not None and not self._lane.queued():
             self._lay_out(warm, warm_of=True)
+
+    def _apply(self, jobs: list[_Job]) -> tuple[set[str], bool]:
+        """The jobs' edits applied to the replica, the layout memo told: the ids they touched
+        and whether part figures changed (every analysis is then made again)."""
+        deltas = [j.delta for j in jobs if j.delta is not None]
+        ids: set[str] = set()
+        full = False
+        for d in deltas:
+            self._replica.apply(d)  # type: ignore[union-attr]
+            ids |= d.ids
+            full = full or bool(d.parts)
+        self._layout_memo.forget(self._replica.topo, ids, self._laid)  # type: ignore[union-attr]  (the groups the edits touched)
+        self._unchecked += deltas  # sent to the check lane with the next revision analysed in full
+        return ids, full
 
     def _analysed(self, job: _Job, ids: set[str], full: bool, t0: float) -> tuple[Any, dict[str, Analysis]] | Exception:
         """:meth:`_results` (the bundle's ``seconds`` since ``t0``), or the error it raised."""

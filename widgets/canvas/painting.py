@@ -12,7 +12,7 @@ each refresh gathered thousands of boxes and drew the overview's picture in one 
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -77,16 +77,40 @@ class Painting:
         budget = None if self.doc.synchronous else slice_budget.until(PAINT_SLICE_S, first=True)
         if not self._collected(job, budget):
             return
-        d, topo, result = self.diagram, self.doc.topology, job.bundle.result
-        assert d is not None
-        members = self._members or {}
-        painted: list[str] = []
-        restyled: list[LinkItem] = []
-        links_at = self._links_by_box()
+        assert self.diagram is not None
+        result = job.bundle.result
 
         def spent() -> bool:  # one box or link at least per slice
             return budget is not None and time.perf_counter() >= budget
 
+        painted, restyled = self._paint_boxes(job, spent)
+        while job.next_link < len(job.links) and not ((painted or restyled) and spent()):
+            li = job.links[job.next_link]
+            job.next_link += 1
+            li.util = self._link_util(li, result)
+            li.restyle()
+            restyled.append(li)
+        self._overview_changed(painted, restyled)
+        job.restyled = job.restyled or bool(restyled)
+        more = job.next_box < len(job.boxes) or job.next_link < len(job.links)
+        if not more and (budget is None or not (self._held or job.restyled)):
+            self._let_views_paint()
+            self._painted(job)
+            return
+        if not self._held:  # (links restyled: their tiles are gathered again before a paint)
+            self._hold_views()
+        if not more or time.perf_counter() - self._held_at >= VIEW_REFRESH_S:
+            job.preparing = self._view_preparations()  # then shown (held again after the next slice)
+        self.sliced.emit()  # (texts and tips of thousands of boxes made: see app.gui_gc)
+        self._slice_timer.start()
+
+    def _paint_boxes(self: Any, job: PaintJob, spent: Callable[[], bool]) -> tuple[list[str], list[LinkItem]]:
+        """Paint the next boxes of ``job`` and the links at them whose figure changed, until
+        ``spent()`` (one box at least): the boxes painted (ids) and the links restyled."""
+        topo, result, members = self.doc.topology, job.bundle.result, self._members or {}
+        painted: list[str] = []
+        restyled: list[LinkItem] = []
+        links_at = self._links_by_box()
         due: list[BoxItem] = []  # (woken when idle: see _paint_box)
         while job.next_box < len(job.boxes) and not (painted and spent()):
             cid = job.boxes[job.next_box]
@@ -103,28 +127,10 @@ class Painting:
                     li.util = util
                     li.restyle()
                     restyled.append(li)
-        while job.next_link < len(job.links) and not ((painted or restyled) and spent()):
-            li = job.links[job.next_link]
-            job.next_link += 1
-            li.util = self._link_util(li, result)
-            li.restyle()
-            restyled.append(li)
         if due:  # (one look at the idle timer, not one a box: 763 boxes after a server deleted)
             self._asleep += due
             self.idle_later()
-        self._overview_changed(painted, restyled)
-        job.restyled = job.restyled or bool(restyled)
-        more = job.next_box < len(job.boxes) or job.next_link < len(job.links)
-        if not more and (budget is None or not (self._held or job.restyled)):
-            self._let_views_paint()
-            self._painted(job)
-            return
-        if not self._held:  # (links restyled: their tiles are gathered again before a paint)
-            self._hold_views()
-        if not more or time.perf_counter() - self._held_at >= VIEW_REFRESH_S:
-            job.preparing = self._view_preparations()  # then shown (held again after the next slice)
-        self.sliced.emit()  # (texts and tips of thousands of boxes made: see app.gui_gc)
-        self._slice_timer.start()
+        return painted, restyled
 
     def paint_analysis_soon(self: Any) -> None:
         """Paint the document's analysis on the next turn of the event loop (at once when

@@ -118,8 +118,7 @@ class DiagramScene(Painting, Morphing, ToolLookups, QGraphicsScene):
         self._job: PaintJob | None = None  # the analysis being painted, slice by slice
         self._slice_timer = _next_turn(self, self._paint_slice)
         self.generation = 0  # counts the changes of items (made again or morphed)
-        self._held: list[Any] = []  # the views' viewports held still while slices are painted
-        self._held_at = 0.0
+        self._held, self._held_at = [], 0.0  # the views' viewports held still while slices are painted, since
         self._releasing: Iterator[None] | None = None  # the held views' preparations (see _release_held)
         self._links_at: dict[str, list[LinkItem]] | None = None  # box id -> the links at it
         self._subtexts: dict[str, tuple[str, ...]] = {}  # box id -> the load texts it was given
