@@ -132,7 +132,8 @@ class Morph:
         self.scene, self.d, self.order, self.keep, self.head = scene, d, order, keep, head  # (box ids)
         #: ``order`` holds only the boxes that changed: the other kept items are handed their
         #: new boxes once those are placed (``reboxed``: how many of ``d``'s boxes so far)
-        self.only, self.reboxed, self._rebox_ids = only, 0, list(d.boxes) if only else []
+        self.only, self.reboxed = only, 0
+        self._rebox_ids: list[str] | None = None  # (those of d's boxes when not set: see morph)
         self.made: list[str] = []  # boxes with a new item
         self.changed: list[str] = []  # kept items with another text
         self.moved: list[str] = []  # kept items now elsewhere (and the boxes inside them)
@@ -249,6 +250,8 @@ class Morph:
         """Hand every kept item its box of the new diagram (those placed have theirs); True
         once all have."""
         items, boxes = self.scene.items_by_id, self.d.boxes
+        if self._rebox_ids is None:
+            self._rebox_ids = list(self.d.boxes)
         ids, n = self._rebox_ids, len(self._rebox_ids)
         while self.reboxed < n:
             end = min(self.reboxed + 32 * CLOCK_EVERY, n)
