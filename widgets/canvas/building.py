@@ -61,13 +61,13 @@ class ItemBuild:
                 item.set_low_detail(True, scale)
             if until is not None and self.made % BOXES_EVERY == 0 and time.perf_counter() >= until:
                 return False
-        items, links = scene.items_by_id, d.links
+        items, links, boxes = scene.items_by_id, d.links, d.boxes
         while self.linked < len(links):  # (the 16x site expanded has 11,000: 140 ms)
             link = links[self.linked]
             self.linked += 1
             a, b = items.get(link.a), items.get(link.b)
-            if a is not None and b is not None:
-                scene.links.append(LinkItem(link, a, b))  # not in the scene: see LinkItem
+            if a is not None and b is not None:  # (not in the scene: see LinkItem; made where their boxes are)
+                scene.links.append(LinkItem(link, a, b, (boxes[link.a], boxes[link.b])))
             if until is not None and self.linked % CLOCK_EVERY == 0 and time.perf_counter() >= until:
                 return False
         return True

@@ -524,6 +524,9 @@ LINK_WIDTH = {"cable": 1.4, "tree": 1.0, "owner": 0.8, "pv": 0.6}
 BOX_PEN_MARGIN = 0.5
 
 
+_NO_PEN = QPen()  # (a link's pen until it is styled, read once: one made per link was 1 us of it)
+
+
 class LinkItem:
     """A cable, a tree edge (drawer -> planar -> link -> PHB -> slot), ownership or PV link.
 
@@ -541,7 +544,9 @@ class LinkItem:
         "segments", "polyline", "near", "_path", "_pen", "_bounds", "_extent", "ends", "rgba", "keys", "solid", "thin",
     )  # fmt: skip
 
-    def __init__(self, link, a: BoxItem, b: BoxItem) -> None:
+    def __init__(self, link, a: BoxItem, b: BoxItem, boxes: tuple[Any, Any] | None = None) -> None:
+        """The link between items ``a`` and ``b``; ``boxes``: their boxes, when the caller knows
+        the items stand at them (no Qt call for the curve's ends: see :meth:`update_path`)."""
         self.link, self.a, self.b = link, a, b
         self.cid = link.via or ""
         self.util: float | None = None
@@ -552,13 +557,13 @@ class LinkItem:
         self.polyline: Any = None  # its path as a fine polyline (for the layer, at a working zoom)
         self.near: dict | None = None  # the rectangle of that polyline over each tile (for the layer)
         self._path: QPainterPath | None = None  # (see path)
-        self._pen, self._bounds, self._extent = QPen(), None, None
+        self._pen, self._bounds, self._extent = _NO_PEN, None, None  # (restyle sets its own)
         self.ends = (0.0, 0.0, 0.0, 0.0)  # the curve's first and last points (x1, y1, x2, y2)
         self.rgba = 0  # its pen's colour (QColor.rgba)
         self.keys: list[tuple[int, int]] = []  # the layer's tiles it was put in (see SummaryLayer)
         self.solid = True  # its pen draws a solid line (not dotted)
         self.thin: QPen | None = None  # the layer's one-pixel pen of its colour, once asked for
-        self.update_path()
+        self.update_path(*(boxes or ()))
         self.restyle()
 
     def controls(self) -> tuple[tuple[float, float], ...]:

@@ -314,8 +314,8 @@ class Morph:
                 li.update_path(self.d.boxes[link.a], self.d.boxes[link.b])  # items stand at their boxes
                 self.redrawn.append(li)
                 self.stale_links.append(li)
-        else:
-            li = LinkItem(link, a, b)  # (links are not in the scene: see LinkItem)
+        else:  # (links are not in the scene: see LinkItem; the items stand at their boxes)
+            li = LinkItem(link, a, b, (self.d.boxes[link.a], self.d.boxes[link.b]))
             self.made_links.append(li)
         self.links.append(li)
 
