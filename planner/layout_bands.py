@@ -38,7 +38,7 @@ class EndPairs:
     (``LayoutMemo.pairs``): the tops at its two ends, how many join each pair of tops, and which
     cables and disks read each end. An edit makes it look again only at what it touched (see
     :meth:`forget`): the walks over the 16x site's 5,376 cables and disks, 3-5 ms of each
-    layout, then look at the few dozen a server deleted touches."""
+    layout, then look at the few hundred ids a server deleted names."""
 
     def __init__(self) -> None:
         self.of: dict[str, tuple[str, str]] = {}  # cable or hdisk -> (top at its first end, at its second)

@@ -156,7 +156,7 @@ class Morph:
         self.same: dict[int, LinkItem] = {}  # the old links by the id of their link
         #: the old link items of each band shared (by its id) taken whole, as the scene lists
         #: them (see link_spans); ``loose``: the other old link items, those matched link by
-        #: link; ``relinked``: where the links so matched stand in ``links`` (start, end)
+        #: link; ``relinked``: where the links of the loose ones stand in ``links`` (start, end)
         self.taken: dict[int, list[LinkItem]] = {}
         self.loose: list[LinkItem] = []
         self.relinked: list[tuple[int, int]] = []
@@ -214,7 +214,8 @@ class Morph:
                     continue
                 same = self.same
                 olds = [same.get(id(link)) for link in links]
-                if None not in olds:  # (each had an item: the usual case)
+                if None not in olds:  # (each had an item: the usual case; kept, of the loose ones)
+                    self.relinked.append((len(self.links), len(self.links) + len(olds)))
                     self.links += olds
                     self.run += 1
                     continue
