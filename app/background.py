@@ -76,8 +76,8 @@ EDIT_FIRST_S = 0.05
 #: works while the GUI thread waits for the layout, and the analysis is ready when the canvas
 #: has placed the items (the views are held until it is painted). Analysed after the layout, it
 #: began once the items were placed and took turns at the interpreter with the canvas preparing
-#: its views: a server deleted on the 16x site expanded, 14-16 ms instead of 9-11, and the
-#: canvas waited for it.
+#: its views (a server deleted on the 16x site expanded: 14-17 ms, 12-13 alone), and the canvas
+#: waited for it.
 #: A design shown afresh (opened, a scenario switched to) is analysed once the canvas has made
 #: its items (``shown_turn``), at most this long after
 SHOWN_FIRST_S = 1.0
