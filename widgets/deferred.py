@@ -160,3 +160,76 @@ class SelectionFollower(QObject):
 
     def _shown_later(self) -> None:
         self._show(list(self._doc.selection))
+
+
+#: a covered panel holds at most this many model events (a server of the 16x site deleted:
+#: 940); past that it is built afresh when seen, which costs less than going through them
+HELD_AT_MOST = 20_000
+
+
+class HeldEvents(QObject):
+    """``HeldEvents(panel, apply, rebuild, seen)``: the document's model events for a panel
+    that follows them one batch at a time (``apply(events)``) but sits behind another tab:
+    :meth:`take` holds them while the panel is covered and applies them, in order, when it is
+    seen or :meth:`catch_up` is called (the panel's readers call it first), then calls
+    ``seen()``; past :data:`HELD_AT_MOST` events, ``rebuild()`` instead. The model tree covered
+    took 2-4 ms of every server deleted or undone on the 16x site, in the edit's own turn."""
+
+    def __init__(
+        self, panel: QWidget, apply: Callable[[list], None], rebuild: Callable[[], None], seen: Callable[[], None]
+    ) -> None:
+        super().__init__(panel)
+        self.panel, self._apply, self._rebuild, self._seen = panel, apply, rebuild, seen
+        self.batches: list[list] = []
+        self.count = 0
+        self.overflow = False  # more than HELD_AT_MOST came: rebuilt when seen
+        self.replaying = False  # applying what was held (the panel sends nothing to the document then)
+        panel.installEventFilter(self)
+
+    @property
+    def pending(self) -> bool:
+        return bool(self.batches) or self.overflow
+
+    def take(self, events: list) -> None:
+        if covered(self.panel):
+            if not self.overflow:
+                self.batches.append(events)
+                self.count += len(events)
+                if self.count > HELD_AT_MOST:
+                    self.drop()
+                    self.overflow = True
+            return
+        self.catch_up()
+        self._apply(events)
+
+    def drop(self) -> None:
+        """Forget what is held (the panel was built afresh)."""
+        self.batches, self.count, self.overflow = [], 0, False
+
+    def catch_up(self) -> bool:
+        """Apply what is held now; whether anything was."""
+        if not self.pending:
+            return False
+        batches, overflow = self.batches, self.overflow
+        self.drop()
+        self.replaying = True
+        try:
+            if overflow:
+                self._rebuild()
+            else:
+                for events in batches:
+                    self._apply(events)
+        finally:
+            self.replaying = False
+        self._seen()
+        return True
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        shown = event.type() in (QEvent.Type.Show, QEvent.Type.Paint)  # a tab raised paints, not shows
+        if watched is self.panel and shown and self.pending:
+            QTimer.singleShot(0, self, self._when_seen)  # not inside the paint event
+        return False
+
+    def _when_seen(self) -> None:
+        if self.pending and not covered(self.panel):
+            self.catch_up()

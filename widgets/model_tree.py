@@ -39,7 +39,7 @@ from PySide6.QtWidgets import QAbstractItemView, QMenu, QTreeView, QVBoxLayout, 
 from planner.naming import short_label
 from planner.schema import KINDS, kind_name
 from widgets import slice_budget
-from widgets.deferred import SelectionFollower, unseen
+from widgets.deferred import HeldEvents, SelectionFollower, unseen
 from widgets.model_tree_search import OutlineSearch
 from widgets.outline_text import DRAG_KINDS, details, hbas_of  # (details: also the tests')
 from widgets.retired import Retired
@@ -150,6 +150,7 @@ class Rows(Mapping):
         self.panel = panel
 
     def __getitem__(self, cid: str) -> QStandardItem:
+        self.panel.caught_up()
         item = self.panel._ensure(cid)
         if item is None:
             raise KeyError(cid)
@@ -222,7 +223,9 @@ class ModelTreePanel(OutlineSearch, QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.search)
         layout.addWidget(self.view)
-        doc.modelEvents.connect(self._on_events)
+        #: the model events that come while the panel is behind another tab, applied when it is seen
+        self._held = HeldEvents(self, self._on_events, self.rebuild, lambda: self.show_selection(doc.selection))
+        doc.modelEvents.connect(self._held.take)
         doc.projectReplaced.connect(self.rebuild)
         self._selection = SelectionFollower(self, doc, self.show_selection)  # (a large one: next turn)
         if hasattr(doc, "showing_check"):  # (a design shown afresh is analysed once its outline is filled)
@@ -239,6 +242,7 @@ class ModelTreePanel(OutlineSearch, QWidget):
         a branch are built when it is opened."""
         if self.model.rowCount():
             self._retire_model()
+        self._held.drop()
         self._filling.clear()
         self._shown_later = None
         self.rows.clear()
@@ -528,6 +532,11 @@ class ModelTreePanel(OutlineSearch, QWidget):
         group.setText(f"{plural[0].upper()}{plural[1:]} ({n})")
 
     # -- following the model ------------------------------------------------------------------------
+    def caught_up(self) -> None:
+        """Apply the model events held while the panel was covered (see HeldEvents), the view's
+        selection changes meanwhile not sent to the document."""
+        self._held.catch_up()
+
     def _on_events(self, events: list[Event]) -> None:
         if self._filling and any(e.type != "changed" or e.key == "parent" for e in events):
             self._finish_fills()  # (rows then come and go where a whole group has them)
@@ -654,6 +663,7 @@ class ModelTreePanel(OutlineSearch, QWidget):
 
     def expand_all(self) -> None:
         """Open every branch (building every row: on a site, tens of thousands)."""
+        self.caught_up()
         self.fill_later = False
         try:
             self._finish_fills()
@@ -664,6 +674,7 @@ class ModelTreePanel(OutlineSearch, QWidget):
 
     def visible_ids(self) -> list[str]:
         """The ids of the components the filter shows, in outline order (opening every branch)."""
+        self.caught_up()
         self._finish_fills()
         self._show_waiting()
         self.fill_later = False
@@ -691,16 +702,21 @@ class ModelTreePanel(OutlineSearch, QWidget):
         return list(dict.fromkeys(i for i in ids if i))
 
     def selected_ids(self) -> list[str]:
+        self.caught_up()
         return self._ids_of(self.view.selectionModel().selectedIndexes())
 
     def _selection_to_doc(self, *_args: Any) -> None:
-        if not self._syncing:
+        if not self._syncing and not self._held.replaying:
             self.doc.select(self.selected_ids())
 
     def show_selection(self, ids: list[str]) -> None:
         """Select the rows of ``ids`` (the document's selection), opening their parents; of a
         selection of more than SELECTION_OPENS_AT_MOST, the rows built already (Select All on
-        the 16x site built the rows of its 1,152 boxes: 110-140 ms)."""
+        the 16x site built the rows of its 1,152 boxes: 110-140 ms). Covered with model events
+        held, nothing: the document's selection is shown once they are applied."""
+        if self._held.pending and unseen(self):
+            return
+        self.caught_up()
         selection = QItemSelection()
         first = None
         opens = len(ids) <= SELECTION_OPENS_AT_MOST
@@ -743,6 +759,7 @@ class ModelTreePanel(OutlineSearch, QWidget):
     # -- context menu -------------------------------------------------------------------------------------
     def context_menu(self, ids: list[str]) -> QMenu:
         """The context menu for the components ``ids``: the registered actions, then Show on canvas."""
+        self.caught_up()
         menu = QMenu(self)
         if ids and self.fill_menu is not None:
             self.fill_menu(menu, list(ids))

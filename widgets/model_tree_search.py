@@ -114,6 +114,7 @@ class OutlineSearch:
 
     def _filtering(self: Any, text: str) -> Iterator[None]:
         """:meth:`set_filter`, pausing (yielding) every few components looked at."""
+        self.caught_up()  # (the model events held while covered first)
         words = text.lower().split()
         self._words = words
         if words:  # build the rows of every match, wherever it is, so the filter can show them

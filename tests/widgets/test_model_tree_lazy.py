@@ -235,13 +235,13 @@ def test_a_batch_adding_a_component_back_builds_no_rows_inside_it(qtbot, make_do
     remove_raw(topo, "fastt1")  # (the references to it left dangling)
     zone = next(n for n in namers if topo[n].kind == "zone")
     stale = tree.items[zone].parent().child(tree.items[zone].row(), 1).text()
-    doc.modelEvents.disconnect(tree._on_events)  # the events of one command, sent as one batch
+    doc.modelEvents.disconnect(tree._held.take)  # the events of one command, sent as one batch
     batch = []
     topo.subscribe(batch.append)
     for c in back:
         add_raw(topo, c.kind, c.id, c.parent, c.name, c.part, **c.attrs)
     topo.unsubscribe(batch.append)
-    doc.modelEvents.connect(tree._on_events)
+    doc.modelEvents.connect(tree._held.take)
     looked = []
     one = tree._on_event
     tree._on_event = lambda event: (looked.append(event.id), one(event))
