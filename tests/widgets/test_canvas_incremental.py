@@ -16,6 +16,7 @@ from planner import edit
 from planner.incremental import Replica
 from planner.io import Project
 from widgets.canvas import DiagramScene
+from widgets.canvas.items import BoxItem
 from widgets.canvas.overview import overview_scene
 
 
@@ -104,7 +105,9 @@ def shown(scene) -> tuple:
         (p.color().rgba(), p.widthF(), sorted((s.x1(), s.y1(), s.x2(), s.y2()) for s in ls)) for p, ls in ov_lines
     )
     names = sorted((n, r.x(), r.y()) for r, n in ov.names())
-    return boxes, links, fills, lines, names
+    # boxes in the scene that no id shows (an item taken out of a morph's drop but left inside one taken back)
+    strays = sum(1 for it in scene.items() if isinstance(it, BoxItem) and scene.items_by_id.get(it.cid) is not it)
+    return boxes, links, fills, lines, names, strays
 
 
 def full_paint(qtbot, parts, doc, scene) -> tuple:

@@ -95,6 +95,7 @@ def test_boxes_made_far_out_get_their_texts_when_woken(qtbot, parts, benchmark_d
     the canvas is idle, they wake with the texts a fresh scene's full paint gives them (their
     titles, a renamed one's new title, their load figures, a group's load line)."""
     monkeypatch.setattr(morph_module, "WAKE_AFTER_MS", 60_000)  # (no idle waking until the end)
+    monkeypatch.setattr(morph_module, "SPARE_AT_MOST", 0)  # (an undo makes the items again: none kept)
     doc, scene = background_canvas(qtbot, parts, benchmark_design)
     scene.set_all_collapsed(False)
     settle(qtbot, doc, scene)

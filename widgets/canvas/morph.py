@@ -25,6 +25,7 @@ from planner.diagram_order import containers_first, heads, kept_frames, shared_b
 from planner.layout import Box, Diagram, alias_changes
 from widgets import slice_budget
 from widgets.canvas.items import BoxItem, LinkItem
+from widgets.canvas.spare import SPARE_AT_MOST, Spare
 
 if TYPE_CHECKING:
     from widgets.canvas.scene import DiagramScene
@@ -146,6 +147,7 @@ class Morph:
         self.stale_links: list[LinkItem] = []  # links made, redrawn or gone (the overview's to gather)
         self.shifted: set[str] = set()  # boxes whose place in the scene changed
         self.placed = 0  # boxes of ``order`` placed so far
+        self.recycle: Spare | None = None  # the items the morph before dropped (see Spare)
         #: the links of ``d`` by band (all in one when it has none), each with whether the band
         #: is shared with the diagram shown (see morph) and the band; ``run``: the one being
         #: matched, ``linked``: how many of its links so far
@@ -177,6 +179,9 @@ class Morph:
             for cid in order[self.placed : end]:
                 place(boxes[cid])
             self.placed = end
+            if self.placed == n and self.recycle is not None:  # (what it did not take back: freed)
+                self.recycle.free_rest(self.scene)
+                self.recycle = None
             if until is not None and time.perf_counter() >= until:
                 return False  # (the links begin a slice of their own then)
         if self.only and not self._rebox(until):
@@ -271,8 +276,9 @@ class Morph:
         cid, container = box.id, box.container
         up = self.d.boxes.get(container) if container else None
         item = self.scene.items_by_id.get(cid) if cid in self.keep else None  # (the others are gone)
-        if item is None:
-            make_item(self.scene, self.d, box, self.head.get(cid), not self.scene.doc.synchronous)
+        if item is None:  # (the item the morph before dropped, if it shows the box so: see Spare)
+            if self.recycle is None or self.recycle.take(self.scene, box, up, self.head.get(cid)) is None:
+                make_item(self.scene, self.d, box, self.head.get(cid), not self.scene.doc.synchronous)
             self.made.append(cid)
             return
         was, shifted = item.box, self.shifted
@@ -346,6 +352,10 @@ def morph(
             done.runs = [(band.links, id(band) in shared, band) for band in d.bands or ()]
     else:
         done = Morph(scene, d, containers_first(d), keep, heads(d))
+    done.recycle, scene._spare = scene._spare, None
+    if done.recycle is not None and not done.order:
+        done.recycle.free_rest(scene)
+        done.recycle = None
     _drop_boxes(scene, keep, _not_kept(scene, old, keep, shared), done)
     scene.diagram = d
     index_rect(scene, d)
@@ -423,15 +433,18 @@ def _drop_boxes(scene: DiagramScene, keep: set[str], gone_ids: Iterable[str], do
     """Take the items of ``gone_ids`` (those not in ``keep``) out of the scene (an item's inner items go with it),
     deleted in the morph's slices (a server of the 16x site expanded, some 2,800 items, took
     up to 25 ms deleted at once in the morph's first turn)."""
-    items, gone = scene.items_by_id, []
+    items, gone, dropped = scene.items_by_id, [], {}
     for cid in gone_ids:
-        item = items.pop(cid)
+        item = dropped[cid] = items.pop(cid)
         done.removed.append(cid)
         up = item.box.container
         if up is None or up in keep:  # not inside a box that goes too (which takes it along)
             scene.removeItem(item)  # out of the scene (and Qt's index) with the items inside it
             gone.append(item)
-    scene._grave.bury_items(gone)
+    if len(dropped) <= SPARE_AT_MOST:  # kept for the next morph (an undo takes them back)
+        scene._spare = Spare(dropped, gone) if dropped else None
+    else:
+        scene._grave.bury_items(gone)
 
 
 def _keep_links_at(scene: Any, done: Morph) -> None:

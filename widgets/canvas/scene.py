@@ -42,6 +42,7 @@ from widgets.canvas.lookups import ToolLookups
 from widgets.canvas.morph import Morph, Morphing, index_now, link_spans
 from widgets.canvas.overview import FAR_SCALE, OverviewItem, overview_scene
 from widgets.canvas.painting import Painting, PaintJob
+from widgets.canvas.spare import Spare
 
 if TYPE_CHECKING:
     from planner.analysis import Analysis
@@ -89,6 +90,8 @@ class DiagramScene(Painting, Morphing, ToolLookups, QGraphicsScene):
     #: a slice of a build or of an analysis painted done (many long-lived objects made: see app.gui_gc)
     sliced = Signal()
 
+    _spare: Spare | None  # the items the last morph dropped, for the next (see widgets.canvas.spare)
+
     def __init__(self, doc, parent=None) -> None:
         super().__init__(parent)
         self.doc = doc
@@ -127,7 +130,7 @@ class DiagramScene(Painting, Morphing, ToolLookups, QGraphicsScene):
         self._layout_asked: int | None = None  # the revision a background layout was asked for
         self._relabelled_here: set[str] = set()  # boxes relabel_local changed in the diagram shown
         self._build: ItemBuild | None = None  # the items being made (see widgets.canvas.building)
-        self._grave = Grave()  # what a build dropped, freed in its slices
+        self._grave, self._spare = Grave(), None  # what a build dropped, freed in its slices; see _spare
         self._build_timer = _next_turn(self, self._build_slice)
         self._morphing: Morph | None = None  # the morph under way (see widgets.canvas.morph)
         self._morph_timer = _next_turn(self, self._morph_slice)
@@ -336,6 +339,9 @@ class DiagramScene(Painting, Morphing, ToolLookups, QGraphicsScene):
         # containers come before the items inside them (made in that order, by a build or a
         # morph): deleted from the end, each item goes on its own (sorting 44,864 items by
         # depth took 20 ms in this turn)
+        if self._spare is not None:
+            self._spare, spare = None, self._spare
+            spare.free_rest(self)
         self._grave.bury_items(list(self.items_by_id.values()))  # in the build's first slices
         self._grave.bury(self.items_by_id, self.links, self._members, self._links_at, self._subtexts)
         self.items_by_id, self.links, self.link_spans = {}, [], None
