@@ -60,6 +60,11 @@ GIL_SWITCH_S = 0.0002
 #: subsystem deleted on the 16x site: the overview gathered and drew what moved, 50-80 ms in
 #: slices, while the other direction took 30-40 ms of them).
 GUI_FIRST_S = 0.3
+#: the lane puts a layout's boxes containers first (for the canvas to make every item in that
+#: order) only when the canvas will: when it keeps less than this share of them (KEEP_SHARE of
+#: widgets.canvas.morph; else it places only the boxes that changed: 1 ms of every edit of the
+#: 16x site)
+MAKES_ALL_BELOW = 0.5
 #: After sending a layout the lane lets the GUI thread show it (the canvas places its items in
 #: slices; ``Document.layout_shown``) before it analyses the edit, at most this long: the two
 #: taking turns at the interpreter made a subsystem deleted on the 16x site block the GUI
@@ -525,7 +530,7 @@ class BackgroundAnalysis(QObject):
         try:
             with gc_paused(), gui_gc.lane_making(len(topo)):
                 diagram = layout(topo, set(collapsed), editor=True, memo=self._layout_memo)
-                containers_first(diagram), heads(diagram)  # kept on it for the canvas (60 ms on a site)
+                heads(diagram)  # kept on it for the canvas and the comparisons
                 laid = LaidOut(topo.revision, origin, frozenset(collapsed), diagram, since, warm=warm_of)
                 if since is not None:  # what the canvas would otherwise work out on the GUI thread
                     laid.moved = alias_changes(since, diagram)  # reads only .alias
@@ -533,6 +538,8 @@ class BackgroundAnalysis(QObject):
                     laid.relabelled = changed_boxes(since, diagram) if laid.same else None
                     if not laid.same:  # (reads boxes only)
                         laid.kept, laid.changed = kept_and_changed(since, diagram)
+                if not laid.same and (laid.kept is None or len(laid.kept) < len(diagram.boxes) * MAKES_ALL_BELOW):
+                    containers_first(diagram)  # the canvas makes every item in that order (60 ms unbanded)
         except Exception as err:  # the GUI thread lays it out itself then
             self._layout_memo = LayoutMemo()
             if warm_of:

@@ -128,22 +128,27 @@ class LayoutMemo:
         self._forget_orders(comps, ids)
         forget_bands(self, topo, ids, shown)
         if self.tops or self.pairs.known:  # (an edit of a component names it, not what is below
-            tops, below, seen = self.tops, topo._children, []  # it: a moved HBA's ports)
-            for cid in ids:
+            tops, below, seen = self.tops, topo._children, set()  # it: a moved HBA's ports)
+            for cid in ids:  # (a server restored names its 884 components: each walked once)
                 todo = [cid]
                 while todo:
                     c = todo.pop()
-                    tops.pop(c, None)
-                    seen.append(c)
-                    todo += below.get(c, ())
+                    if c not in seen:
+                        tops.pop(c, None)
+                        seen.add(c)
+                        todo += below.get(c, ())
             self.pairs.forget(seen)
         cells, cell_reads = self.cells, self.cell_reads
+        up_from: dict[str, bool] = {}  # an id walked up from -> whether its cells were dropped too
         for cid in ids:
             keep = _cell_unchanged(cells, comps.get(cid))
             if (sub := cell_reads.get(cid)) is not None and not keep:
                 cells.pop(sub, None)
             c: str | None = cid
-            while c is not None:
+            while c is not None:  # (up to where a walk before went, as far: seven levels an id)
+                if (was := up_from.get(c)) is not None and (keep or was):
+                    break
+                up_from[c] = not keep
                 members.pop(c, None)
                 if not keep:
                     cells.pop(c, None)

@@ -201,6 +201,7 @@ def test_what_a_morph_keeps_is_worked_out_in_the_lane_with_the_layout(qtbot, par
         assert kept_share(before, scene) > 0.9
         assert shown(scene) == full_paint(qtbot, parts, doc, scene)
     assert threads == ["lane", "lane"]
+    assert background.MAKES_ALL_BELOW == morph_module.KEEP_SHARE  # (when the canvas makes all again)
 
 
 def test_a_chosen_path_and_the_selection_stay_shown_across_a_morph(qtbot, parts, benchmark_design):
@@ -663,4 +664,6 @@ def test_a_server_deleted_from_a_site_places_only_the_boxes_that_changed(qtbot, 
         assert not same & set(placed)  # ... and none of it placed again
         assert all(before[cid] is scene.items_by_id[cid] for cid in same)  # their items kept
         assert all(scene.items_by_id[cid].box is d.boxes[cid] for cid in d.boxes)  # with their new boxes
+        # placing only those, the canvas needs not every box in order: the lane did not put them so
+        assert "containers_first" not in (d.orders or {})
         assert shown(scene) == full_paint(qtbot, parts, doc, scene)
