@@ -63,8 +63,9 @@ HEADERS = ["Name", "Details"]
 #: outline is rebuilt: the 32x site's four small groups (481 rows, built as they open, the
 #: column sized to them) took 21-23 ms of the 35 ms the open's showing turn spent in the panels
 OPEN_LATER_AT = 20_000
-#: ... which takes about this long (the 16x site: 8-14 ms), a whole slice of a turn (widgets.slice_budget)
-OPEN_GROUPS_S = 0.008
+#: ... one group a turn, which takes about this long (the 16x site's four: 8-14 ms), a slice of a
+#: turn (widgets.slice_budget)
+OPEN_GROUPS_S = 0.004
 #: a group of more rows than this, opened by the user or by a selection inside it, is filled
 #: over several turns of the event loop, FILL_SLICE_S at a time (the 16x site's 3,584 cables
 #: built at once blocked the editor 126-153 ms); its first FILL_AT_ONCE rows at once
@@ -263,7 +264,7 @@ class ModelTreePanel(OutlineSearch, QWidget):
             self._groups_pending = True  # (a slice of the turn's budget: see widgets.slice_budget)
             QTimer.singleShot(1, self, self._open_pending_groups)
         else:
-            self._open_groups()
+            self._open_groups(at_most=1)
         if self._words:
             self._reveal(c.id for c in self.topology.components())
         self.show_selection(self.doc.selection)
@@ -280,17 +281,27 @@ class ModelTreePanel(OutlineSearch, QWidget):
         self.proxy.setSourceModel(self.model)
         self.retired.add_model(old)
 
-    def _open_groups(self) -> None:
+    def _open_groups(self, at_most: int | None = None) -> None:
         """Open the group rows of at most :data:`OPEN_GROUP_ROWS` components (building their
-        rows); behind another tab of its dock, when the panel is next shown."""
+        rows); behind another tab of its dock, when the panel is next shown; ``at_most`` of
+        them now, the others in the next turns (the 16x site's four: 8-14 ms in one turn)."""
         self._groups_pending = unseen(self)
         if self._groups_pending:
             return
         self.fill_first = REACH_AT_ONCE  # (the 32x site's 224 switches and 224 fabrics: 200 each, 17-19 ms)
         try:
-            for kind, group in self.groups.items():
-                if self._top_count.get(kind, 0) <= OPEN_GROUP_ROWS:
-                    self.view.expand(self.proxy.mapFromSource(group.index()))
+            shut = [
+                index
+                for kind, group in self.groups.items()
+                if self._top_count.get(kind, 0) <= OPEN_GROUP_ROWS
+                and not self.view.isExpanded(index := self.proxy.mapFromSource(group.index()))
+            ]
+            for index in shut[:at_most]:
+                self.view.expand(index)
+            if at_most is not None and len(shut) > at_most:
+                self._groups_pending = True
+                QTimer.singleShot(1, self, self._open_pending_groups)
+                return
             self.view.resizeColumnToContents(0)
         finally:
             self.fill_first = FILL_AT_ONCE
@@ -312,7 +323,7 @@ class ModelTreePanel(OutlineSearch, QWidget):
             QTimer.singleShot(1, self, self._open_pending_groups)
             return
         try:
-            self._open_groups()
+            self._open_groups(at_most=1)
         finally:
             slice_budget.ended()
 
