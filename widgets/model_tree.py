@@ -264,7 +264,7 @@ class ModelTreePanel(OutlineSearch, QWidget):
             self._groups_pending = True  # (a slice of the turn's budget: see widgets.slice_budget)
             QTimer.singleShot(1, self, self._open_pending_groups)
         else:
-            self._open_groups(at_most=1)
+            self._open_groups()
         if self._words:
             self._reveal(c.id for c in self.topology.components())
         self.show_selection(self.doc.selection)
