@@ -667,3 +667,21 @@ def test_a_server_deleted_from_a_site_places_only_the_boxes_that_changed(qtbot, 
         # placing only those, the canvas needs not every box in order: the lane did not put them so
         assert "containers_first" not in (d.orders or {})
         assert shown(scene) == full_paint(qtbot, parts, doc, scene)
+
+
+def test_the_analysis_after_a_morph_paints_its_first_slice_in_its_own_turn(qtbot, parts, benchmark_design, monkeypatch):
+    """After a morph the analysis is applied on a turn of its own (paint_analysis_soon), whose
+    first slice it paints (within the turn's budget), not a turn later; an analysis arriving
+    from the lane (in a busy turn) starts its slices on the next turn."""
+    doc, scene = background_canvas(qtbot, parts, benchmark_design)
+    how: list[str] = []
+    monkeypatch.setattr(scene, "_paint_slice", lambda: how.append("now"))
+    monkeypatch.setattr(scene._slice_timer, "start", lambda *a: how.append("later"))
+    cid = next(iter(scene.items_by_id))
+    scene._dirty_boxes.add(cid)  # (a box to paint again: a job is made)
+    scene._paint_analysis_now()
+    assert how == ["now"] and not scene._first_slice_now
+    scene._job = None
+    scene._dirty_boxes.add(cid)
+    scene.apply_analysis(doc.analysis)
+    assert how == ["now", "later"]

@@ -140,9 +140,17 @@ class Painting:
         else:
             self._paint_soon_timer.start()  # (a timer: a zero single shot is a posted event, run before the timers due)
 
+    #: the analysis is applied in a turn of its own (after a morph): its first slice is painted
+    #: in it (within the turn's budget: widgets.slice_budget), not a turn later (1-2 ms an edit)
+    _first_slice_now = False
+
     def _paint_analysis_now(self: Any) -> None:
         if self.doc.analysis is not None:
-            self.apply_analysis(self.doc.analysis)
+            self._first_slice_now = True
+            try:
+                self.apply_analysis(self.doc.analysis)
+            finally:
+                self._first_slice_now = False
 
     def _collected(self: Any, job: PaintJob, budget: float | None) -> bool:
         """Which box shows each component, first (False: the next slice goes on with it)."""

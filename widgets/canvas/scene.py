@@ -585,7 +585,8 @@ class DiagramScene(Painting, Morphing, ToolLookups, QGraphicsScene):
             self._paint_slice()
         else:  # its first slice on a turn of its own (the result arrives in a turn busy enough)
             self.doc.analysis_showing = True  # the analysis lane waits for it (Document.analysis_shown)
-            self._slice_timer.start()
+            now = self._first_slice_now and not self._slice_timer.isActive()  # (see _paint_analysis_now)
+            (self._paint_slice if now else self._slice_timer.start)()
 
     def _collecting_members(self, result: Analysis) -> Iterator[None]:
         """Which box shows each component of ``result`` (in design order: see _sort_members),
