@@ -385,6 +385,36 @@ def test_autosave_writes_in_a_worker_and_leaves_the_design_alone(window, qtbot, 
     assert not path.exists() and not path.with_suffix(".json").exists()
 
 
+def test_an_autosave_step_waits_for_a_turn_with_time_left(window, qtbot, home, monkeypatch):
+    """A piece of the copy runs in what the canvas's and the panels' slices left of a turn of the
+    event loop (widgets.slice_budget; a scenario of the 16x site shown, a step beside them made
+    a turn of 20-23 ms): none while they have spent it."""
+    import app.autosave as autosave_module
+    from planner import edit
+    from planner.io import open_project
+
+    w, spent, asked = window, [True], []
+    real = autosave_module.slice_budget.until
+
+    def until(own_s, first=False, whole=False):
+        if first:  # (the canvas's slices always run)
+            return real(own_s, first=first, whole=whole)
+        asked.append(own_s)
+        return None if spent[0] else real(own_s, first=first, whole=whole)
+
+    monkeypatch.setattr(autosave_module.slice_budget, "until", until)
+    monkeypatch.setattr(autosave_module, "PER_STEP", 50)
+    w.doc.run(edit.set_attr, "cab1", "label", "WAITED")
+    path = w.autosave()
+    qtbot.wait(100)
+    copy = w.autosaver._copy[0]
+    assert w.autosaver.busy() and asked and not getattr(copy, "designs", [])  # nothing copied yet
+    spent[0] = False
+    qtbot.waitUntil(lambda: not w.autosaver.busy(), timeout=10_000)
+    assert open_project(path).topology["cab1"]["label"] == "WAITED"
+    w.discard_autosave()
+
+
 def test_autosave_under_continuous_edits_copies_at_once_in_the_end(window, qtbot, home, monkeypatch):
     from PySide6.QtWidgets import QApplication
 
