@@ -11,6 +11,10 @@ from planner import edit
 from tests.widgets.test_canvas_incremental import background_canvas, full_paint, settle, shown
 
 
+def _key(li) -> tuple:
+    return (li.link.a, li.link.b, li.link.kind, li.link.via)
+
+
 def _below(topo, cid: str) -> list[str]:
     return [cid] + [c.id for c in topo.descendants(cid)]
 
@@ -23,12 +27,17 @@ def test_an_undo_takes_back_the_items_its_delete_dropped(qtbot, parts, benchmark
     before = dict(scene.items_by_id)
     ids = [c for c in _below(doc.topology, gone) if c in before]
     assert len(ids) > 10
+    at = set(ids)
+    links = {_key(li): li for li in scene.links if li.a.cid in at or li.b.cid in at}
+    assert links
     doc.run(edit.delete, [gone])
     settle(qtbot, doc, scene)
     assert set(ids) <= set(scene._spare.items) and not set(ids) & set(scene.items_by_id)
     doc.undo_stack.undo()
     settle(qtbot, doc, scene)
     assert all(scene.items_by_id[c] is before[c] for c in ids)  # the very items
+    now = {_key(li): li for li in scene.links}
+    assert all(now[k] is li for k, li in links.items())  # and the very link items at them
     assert not set(ids) & set(scene._spare.items if scene._spare is not None else ())
     assert all(item.scene() is scene for item in scene.items_by_id.values())
     assert shown(scene) == full_paint(qtbot, parts, doc, scene)

@@ -527,6 +527,21 @@ BOX_PEN_MARGIN = 0.5
 _NO_PEN = QPen()  # (a link's pen until it is styled, read once: one made per link was 1 us of it)
 
 
+def box_ends(a: Any, b: Any) -> tuple[float, float, float, float]:
+    """The ends of the curve between boxes ``a`` and ``b`` (see LinkItem.update_path): a box's
+    bounding rectangle is its rectangle and half its pen (BOX_PEN_MARGIN) around."""
+    m = BOX_PEN_MARGIN
+    return _curve_ends(a.x - m, a.y - m, a.w + 2 * m, a.h + 2 * m, b.x - m, b.y - m, b.w + 2 * m, b.h + 2 * m)
+
+
+def _curve_ends(
+    ax: float, ay: float, aw: float, ah: float, bx: float, by: float, bw: float, bh: float
+) -> tuple[float, float, float, float]:
+    if ax + aw / 2 > bx + bw / 2:
+        ax, ay, aw, ah, bx, by, bw, bh = bx, by, bw, bh, ax, ay, aw, ah
+    return (ax + aw, ay + ah / 2, bx, by + bh / 2)
+
+
 class LinkItem:
     """A cable, a tree edge (drawer -> planar -> link -> PHB -> slot), ownership or PV link.
 
@@ -618,14 +633,9 @@ class LinkItem:
         places in the scene, when the caller knows the items stand there: no Qt call for it)."""
         if a is None or b is None:
             ra, rb = self.a.sceneBoundingRect(), self.b.sceneBoundingRect()
-            ends = (ra.x(), ra.y(), ra.width(), ra.height(), rb.x(), rb.y(), rb.width(), rb.height())
-        else:  # a box's bounding rectangle: its rectangle and half its pen (BOX_PEN_MARGIN) around
-            m = BOX_PEN_MARGIN
-            ends = (a.x - m, a.y - m, a.w + 2 * m, a.h + 2 * m, b.x - m, b.y - m, b.w + 2 * m, b.h + 2 * m)
-        ax, ay, aw, ah, bx, by, bw, bh = ends
-        if ax + aw / 2 > bx + bw / 2:
-            ax, ay, aw, ah, bx, by, bw, bh = bx, by, bw, bh, ax, ay, aw, ah
-        self.ends = (ax + aw, ay + ah / 2, bx, by + bh / 2)
+            self.ends = _curve_ends(ra.x(), ra.y(), ra.width(), ra.height(), rb.x(), rb.y(), rb.width(), rb.height())
+        else:
+            self.ends = box_ends(a, b)
         self._path = self._bounds = self._extent = None
         self.segments = self.polyline = self.near = None
         if self.layer is not None:

@@ -24,7 +24,7 @@ from PySide6.QtCore import QRectF
 from planner.diagram_order import containers_first, heads, kept_frames, shared_bands
 from planner.layout import Box, Diagram, alias_changes
 from widgets import slice_budget
-from widgets.canvas.items import BoxItem, LinkItem
+from widgets.canvas.items import BoxItem, LinkItem, box_ends
 from widgets.canvas.spare import SPARE_AT_MOST, Spare
 
 if TYPE_CHECKING:
@@ -148,6 +148,7 @@ class Morph:
         self.shifted: set[str] = set()  # boxes whose place in the scene changed
         self.placed = 0  # boxes of ``order`` placed so far
         self.recycle: Spare | None = None  # the items the morph before dropped (see Spare)
+        self.links_back: Spare | None = None  # ... once placed: the link items it dropped
         #: the links of ``d`` by band (all in one when it has none), each with whether the band
         #: is shared with the diagram shown (see morph) and the band; ``run``: the one being
         #: matched, ``linked``: how many of its links so far
@@ -181,7 +182,7 @@ class Morph:
             self.placed = end
             if self.placed == n and self.recycle is not None:  # (what it did not take back: freed)
                 self.recycle.free_rest(self.scene)
-                self.recycle = None
+                self.links_back, self.recycle = self.recycle, None
             if until is not None and time.perf_counter() >= until:
                 return False  # (the links begin a slice of their own then)
         if self.only and not self._rebox(until):
@@ -199,6 +200,9 @@ class Morph:
         gone = [li for li in self.loose if li not in kept]
         self.gone += gone
         self.stale_links += gone
+        spare = self.scene._spare  # (this morph's drop: the links at its items go with them)
+        if spare is not None and gone:
+            spare.keep_links(gone, _link_key)
         self.scene.links = new
         self.swapped = True
         link_spans(self.scene, self.d)
@@ -315,6 +319,15 @@ class Morph:
         if li is None:
             same = self.spare.get(_link_key(link)) if self.spare is not None else None
             li = same.pop() if same else None
+        if li is None and self.links_back is not None:  # (the link's item the morph before dropped)
+            li = self.links_back.take_link(_link_key(link), a, b)
+            if li is not None:
+                li.link, boxes = link, (self.d.boxes[link.a], self.d.boxes[link.b])
+                if li.ends != box_ends(*boxes):
+                    li.update_path(*boxes)
+                self.made_links.append(li)
+                self.links.append(li)
+                return
         if li is not None and li.a is a and li.b is b:
             li.link = link
             if link.a in self.shifted or link.b in self.shifted:
