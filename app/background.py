@@ -34,6 +34,7 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 
 from app import gui_gc
+from app.piecewise import Pile
 from planner.analysis import Analysis, binding_kinds
 from planner.diagram_order import containers_first, heads, kept_and_changed
 from planner.gcpause import gc_paused, hold_gc, release_gc
@@ -138,6 +139,7 @@ class _Lane:
         self.busy = False
         self.light = False  # busy with work that gives way (see the class docstring)
         self.stopped = False
+        self.pile = Pile()  # what the work dropped, freed once the lane has nothing else to do
         gui_gc.install()  # a busy lane holds the collector off; the GUI thread collects (see there)
         self._thread = threading.Thread(target=self._loop, name=name, daemon=True)
         self._thread.start()
@@ -180,9 +182,10 @@ class _Lane:
                 quiet_since = time.monotonic()
                 while not self._queue and not self.stopped:
                     left = IDLE_S - (time.monotonic() - quiet_since)
-                    if self.want_idle and left <= 0:
+                    idle = self.want_idle or bool(self.pile)  # (idle work: what the work dropped first)
+                    if idle and left <= 0:
                         break
-                    self._cond.wait(left if self.want_idle else None)
+                    self._cond.wait(left if idle else None)
                 start = time.monotonic()
                 while self._queue and self.settle_s and not self._hurry and not self.stopped:
                     n = len(self._queue)
@@ -199,6 +202,9 @@ class _Lane:
             try:
                 if items:
                     self._work(items)
+                elif self.pile:  # (quiet a while: a piece at a time until work comes, see app.piecewise)
+                    self.light = True  # (work that gives way: no one waits for it)
+                    self.pile.free(busy=lambda: bool(self._queue) or self.stopped)
                 elif self._idle is not None:
                     self.want_idle = False
                     self._idle()
@@ -508,6 +514,8 @@ class BackgroundAnalysis(QObject):
             jobs = jobs[resets[-1] :]
             snapshot = jobs[0].snapshot
             assert snapshot is not None
+            if self._replica is not None:  # (freed a piece at a time once the lane is idle: see Pile)
+                self._lane.pile.add(self._replica.topo, self._incs, self._layout_memo)
             self._replica = _Adopted(snapshot)
             self._incs, self._incs_key = {}, None
             self._canvas = self._laid = None
@@ -630,6 +638,8 @@ class BackgroundAnalysis(QObject):
         resets = [i for i, it in enumerate(items) if it[0] is not None]
         if resets:
             items = items[resets[-1] :]
+            if self._check_replica is not None:
+                self._check_lane.pile.add(self._check_replica.topo)
             self._check_replica = _Adopted(items[0][0])  # a copy made for this lane alone
         if self._check_replica is None:
             return
