@@ -278,6 +278,21 @@ def test_a_group_of_many_components_starts_closed(qtbot, make_doc, monkeypatch):
     assert _outline(tree)[("group", "cable")] == cables
 
 
+def test_a_small_design_opens_its_groups_at_once(qtbot, make_doc, monkeypatch):
+    """Below OPEN_LATER_AT components every small group is open as soon as the outline is built,
+    no turn of the event loop between."""
+    import widgets.model_tree as model_tree
+
+    monkeypatch.setattr(model_tree, "OPEN_GROUP_ROWS", 100)
+    doc = make_doc("p690-benchmark")
+    assert len(doc.topology) < model_tree.OPEN_LATER_AT
+    tree = ModelTreePanel(doc)
+    qtbot.addWidget(tree)
+    small = [k for k in tree.groups if tree._top_count[k] <= 100]
+    assert len(small) >= 2 and not tree._groups_pending
+    assert all(tree.view.isExpanded(tree.proxy.mapFromSource(tree.groups[k].index())) for k in small)
+
+
 def test_a_large_design_opens_its_groups_one_a_turn(qtbot, make_doc, monkeypatch):
     """A design of OPEN_LATER_AT components or more opens its small groups in the turns after the
     outline is rebuilt, one a turn (the 16x site's four in one turn: 8-14 ms of a scenario's
