@@ -30,7 +30,6 @@ class Spare:
         self.roots = roots
         self.dropped = dict(items)  # (each item's container's item, in Python: no Qt call a box)
         self.alone = {id(r) for r in roots}  # those out of the scene, inside no item dropped
-        self.taken = 0  # items taken back
         #: the link items the morph dropped at the items it dropped, by what they join (see keep_links)
         self.links: dict[tuple, list[LinkItem]] = {}
 
@@ -71,7 +70,6 @@ class Spare:
         scene.items_by_id[box.id] = old
         if old.asleep:  # (its texts made when idle, as a new one's: see Morphing.wake_later)
             scene.wake_later(old)
-        self.taken += 1
         return old
 
     def keep_links(self, gone: list[LinkItem], key: Callable[[Any], tuple]) -> None:
