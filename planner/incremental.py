@@ -505,17 +505,24 @@ class Partition:
             for i in active:
                 queue = queues[i]
                 head, stop = heads[i], heads[i] + 32
+                mine = find(i)  # (stays a root while this search goes: only it joins others to it)
                 while head < stop and head < len(queue):
                     for n in _near(queue[head], comps, refs_to, children):
-                        key = part_of.get(n)
-                        other = met_by.setdefault(key, i) if key is not None and key not in dirty else owner.get(n)
-                        if other is not None:
-                            a, b = find(i), find(other)
-                            if a != b:
-                                root[b] = a
-                        elif n in comps or refs_to.get(n):
-                            owner[n] = i
-                            queue.append(n)
+                        other = owner.get(n)  # (an id searched is in a part changed, or in none)
+                        if other is None:
+                            key = part_of.get(n)
+                            if key is not None and key not in dirty:
+                                other = met_by.setdefault(key, i)
+                            elif n in comps or refs_to.get(n):
+                                owner[n] = i
+                                queue.append(n)
+                                continue
+                            else:
+                                continue
+                        if other != i:  # (most ids met are this search's own: its parent, ...)
+                            b = find(other)
+                            if b != mine:
+                                root[b] = mine
                     head += 1
                 heads[i] = head
             active = [i for i in active if heads[i] < len(queues[i])]
