@@ -259,6 +259,12 @@ class _Part:
     paths_of: dict[str, list[Path]]
     unreachable: set[str]
     standby_of: dict[str, list[Path]]  # RDAC's standby paths by HBA port
+    #: what the whole design's result takes from the part when its ports come one after the
+    #: other in the design (see IncrementalAnalysis._gather): whether ``paths`` are those of
+    #: each port in turn, the standby paths so, and the unreachable ports in design order
+    by_port: bool = False
+    standby: list[Path] = field(default_factory=list)
+    unreachable_ports: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -601,7 +607,12 @@ class Partition:
         standby_of: dict[str, list[Path]] = {}
         for p in standby:
             standby_of.setdefault(p.hba_port, []).append(p)
-        part = _Part(members, comps, [c.id for c in ports], paths, paths_of, set(unreachable), standby_of)
+        ids = [c.id for c in ports]
+        by_port = [p for hp in ids for p in paths_of[hp]]
+        part = _Part(members, comps, ids, paths, paths_of, set(unreachable), standby_of)
+        part.by_port = len(by_port) == len(paths) and all(a is b for a, b in zip(by_port, paths))
+        part.standby = [p for hp in ids for p in standby_of.get(hp, ())]
+        part.unreachable_ports = [hp for hp in ids if hp in part.unreachable]
         key, self._next = self._next, self._next + 1
         self.parts[key] = part
         for cid in members:
@@ -686,7 +697,7 @@ class IncrementalAnalysis:
         the whole analysis in the design's order."""
         t = self.topo
         figures, direction, source, read_pct = self.options
-        parts, part_of, allocs = self.parts, self.part_of, self.alloc
+        parts, allocs = self.parts, self.alloc
         todo = list(dict.fromkeys([k for k in fresh if k in parts] + [k for k in parts if k not in allocs]))
         self.last_parts = len(todo)
         gone = [k for k in allocs if k not in parts]  # parts split again since (by any options)
@@ -702,18 +713,7 @@ class IncrementalAnalysis:
             for p in own:
                 paths_of.setdefault(p.hba_port, []).append(p)
             allocs[key] = _Alloc(own, paths_of, parts[key].members)
-        runs: list[int] = []  # the parts in the order of their ports' paths, a run per stretch
-        for hp in t.of_kind("hba_port"):
-            key = part_of[hp.id]
-            part = parts[key]
-            mine_paths = allocs[key].paths_of.get(hp.id)
-            if mine_paths:
-                paths += mine_paths
-                if not runs or runs[-1] != key:
-                    runs.append(key)
-            standby += part.standby_of.get(hp.id, ())
-            if hp.id in part.unreachable:
-                unreachable.append(hp.id)
+        runs = self._gather(paths, standby, unreachable)
         demand = demand_model(t, paths, direction)
         caps = demand.caps() if demand is not None else None
         index = {id(p): i for i, p in enumerate(paths)} if caps is not None else {}
@@ -741,6 +741,35 @@ class IncrementalAnalysis:
         if demand is not None:
             result.workloads = workload_results(demand, paths, self._rates(paths), loads)
         return result
+
+    def _gather(self, paths: list[Path], standby: list[Path], unreachable: list[str]) -> list[int]:
+        """Fill ``paths``, ``standby`` and ``unreachable`` port by port in the design's order of
+        HBA ports; returns the parts in the order of their ports' paths, a run per stretch. A
+        part whose ports come one after the other there is taken whole (its lists made with
+        it): port by port, the 16x site's 1,792 ports took 1.1-1.4 ms of each edit."""
+        parts, part_of, allocs = self.parts, self.part_of, self.alloc
+        ids = list(self.topo._kind_table("hba_port"))
+        runs: list[int] = []
+        i, n = 0, len(ids)
+        while i < n:
+            hp = ids[i]
+            key = part_of[hp]
+            part, alloc = parts[key], allocs[key]
+            m = len(part.ports)
+            if part.by_port and part.ports[0] == hp and ids[i : i + m] == part.ports:
+                got, i = alloc.paths, i + m
+                standby += part.standby
+                unreachable += part.unreachable_ports
+            else:
+                got, i = alloc.paths_of.get(hp), i + 1
+                standby += part.standby_of.get(hp, ())
+                if hp in part.unreachable:
+                    unreachable.append(hp)
+            if got:
+                paths += got
+                if not runs or runs[-1] != key:
+                    runs.append(key)
+        return runs
 
     def _loads(self, paths: list[Path], runs: list[int]) -> dict[str, Load]:
         """The loads of the hops the paths cross, in the order of first crossing."""

@@ -397,6 +397,30 @@ def test_an_edit_re_analyses_only_its_part(parts):
     assert got.paths[0] is before.paths[0]
 
 
+def test_result_gathered_part_by_part_and_port_by_port(parts):
+    """The whole result takes a part's paths, standby paths and unreachable ports whole when
+    its ports come one after the other in the design, and port by port where parts interleave
+    (an adapter added to the first server comes after the second server's ports): the same
+    result as a full analysis either way, whichever way each part was taken."""
+    site = build_site(parts, 2)
+    replica = Replica(site)
+    inc = IncrementalAnalysis(replica.topo)
+    same_analysis(inc.analysis, analyze(site))
+    slot = next(s for s in site.of_kind("slot") if s.id.startswith("s1.") and not site.children(s.id, "hba"))
+    got = replayed(site, replica, inc, lambda: edit.add_hba(site, slot.id, parts["FC6239"]))
+    same_analysis(got, analyze(site))
+    ports = replica.topo.ids_of_kind("hba_port")
+    first = inc.parts[inc.part_of[ports[0]]]
+    assert first.by_port and ports[: len(first.ports)] != first.ports  # (interleaved: port by port)
+    new_port = site.children(site.children(slot.id, "hba")[0].id, "hba_port")[0].id
+    assert new_port in first.ports and new_port in got.unreachable  # (not cabled)
+    assert got.unreachable == [p for p in ports if p in set(got.unreachable)]  # in design order
+    second = inc.parts[inc.part_of[ports[-2]]]
+    assert second is not first and ports[ports.index(second.ports[0]) :][: len(second.ports)] == second.ports
+    got = replayed(site, replica, inc, lambda: edit.delete(site, [site.children(slot.id, "hba")[0].id]))
+    same_analysis(got, analyze(site))  # (whole again)
+
+
 def test_a_removal_splits_parts_without_walking_them(parts):
     """Three servers joined through the first one's switch (a new adapter in each of the
     others, cabled to it), then parted again: by the cables removed (one command), and by the
