@@ -27,8 +27,14 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-#: the time the slices of one turn of the event loop may take together
-BUDGET_S = 0.008
+#: the time the panels' slices of one turn of the event loop may take together. A turn is
+#: longer: a canvas's slice after them (FIRST_LEAST_S at least), the last slice's overshoot, and
+#: Qt's own work in the pass (the views and panels repainting what the slices changed: 2-5 ms
+#: on the 16x site). 8 ms made a scenario of the 16x site shown, in a window whose outline,
+#: racks and canvas filled at once, turns of 12.9-13.4 ms (the outline's group 3.3, the racks
+#: 4.7, the canvas 2.0, Qt 2.6), which a 2 ms heartbeat saw as 16-17; 6.5: 11.8 ms (14-15)
+#: in the same run of bench_gui.py's site16, the time to the canvas painted the same
+BUDGET_S = 0.0065
 #: slices further apart than this are of different turns (the loop went round between them)
 GAP_S = 0.0005
 #: a panel's slice that would have less than this left of the budget waits for the next turn
