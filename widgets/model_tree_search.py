@@ -29,6 +29,13 @@ SEARCH_PAUSE_MS = 250
 #: site's first search: every component's search text made, 115 ms, and 6,000 rows built,
 #: 150-185 ms), the filter applied to the view once they are all found
 SEARCH_SLICE_S = 0.004
+#: Qt's filtering of the outline once the matches are found (the proxy attached again, one
+#: call: 6-8 ms on the 16x site) runs as the first slice of a turn, given this long
+#: (slice_budget's ``whole``): begun after a slice of finding matches in the same turn (3-4 ms
+#: into it), it made turns of 10-11.5 ms of the searches of bench_gui.py, 7.5-8 when it began one
+FILTER_S = 0.010
+#: what :meth:`OutlineSearch._filtering` yields before that call
+_WHOLE = object()
 #: how many components a search looks at between two looks at the clock
 _SEARCH_EVERY = 64
 #: ... and opens this many branches of what it found a step (see OutlineSearch._expanding)
@@ -65,7 +72,8 @@ class OutlineSearch:
         self._search_timer.setSingleShot(True)
         self._search_timer.setInterval(SEARCH_PAUSE_MS)
         self._search_timer.timeout.connect(self._search_now)
-        self._searching: Iterator[None] | None = None  # a search under way, in slices
+        self._searching: Iterator[object] | None = None  # a search under way, in slices
+        self._filter_due = False  # its next step is Qt's filtering (see FILTER_S)
         self._search_slicer = QTimer(self)
         self._search_slicer.setSingleShot(True)
         self._search_slicer.timeout.connect(self._search_slice)
@@ -84,19 +92,24 @@ class OutlineSearch:
         if text.lower().split() == self._words:
             return
         if len(self.topology) > SEARCH_AT_ONCE:
-            self._searching = self._filtering(text)
+            self._searching, self._filter_due = self._filtering(text), False
             self._search_slice()
         else:
             self.set_filter(text)
 
     def _search_slice(self: Any) -> None:
-        """The next slice of the search under way (SEARCH_SLICE_S)."""
-        steps, until = self._searching, slice_budget.until(SEARCH_SLICE_S)  # (the turn's other slices first)
+        """The next slice of the search under way (SEARCH_SLICE_S; Qt's filtering as the first
+        slice of a turn: FILTER_S)."""
+        steps, whole = self._searching, self._filter_due
+        until = slice_budget.until(
+            FILTER_S if whole else SEARCH_SLICE_S, whole=whole
+        )  # (the turn's other slices first)
         try:
-            for _ in steps if until is not None and steps is not None else ():
+            for step in steps if until is not None and steps is not None else ():
                 if self._searching is not steps:
                     return  # (another search began meanwhile)
-                if time.perf_counter() >= until:
+                self._filter_due = step is _WHOLE
+                if whole or self._filter_due or time.perf_counter() >= until:  # (the filtering: a slice alone)
                     self._search_slicer.start(1)
                     return
         finally:
@@ -112,8 +125,9 @@ class OutlineSearch:
         for _ in self._filtering(text):
             pass
 
-    def _filtering(self: Any, text: str) -> Iterator[None]:
-        """:meth:`set_filter`, pausing (yielding) every few components looked at."""
+    def _filtering(self: Any, text: str) -> Iterator[object]:
+        """:meth:`set_filter`, pausing (yielding) every few components looked at; it yields
+        ``_WHOLE`` before Qt's filtering, which a slice then begins a turn with."""
         self.caught_up()  # (the model events held while covered first)
         words = text.lower().split()
         self._words = words
@@ -122,6 +136,8 @@ class OutlineSearch:
             for i in range(0, len(ids), _SEARCH_EVERY):
                 yield from self._revealing(ids[i : i + _SEARCH_EVERY])  # (read afresh: edits may come between)
                 yield
+        if words:
+            yield _WHOLE
         pattern = search_pattern(words)
         # the proxy is detached while its filter changes, and then tells the view to start
         # afresh: changed in place, it told the view of every row it hid or showed again, one

@@ -212,6 +212,52 @@ def test_on_a_large_design_the_groups_open_in_the_turn_after_the_outline_is_rebu
     assert tree.rows
 
 
+def test_qts_filtering_of_a_large_design_begins_a_turn_of_its_own(tree, monkeypatch):
+    """Qt's filtering of the outline once the matches are found (the proxy attached again: one
+    call, 6-8 ms on the 16x site) is a slice's first work and runs only as a turn's first slice
+    (slice_budget's ``whole``): after a slice of finding matches in the same turn it made turns
+    of 10-11.5 ms."""
+    import time
+
+    from widgets import model_tree_search as search
+    from widgets import slice_budget
+
+    monkeypatch.setattr(search, "SEARCH_AT_ONCE", 10)  # (the one-drawer design counts as large)
+    monkeypatch.setattr(search, "SEARCH_SLICE_S", 0.05)  # (long slices: matches and filter could share one)
+    monkeypatch.setattr(tree, "_search_slicer", SimpleNamespace(start=lambda ms: None))
+    slices, revealed, attached = [0], set(), []
+    real_slice, real_revealing, real_attach = tree._search_slice, tree._revealing, tree.proxy.setSourceModel
+
+    def counted_slice():
+        slices[0] += 1
+        real_slice()
+
+    def revealing(ids):
+        revealed.add(slices[0])
+        return real_revealing(ids)
+
+    def attach(model):
+        if model is not None:
+            attached.append((slices[0], time.perf_counter() - slice_budget._start))
+        real_attach(model)
+
+    monkeypatch.setattr(tree, "_search_slice", counted_slice)
+    monkeypatch.setattr(tree, "_revealing", revealing)
+    monkeypatch.setattr(tree.proxy, "setSourceModel", attach)
+    slice_budget.reset()
+    tree.search.setText("fastt1 a1")
+    tree._search_now()
+    while tree._searching is not None:
+        time.sleep(2 * slice_budget.GAP_S)  # (the loop went round: the next slice is a turn's first)
+        tree._search_slice()
+    assert len(attached) == 1 and revealed
+    at, into_turn = attached[0]
+    assert at not in revealed  # no match looked for in the slice that filters
+    assert into_turn < 0.002  # ... which began the turn
+    shown = tree.visible_ids()
+    assert "fastt1.A1" in shown and "fastt2.A1" not in shown
+
+
 def test_a_search_builds_a_group_of_many_a_few_rows_a_step(tree, doc, monkeypatch):
     """A match among the 16x site's 3,584 cables built all their rows in one turn of the
     search (45 ms): a group of many is built a few rows a step, the search pausing between,
