@@ -158,6 +158,8 @@ def test_watching_the_loop_a_pass_is_one_turn_whatever_runs_between_its_slices(q
     assert got["left"] is None  # spent: put off to a later pass
     _in_one_pass(qtbot, panel)  # the next pass: a budget of its own
     assert got["left"] is not None and got["left"] > 0.005
+    _in_one_pass(qtbot, other, panel)  # the pass's work before its first slice counts too
+    assert got["left"] is not None and got["left"] < slice_budget.BUDGET_S - third + 0.0005
 
 
 def test_the_canvas_slice_after_others_in_its_turn_takes_what_is_left_but_always_runs():
