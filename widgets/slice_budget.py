@@ -48,6 +48,7 @@ STALE_S = 0.05
 _start = 0.0  # when the current turn began (watching: its pass of the event loop; else its first slice)
 _end = -1.0  # when the last slice ended
 _granted = False  # until() let a slice run that has not ended yet
+_ran = False  # a slice has ended in the current turn (a ``whole`` one is then not its first)
 _passes = 0  # passes of the event loop seen (see watch)
 _turn_pass = -1  # the pass of the current turn
 _pass_at = 0.0  # when the event loop last went round (see watch)
@@ -83,12 +84,12 @@ def _now_in_turn() -> float:
     work the pass did before its first slice counts (the 16x site's Select All: 7.7 ms of the
     outline's selection, then a panel's slice given 5 ms more); a turn found stale, or told
     apart by a pause, begins with the slice asking."""
-    global _start, _turn_pass
+    global _start, _turn_pass, _ran
     now = time.perf_counter()
     if _watching and _passes != _turn_pass:
-        _start, _turn_pass = min(_pass_at, now), _passes
+        _start, _turn_pass, _ran = min(_pass_at, now), _passes, False
     elif (now - _end > STALE_S) if _watching else (now - _end > GAP_S):
-        _start, _turn_pass = now, _passes
+        _start, _turn_pass, _ran = now, _passes, False
     return now
 
 
@@ -105,7 +106,7 @@ def until(own_s: float, first: bool = False, whole: bool = False) -> float | Non
         _granted = True
         return now + max(own_s - (now - _start), min(own_s, FIRST_LEAST_S))
     left = _start + BUDGET_S - now
-    if left < (own_s if whole and now > _start else LEAST_S):
+    if left < (own_s if whole and _ran else LEAST_S):  # (a whole one: room for it, or the turn's first)
         return None
     _granted = True
     return now + min(own_s, left)
@@ -116,16 +117,16 @@ def ended() -> None:
     the turn ends with the loop's pass, or once no slice has run for :data:`GAP_S` when the
     loop is not watched, so one put off should start its timer with an interval of 1 ms at
     least, letting the event loop go round)."""
-    global _end, _granted
+    global _end, _granted, _ran
     if _granted:
-        _granted = False
+        _granted, _ran = False, True
         _end = time.perf_counter()
 
 
 def reset() -> None:
     """Forget the turn under way (tests)."""
-    global _start, _end, _granted, _turn_pass
-    _start, _end, _granted, _turn_pass = 0.0, -1.0, False, -1
+    global _start, _end, _granted, _turn_pass, _ran
+    _start, _end, _granted, _turn_pass, _ran = 0.0, -1.0, False, -1, False
 
 
 def counted(slice_method: Callable[..., Any]) -> Callable[..., Any]:

@@ -504,3 +504,23 @@ def test_select_all_is_one_selection(window):
     assert len(sent) == 1 and set(sent[0]) == top and len(top) > 10
     assert {i.cid for i in w.scene.selectedItems()} == top
     w.doc.selectionChanged.disconnect(sent.append)
+
+
+def test_a_large_designs_outline_search_ends_in_the_window(window, qtbot, monkeypatch):
+    """In the window (whose event loop the slice budget follows: a turn is a pass), a large
+    design's search runs to its end: Qt's filtering, a slice longer than a turn's budget, gets a
+    pass of its own (the search once waited for a turn with more room than the budget has,
+    forever), and shows what a search at once shows."""
+    from widgets import model_tree_search as search
+
+    monkeypatch.setattr(search, "SEARCH_AT_ONCE", 10)  # (the benchmark counts as large)
+    tree = window.model_tree
+    window.docks["tree"].show()
+    window.docks["tree"].raise_()
+    tree.search.setText("fcs1 fastt")
+    tree._search_now()
+    qtbot.waitUntil(lambda: tree._searching is None, timeout=5000)
+    sliced = tree.visible_ids()
+    tree.set_filter("")
+    tree.set_filter("fcs1 fastt")
+    assert sliced == tree.visible_ids() and 0 < len(sliced) < len(tree.items)

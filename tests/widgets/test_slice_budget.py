@@ -161,6 +161,17 @@ def test_watching_the_loop_a_pass_is_one_turn_whatever_runs_between_its_slices(q
     _in_one_pass(qtbot, other, panel)  # the pass's work before its first slice counts too
     assert got["left"] is not None and got["left"] < slice_budget.BUDGET_S - third + 0.0005
 
+    def whole():  # work that cannot stop midway, longer than the budget: a pass's first slice
+        until = slice_budget.until(2 * slice_budget.BUDGET_S, whole=True)
+        got["whole"] = until is not None
+        if until is not None:
+            slice_budget.ended()
+
+    _in_one_pass(qtbot, whole)
+    assert got["whole"]  # (though the pass did Qt's own work before it)
+    _in_one_pass(qtbot, panel, whole)
+    assert not got["whole"]  # after another slice of its pass: the next pass
+
 
 def test_the_canvas_slice_after_others_in_its_turn_takes_what_is_left_but_always_runs():
     slice_budget.until(0.004)
