@@ -177,3 +177,27 @@ def test_identical_server_builds_share_their_fair_shares_with_the_same_results(p
     assert len(calls) > 2 * once
     assert [vars(f) for f in fresh.failures] == [vars(f) for f in three.failures]
     assert fresh.baseline_mbps == three.baseline_mbps
+
+
+def test_lost_access_by_component_equals_a_walk_of_every_hop_of_every_path(benchmark_design):
+    """The single points of each access, worked out once per route (the paths from one HBA port
+    to one host port share all but their array and logical drive), are those of every hop of
+    every path, the routes' last hops included: failing the arrays loses their drives."""
+    from planner.resilience import Paths, lost_access_by_component
+
+    topo = benchmark_design
+    kinds = ("hba", "switch", "controller", "array")
+    walk = Paths(topo, [], kinds)
+    common: dict[tuple[str, str], set[str]] = {}
+    for p in all_paths(topo):
+        crossed = {c for h in p.hops for c in walk._failing(h)}
+        hba = topo.get(topo[p.hba_port].parent)
+        key = ((hba["lpar"] or "") if hba else "", p.logical_drive)
+        common[key] = common[key] & crossed if key in common else crossed
+    want: dict[str, list[tuple[str, str]]] = {}
+    for key, crossed in common.items():
+        for cid in crossed:
+            want.setdefault(cid, []).append(key)
+    got = lost_access_by_component(topo, kinds)
+    assert got == {cid: sorted(v) for cid, v in want.items()}
+    assert any(topo[cid].kind == "array" for cid in got)  # (what the routes' last hops add)
