@@ -41,6 +41,10 @@ from widgets.canvas.items import font, metrics, util_color
 #: and each box drawn by the view's layers over the whole site made its open, Collapse all,
 #: Select All and a scenario shown block the event loop 28-127 ms (bench_gui.py)
 FAR_SCALE = 0.25
+#: a picture drawn at a zoom step is kept while the view zooms out up to this factor below it
+#: (two steps): zooming back and forth across a step's edge drew the whole picture again in every
+#: frame, 21 ms each on the 32x site expanded (47 frames/s), 2 ms kept
+KEEP_STEPS_ABOVE = 2 ** (2 / 5) * (1 + 1e-9)
 #: the largest pixmap (in pixels) the overview's batches are drawn into once (see OverviewItem._picture)
 PICTURE_PIXELS = 8_000_000
 _EDGE = QColor(110, 120, 140, 110)
@@ -491,14 +495,19 @@ class OverviewItem(QGraphicsItem):
         every few steps), or up to three steps below it when the picture would be larger than
         :data:`PICTURE_PIXELS` there (then drawn up to 1.5 times larger: the 16x site, its
         bands expanded in four columns, came to 9.5 million pixels at 0.22, and its stripes
-        were drawn directly in every paint, 40-45 ms each)."""
+        were drawn directly in every paint, 40-45 ms each). The step of the picture drawn is
+        kept while ``scale`` is up to two steps below it (see :data:`KEEP_STEPS_ABOVE`)."""
         n = math.ceil(math.log2(max(scale, 1e-4)) * 5)
         area = self._bounds.width() * self._bounds.height()
         for _ in range(3):
             if area * 2 ** (2 * n / 5) <= PICTURE_PIXELS:
                 break
             n -= 1
-        return 2 ** (n / 5)
+        step = 2 ** (n / 5)
+        cached = self._cached
+        if cached is not None and cached[0] == self._bounds and step <= cached[1] <= step * KEEP_STEPS_ABOVE:
+            return cached[1]  # (zoomed out a little: the picture kept, drawn a little smaller)
+        return step
 
     def _picture(self, scale: float) -> dict[tuple[int, int], tuple[QRectF, QPixmap]] | None:
         """The picture at the zoom step of ``scale`` (stripe -> where its tile goes in the
@@ -691,14 +700,19 @@ def _static(text: str) -> QStaticText:
     return st
 
 
-def overview_scene(scene: Any) -> QGraphicsScene:
+def overview_scene(scene: Any, everything: bool = True) -> QGraphicsScene:
     """The scene the view shows while zoomed far out: the overview of ``scene`` alone, so a frame
-    never looks through the tens of thousands of items indexed in ``scene`` itself."""
+    never looks through the tens of thousands of items indexed in ``scene`` itself. With
+    ``everything`` the overview gathers all of the scene's items again (they were made anew);
+    else only what it was told changed meanwhile: the scene tells it of every change while
+    zoomed in too (colours, selection, highlights, what a morph moved), and gathering the 32x
+    site expanded from nothing as a zoom came back out blocked the event loop 0.75-0.9 s."""
     if scene.overview is None:
         scene.overview = OverviewItem(scene)
         scene.overview_scene = QGraphicsScene()  # no Qt parent: it lives and dies with ``scene``
         scene.overview_scene.setBackgroundBrush(scene.backgroundBrush())
         scene.overview_scene.addItem(scene.overview)
+        everything = True
     scene.overview_scene.setSceneRect(scene.sceneRect())
-    scene.overview.set_bounds(scene.sceneRect())
+    scene.overview.set_bounds(scene.sceneRect(), *((None, None) if everything else ((), ())))
     return scene.overview_scene

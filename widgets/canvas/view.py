@@ -146,7 +146,7 @@ class DiagramView(QGraphicsView):
         if self.dscene.far != self._far_shown:  # far out: one overview item, not every box
             self._far_shown = self.dscene.far
             centre = self.mapToScene(self.viewport().rect().center())
-            self.setScene(overview_scene(self.dscene) if self.dscene.far else self.dscene)
+            self.setScene(overview_scene(self.dscene, everything=False) if self.dscene.far else self.dscene)
             self.centerOn(centre)
         self.zoomChanged.emit(scale)
 
