@@ -791,3 +791,45 @@ def test_the_tiles_follow_a_morph_as_the_links_lie_now(qtbot, parts, benchmark_d
                 for ky in range(int(y0 // TILE), int(y1 // TILE) + 1):
                     want.setdefault((kx, ky), set()).add(li)
         assert {k: t.links for k, t in layer.tiles.items() if t.links} == want
+
+
+def test_a_zoom_across_the_summary_threshold_brings_the_boxes_in_view_at_once_and_the_rest_in_slices(
+    qtbot, parts, benchmark_design
+):
+    """Zoomed in across LOW_DETAIL_SCALE, the boxes the view shows leave summary mode before
+    the next paint and the others a slice at a time (every box at once blocked the 16x site's
+    zoom 134-210 ms); a box scrolled into view before its slice is brought as the view shows it;
+    in the end every box is as a pass over all of them leaves it."""
+    from widgets.canvas.view import LOW_DETAIL_SCALE
+
+    doc, scene, view = make_canvas(qtbot, parts, benchmark_design, width=700, height=450)
+    scene.set_all_collapsed(False)
+    doc.synchronous = False  # (the design shown; from now on as in the editor)
+    view.zoom(LOW_DETAIL_SCALE * 0.8 / view.transform().m11())
+    qtbot.waitUntil(lambda: not scene.detail_pending(), timeout=10000)
+    assert all(item.low for item in scene.items_by_id.values())
+    view.centerOn(0, 0)
+
+    def in_view() -> set[str]:
+        area = view.mapToScene(view.viewport().rect()).boundingRect()
+        return {i.cid for i in scene.items(area) if isinstance(i, BoxItem)}
+
+    view.zoom(1.0 / view.transform().m11())
+    assert scene.detail_pending()
+    shown = in_view()
+    assert shown and not any(scene.items_by_id[c].low for c in shown)  # (in view: at once)
+    left = {c for c, item in scene.items_by_id.items() if item.low}
+    assert len(left) > len(scene.items_by_id) / 2  # (the rest: later)
+    bottom = max(left, key=lambda c: scene.items_by_id[c].sceneBoundingRect().bottom())
+    view.centerOn(scene.items_by_id[bottom])  # scrolled to boxes not yet brought
+    assert not scene.items_by_id[bottom].low and not any(scene.items_by_id[c].low for c in in_view())
+    qtbot.waitUntil(lambda: not scene.detail_pending(), timeout=10000)
+    assert not any(item.low for item in scene.items_by_id.values())
+    looks = {
+        cid: (i.low, i.flags().value, i.text is not None and i.text.isVisible()) for cid, i in scene.items_by_id.items()
+    }
+    scene.set_low_detail(*scene.low_detail, force=True)
+    qtbot.waitUntil(lambda: not scene.detail_pending(), timeout=10000)
+    assert looks == {
+        cid: (i.low, i.flags().value, i.text is not None and i.text.isVisible()) for cid, i in scene.items_by_id.items()
+    }

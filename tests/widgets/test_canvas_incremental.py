@@ -42,6 +42,7 @@ def settle(qtbot, doc, scene) -> None:
             and scene._layout_asked is None
             and scene._job is None
             and scene.painted_revision == doc.topology.revision
+            and not scene.detail_pending()  # (the items out of view brought to the zoom's detail)
         )
 
     qtbot.waitUntil(done, timeout=30000)
@@ -426,6 +427,7 @@ def test_a_group_renamed_zoomed_out_shows_its_new_name_large(qtbot, parts, bench
     doc, scene = background_canvas(qtbot, parts, benchmark_design)
     drawer = doc.topology.ids_of_kind("drawer")[0]
     scene.set_low_detail(True, 0.5)
+    settle(qtbot, doc, scene)  # (no view: every item brought in slices)
     assert not scene.far and scene.items_by_id[drawer].summary.text() != "D9"
     doc.run(edit.set_attr, drawer, "name", "D9")
     settle(qtbot, doc, scene)

@@ -79,6 +79,7 @@ def test_structural_edits_keep_the_items_and_show_what_a_rebuild_shows(
         settle(qtbot, doc, scene)
         if low == "far":
             scene.set_low_detail(True, 0.3)  # back from far out
+            settle(qtbot, doc, scene)
         mine, ref = shown(scene), full_paint(qtbot, parts, doc, scene)
         if low == "far":
             scene.set_low_detail(True, 0.05)
@@ -117,7 +118,7 @@ def test_boxes_made_far_out_get_their_texts_when_woken(qtbot, parts, benchmark_d
     )
     assert any(it.cid == "sw1" for it in asleep) and any(it.cid == "fastt3" for it in asleep)
     scene.set_low_detail(False, 1.0)  # zoomed back in: every box awake
-
+    settle(qtbot, doc, scene)
     assert not scene.far and not any(it.asleep for it in scene.items_by_id.values())
     mine = shown(scene)
     assert mine == full_paint(qtbot, parts, doc, scene)
@@ -132,6 +133,7 @@ def test_boxes_made_far_out_get_their_texts_when_woken(qtbot, parts, benchmark_d
     qtbot.waitUntil(lambda: not any(it.asleep for it in scene.items_by_id.values()), timeout=10000)
     assert scene.far and all(it.text is not None for it in asleep)
     scene.set_low_detail(False, 1.0)
+    settle(qtbot, doc, scene)
     assert shown(scene) == full_paint(qtbot, parts, doc, scene)
 
 
@@ -399,6 +401,7 @@ def test_random_interleavings_end_in_what_a_rebuild_shows(qtbot, parts, benchmar
     assert mine == ref, repr(_diff(mine, ref))
     if scene.far:  # and back from far out, each item's detail as a fresh scene's
         scene.set_low_detail(rnd.random() < 0.5, 1.0)
+        settle(qtbot, doc, scene)
         mine, ref = shown(scene), full_paint(qtbot, parts, doc, scene)
         assert mine == ref, repr(_diff(mine, ref))
 

@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable, Iterator
 
 import shiboken6
 from PySide6.QtCore import QPointF, QRectF, Qt, QTimer, Signal
-from PySide6.QtGui import QBrush, QColor, QCursor, QKeySequence, QPainter, QPalette, QPen
+from PySide6.QtGui import QBrush, QColor, QCursor, QKeySequence, QPainter, QPalette, QPen, QResizeEvent
 from PySide6.QtWidgets import QApplication, QGraphicsView, QMenu
 
 from widgets import slice_budget
@@ -148,7 +148,22 @@ class DiagramView(QGraphicsView):
             centre = self.mapToScene(self.viewport().rect().center())
             self.setScene(overview_scene(self.dscene, everything=False) if self.dscene.far else self.dscene)
             self.centerOn(centre)
+        self._detail_shown()
         self.zoomChanged.emit(scale)
+
+    def _detail_shown(self) -> None:
+        """The items in view brought to the zoom's detail now, while the scene brings the
+        others in slices (see widgets.canvas.detail)."""
+        if self.scene() is self.dscene and self.dscene.detail_pending():
+            self.dscene.detail_in(self.mapToScene(self.viewport().rect()).boundingRect())
+
+    def scrollContentsBy(self, dx: int, dy: int) -> None:  # noqa: N802 (Qt override)
+        super().scrollContentsBy(dx, dy)
+        self._detail_shown()  # (scrolled to items the scene has not brought yet)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt override)
+        super().resizeEvent(event)
+        self._detail_shown()
 
     def _restyle_selection(self) -> None:
         """A box selected or deselected is drawn with another outline (also in its group's
