@@ -484,3 +484,35 @@ def test_zooming_back_and_forth_across_a_steps_edge_keeps_the_picture(qtbot, par
     view.zoom(drawn * 1.05 / view.transform().m11())  # above the picture's step: drawn again
     view.viewport().grab()
     assert overview._cached[1] > drawn and tiles
+
+
+def test_a_new_zoom_steps_picture_is_drawn_over_several_paints_the_former_shown_meanwhile(
+    qtbot, parts, benchmark_design, monkeypatch
+):
+    """Zoomed in to a new step, a paint draws the new picture for PAINT_DRAW_S and shows the
+    former picture (scaled) where the new one is not drawn yet, then asks for another paint; each
+    paint carries the drawing on where the last one left it (a stripe drawn again from its start
+    would never be done when it takes longer than a paint's time); at the end the view shows
+    what a picture drawn in one go shows."""
+    import widgets.canvas.overview as overview_module
+
+    doc, scene, view, overview = _expanded_far(qtbot, parts, benchmark_design)
+    view.show_legend = False
+    view.viewport().grab()
+    doc.synchronous = False  # (as in the editor)
+    former = dict(overview._cached[2])
+    monkeypatch.setattr(overview_module, "PAINT_DRAW_S", 0.0)  # (a chunk of DRAW_SLICE_S a paint)
+    monkeypatch.setattr(overview_module, "DRAW_SLICE_S", 0.0)
+    view.zoom(1.25)
+    first = overview._picture(view.transform().m11())
+    assert overview._changed and overview._former is not None  # (drawn in part)
+    assert any(first[i] is former[i] for i in former)  # (the former tiles where not drawn yet)
+    paints = 1
+    while overview._changed and paints < 100_000:  # a batch of shapes a paint: carried on, not
+        overview._picture(view.transform().m11())  # begun again (a stripe of many would never end)
+        paints += 1
+    assert not overview._changed and paints > 2 * len(former) and overview._former is None
+    done = view.viewport().grab().toImage()
+    doc.synchronous = True
+    overview._cached = None  # drawn again in one go
+    assert view.viewport().grab().toImage() == done

@@ -56,6 +56,8 @@ STRIPE = 2048.0
 #: short, as the caller's slice may be nearly spent when it begins one (4 ms made Select All's
 #: turn on the 16x site 9-10 ms, over its 6 ms slice)
 DRAW_SLICE_S = 0.002
+#: a paint draws the picture of a new zoom step for about this long, the rest at the next paints
+PAINT_DRAW_S = 0.004
 #: ... a few hundred lines or rectangles at a time
 _OPS_EVERY = 256
 _NEAR = 64.0  # scene units: 16 pixels at the overview's largest zoom (FAR_SCALE)
@@ -202,6 +204,12 @@ class OverviewItem(QGraphicsItem):
         #: the picture: (bounds, zoom step, {stripe: (where in the scene, its tile)}), its
         #: stripes drawn but for ``_changed``
         self._cached: tuple[QRectF, float, dict[tuple[int, int], tuple[QRectF, QPixmap]]] | None = None
+        #: the tiles of the last picture drawn whole, shown (scaled) for the stripes the picture
+        #: of a new zoom step has not drawn yet (see _picture); None once it has
+        self._former: dict[tuple[int, int], tuple[QRectF, QPixmap]] | None = None
+        #: the drawing under way ((zoom step, bounds), the generator), carried on by the next
+        #: paint or slice (see _carrying_on)
+        self._progress: tuple[tuple[float, QRectF], Iterator[None]] | None = None
 
     def boundingRect(self) -> QRectF:
         return self._bounds
@@ -277,7 +285,7 @@ class OverviewItem(QGraphicsItem):
             yield from self._gathering()
         for scale in scales:
             if self.gathered:
-                yield from self._drawing(scale)
+                yield from self._carrying_on(scale)
 
     def _gather(self) -> None:
         for _ in self._gathering():
@@ -511,15 +519,47 @@ class OverviewItem(QGraphicsItem):
 
     def _picture(self, scale: float) -> dict[tuple[int, int], tuple[QRectF, QPixmap]] | None:
         """The picture at the zoom step of ``scale`` (stripe -> where its tile goes in the
-        scene, the tile), its changed stripes drawn again; None when it would be too large (then
-        the stripes are drawn directly)."""
-        tiles = None
-        for _ in self._drawing(scale):
-            pass
+        scene, the tile), its changed stripes drawn again for :data:`PAINT_DRAW_S` at most; the
+        stripes not drawn yet at a new zoom step shown from the picture before, scaled, and
+        another paint asked for (a zoom drew the whole picture at each new step in one paint:
+        the 16x site expanded 22-58 ms a wheel step). None when the picture would be too large
+        (then the stripes are drawn directly)."""
+        scene = self._scene()
+        whole = scene is None or getattr(scene.doc, "synchronous", False)  # (tests: drawn whole)
+        until = time.perf_counter() + PAINT_DRAW_S
+        for _ in self._carrying_on(scale):
+            if not whole and time.perf_counter() >= until:
+                self.update()  # the rest at the next paints
+                break
         cached = self._cached
-        if cached is not None and cached[1] == self._step(scale) and cached[0] == self._bounds:
-            tiles = cached[2]
-        return tiles
+        if cached is None or cached[1] != self._step(scale) or cached[0] != self._bounds:
+            return None
+        if not self._changed:
+            self._former = None
+            return cached[2]
+        former, changed = self._former or {}, self._changed
+        return {
+            i: tile
+            for i in former.keys() | cached[2].keys()
+            if (tile := cached[2][i] if i in cached[2] and (i not in changed or i not in former) else former[i])
+        }
+
+    def _carrying_on(self, scale: float) -> Iterator[None]:
+        """:meth:`_drawing` at ``scale``'s zoom step, carried on where it was left (by a paint
+        whose time was up, or a slice of the scene's) rather than begun again: a stripe left
+        half drawn would be drawn again from its start, and one longer than a paint's time never
+        drawn. A drawing of another step or bounds left unfinished is closed (its stripe half
+        drawn is drawn again whole)."""
+        key = (self._step(scale), QRectF(self._bounds))
+        if self._progress is None or self._progress[0] != key:
+            if self._progress is not None:
+                self._progress[1].close()
+            self._progress = (key, self._drawing(scale))
+        drawing = self._progress[1]
+        for _ in drawing:  # (not ``yield from``: that would close it with this one)
+            yield
+        if self._progress is not None and self._progress[1] is drawing:
+            self._progress = None
 
     def _span(self, i: tuple[int, int], step: float) -> tuple[int, int, int, int]:
         """The pixels of the picture at ``step`` that stripe ``i``'s tile holds (first and end
@@ -575,6 +615,10 @@ class OverviewItem(QGraphicsItem):
             return
         cached = self._cached
         if cached is None or cached[1] != step or cached[0] != self._bounds:
+            if cached is None or cached[0] != self._bounds:
+                self._former = None  # (another grid: nothing to show meanwhile)
+            elif not self._changed or self._former is None:
+                self._former = cached[2]  # (else the one before, drawn whole, stays)
             self._cached = cached = (QRectF(self._bounds), step, {})
             self._changed = set(self._stripes)
         ops: list[tuple] = []  # what is left to draw of the stripe begun (see _ops)
