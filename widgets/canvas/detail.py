@@ -71,6 +71,19 @@ class Detailing:
                 item.detail_mark = mark
                 item.set_low_detail(low, scale)
 
+    def _far_prepared(self: Any, until: float) -> bool:
+        """Idle work while zoomed far out (see Morphing._wake_slice): the summary layers of the
+        views showing the overview made ready for a zoom back in (see SummaryLayer.far_ready);
+        True when they are."""
+        if not self.far or self.overview_scene is None or time.perf_counter() >= until:
+            return not self.far or self.overview_scene is None
+        ready = True
+        for view in self.overview_scene.views():
+            layer = getattr(view, "summary", None)
+            if layer is not None and not layer.far_ready(until):
+                ready = False
+        return ready
+
     def _stop_detail(self: Any) -> None:
         """Drop the pass under way (zoomed far out: the items are brought on the way back)."""
         self._detail_todo = None

@@ -641,6 +641,8 @@ class Morphing:
         if self.chosen_path is not None:
             self.highlight_path(self.chosen_path)
         self._tell_overview(done)
+        if self.far:  # (the layers of the views showing the overview made ready when idle)
+            self.idle_later()
         _keep_links_at(self, done)
         if done.spare:  # the links not kept, freed when idle: each frees the pieces of its curve
             self._grave.bury(done.spare)  # (the view's layer keeps 24 Qt lines a link: the benchmark
@@ -685,9 +687,10 @@ class Morphing:
                     item.wake()
             if not asleep and self._grave:
                 self._grave.dig(until)
+            more = bool(asleep or self._grave) or not self._far_prepared(until)
         finally:
             slice_budget.ended()
-        if asleep or self._grave:
+        if more:
             self._wake_timer.start(0)
 
     def _held_for_paint(self: Any) -> bool:

@@ -148,6 +148,8 @@ class DiagramView(QGraphicsView):
             centre = self.mapToScene(self.viewport().rect().center())
             self.setScene(overview_scene(self.dscene, everything=False) if self.dscene.far else self.dscene)
             self.centerOn(centre)
+            if self.dscene.far:  # (its layer made ready for the way back while idle)
+                self.dscene.idle_later()
         self._detail_shown()
         self.zoomChanged.emit(scale)
 
