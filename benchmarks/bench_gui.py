@@ -483,29 +483,33 @@ def measure_frames(w, frames: int = 120) -> tuple[float, float, int]:
 
 
 def measure_zoom_back(w) -> float:
-    """The longest event-loop block of a zoom from the whole design in view (the overview) in to
-    1:1 and out again, a Ctrl+wheel step at a time as a user zooms, each shown; after an edit
-    made zoomed in (a subsystem deleted and undone), what the overview gathers again."""
-    view, vp = w.view, w.view.viewport()
+    """The longest event-loop block while the view zooms from the whole design (the overview) in
+    to 1:1 and out again, a Ctrl+wheel step every 30 ms as a user zooms, the event loop turning
+    between them; zoomed in, an edit made (a subsystem deleted and undone): after it the overview
+    gathers what changed."""
+    view = w.view
     subsystems = w.doc.topology.ids_of_kind("subsystem")
     view.zoom_to_fit()
     _wait_quiet(w)
-    fit = view.transform().m11()
-    steps = max(1, math.ceil(math.log(1.0 / fit, 1.25)))
+    steps = max(1, math.ceil(math.log(1.0 / view.transform().m11(), 1.25)))
 
-    def zoom_in_and_out() -> None:
-        for factor in [1.25] * steps:
-            view.zoom(factor)
-            vp.repaint()
-        w.doc.run(edit.delete, [subsystems[len(subsystems) // 3]])
-        _wait_painted(w, time.perf_counter())
-        w.doc.undo_stack.undo()
-        _wait_painted(w, time.perf_counter())
-        for factor in [1 / 1.25] * steps:
-            view.zoom(factor)
-            vp.repaint()
+    def wheel(factor: float) -> None:
+        view.zoom(factor)
+        t0 = time.perf_counter()
+        while time.perf_counter() - t0 < 0.03:
+            _pump()
 
-    block = _block_of(zoom_in_and_out)
+    beat = Heartbeat()
+    beat.start()
+    for _ in range(steps):
+        wheel(1.25)
+    for change in (lambda: w.doc.run(edit.delete, [subsystems[len(subsystems) // 3]]), w.doc.undo_stack.undo):
+        t0 = time.perf_counter()
+        change()
+        _wait_painted(w, t0)
+    for _ in range(steps):
+        wheel(1 / 1.25)
+    block = beat.stop()
     view.zoom_to_fit()
     return block
 

@@ -516,3 +516,40 @@ def test_a_new_zoom_steps_picture_is_drawn_over_several_paints_the_former_shown_
     doc.synchronous = True
     overview._cached = None  # drawn again in one go
     assert view.viewport().grab().toImage() == done
+
+
+def test_what_changes_zoomed_in_is_gathered_when_idle_or_a_paint_at_a_time(qtbot, parts, benchmark_design, monkeypatch):
+    """Zoomed in, an edit that moves boxes: the overview gathers it (and draws its picture again
+    at the step it was shown at) when the canvas is idle, before any zoom out; zoomed out before
+    that, each paint gathers for PAINT_DRAW_S and asks for the next, the stripes not yet gathered
+    showing what they showed."""
+    import widgets.canvas.morph as morph_module
+    import widgets.canvas.overview as overview_module
+
+    doc, scene, view, overview = _expanded_far(qtbot, parts, benchmark_design)
+    view.viewport().grab()
+    doc.synchronous = False  # (as in the editor)
+    far = view.transform().m11()
+    subsystems = doc.topology.ids_of_kind("subsystem")
+    view.zoom(1 / far)
+    monkeypatch.setattr(morph_module, "WAKE_AFTER_MS", 10)
+    doc.run(edit.delete, [subsystems[0]])
+    qtbot.waitUntil(lambda: scene.painted_revision == doc.topology.revision, timeout=10000)
+    qtbot.waitUntil(lambda: overview.gathered and not overview._changed, timeout=10000)  # (idle)
+    patched = _gathered(overview)
+    monkeypatch.setattr(morph_module, "WAKE_AFTER_MS", 60_000)  # (no idle work from now on)
+    monkeypatch.setattr(overview_module, "PAINT_DRAW_S", 0.0)
+    doc.undo_stack.undo()
+    qtbot.waitUntil(lambda: scene.painted_revision == doc.topology.revision, timeout=10000)
+    assert not overview.gathered
+    view.zoom(far / view.transform().m11())
+    paints = 0
+    while not overview.gathered and paints < 10_000:
+        view.viewport().grab()
+        paints += 1
+    assert overview.gathered and paints > 1
+    undone = _gathered(overview)
+    assert undone != patched
+    overview.invalidate()
+    view.viewport().grab()
+    assert _gathered(overview) == undone

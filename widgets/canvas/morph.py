@@ -641,7 +641,7 @@ class Morphing:
         if self.chosen_path is not None:
             self.highlight_path(self.chosen_path)
         self._tell_overview(done)
-        if self.far:  # (the layers of the views showing the overview made ready when idle)
+        if self.overview is not None:  # (the other side of FAR_SCALE made ready when idle)
             self.idle_later()
         _keep_links_at(self, done)
         if done.spare:  # the links not kept, freed when idle: each frees the pieces of its curve

@@ -76,6 +76,7 @@ class DiagramView(QGraphicsView):
         self._legend_state: tuple = ()
         self._legend_at = 0.0
         self._far_shown = False  # the view shows the scene's overview (zoomed far out)
+        self._rezooming = False  # a zoom under way (see scrollContentsBy)
         self._selected: set[BoxItem] = set()  # the boxes selected at the last selection change
         scene.selectionChanged.connect(self._restyle_selection)
         self.summary = SummaryLayer(scene)  # draws the links, and the boxes while zoomed out
@@ -93,7 +94,11 @@ class DiagramView(QGraphicsView):
     def zoom(self, factor: float) -> None:
         current = self.transform().m11()
         factor = max(0.02 / current, min(factor, 8.0 / current))
-        self.scale(factor, factor)
+        self._rezooming = True  # (its scrolling brings no items' detail: _zoomed does, once)
+        try:
+            self.scale(factor, factor)
+        finally:
+            self._rezooming = False
         self.summary.rough = True  # until the zoom settles (see ZOOM_SETTLE_MS)
         self._smooth_again.start()
         self._zoomed()
@@ -136,7 +141,11 @@ class DiagramView(QGraphicsView):
     def zoom_to_fit(self) -> None:
         rect = self.dscene.items_rect()
         if rect.isValid():
-            self.fitInView(rect.adjusted(-20, -20, 20, 20), Qt.AspectRatioMode.KeepAspectRatio)
+            self._rezooming = True
+            try:
+                self.fitInView(rect.adjusted(-20, -20, 20, 20), Qt.AspectRatioMode.KeepAspectRatio)
+            finally:
+                self._rezooming = False
             self._zoomed()
 
     def _zoomed(self) -> None:
@@ -146,8 +155,12 @@ class DiagramView(QGraphicsView):
         if self.dscene.far != self._far_shown:  # far out: one overview item, not every box
             self._far_shown = self.dscene.far
             centre = self.mapToScene(self.viewport().rect().center())
-            self.setScene(overview_scene(self.dscene, everything=False) if self.dscene.far else self.dscene)
-            self.centerOn(centre)
+            self._rezooming = True
+            try:
+                self.setScene(overview_scene(self.dscene, everything=False) if self.dscene.far else self.dscene)
+                self.centerOn(centre)
+            finally:
+                self._rezooming = False
             if self.dscene.far:  # (its layer made ready for the way back while idle)
                 self.dscene.idle_later()
         self._detail_shown()
@@ -161,7 +174,8 @@ class DiagramView(QGraphicsView):
 
     def scrollContentsBy(self, dx: int, dy: int) -> None:  # noqa: N802 (Qt override)
         super().scrollContentsBy(dx, dy)
-        self._detail_shown()  # (scrolled to items the scene has not brought yet)
+        if not self._rezooming:
+            self._detail_shown()  # (scrolled to items the scene has not brought yet)
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt override)
         super().resizeEvent(event)
