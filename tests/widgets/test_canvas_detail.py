@@ -879,3 +879,23 @@ def test_the_tiles_a_layer_cuts_again_are_freed_a_little_at_a_time(qtbot, parts,
     buried = [x for x in scene._grave._heap if isinstance(x, list) and len(x) == 1 and id(x[0]) in ids]
     assert len(buried) >= len(links)
     assert scene._grave.dig(None) and not scene._grave
+
+
+def test_at_a_working_zoom_and_idle_the_layer_gathers_its_summary_boxes_for_a_zoom_out(
+    qtbot, parts, benchmark_design, monkeypatch
+):
+    """At 1:1 the layer draws only links; an edit there invalidates its tiles' batches of
+    summary boxes, which a zoom out would gather in its first paint (25-30 ms on the benchmark
+    expanded): idle, the scene has them gathered a slice at a time."""
+    import widgets.canvas.morph as morph_module
+
+    doc, scene, view = make_canvas(qtbot, parts, benchmark_design)
+    scene.set_all_collapsed(False)
+    doc.synchronous = False  # (as in the editor)
+    view.zoom(1.0 / view.transform().m11())
+    layer = view.summary
+    monkeypatch.setattr(morph_module, "WAKE_AFTER_MS", 10)
+    doc.run(edit.delete, [doc.topology.ids_of_kind("subsystem")[0]])
+    qtbot.waitUntil(lambda: scene.painted_revision == doc.topology.revision, timeout=10000)
+    qtbot.waitUntil(lambda: layer.current() and all(t.boxes is not None for t in layer.tiles.values()), timeout=10000)
+    assert not scene.low_detail[0]  # (gathered while zoomed in)

@@ -641,8 +641,7 @@ class Morphing:
         if self.chosen_path is not None:
             self.highlight_path(self.chosen_path)
         self._tell_overview(done)
-        if self.overview is not None:  # (the other side of FAR_SCALE made ready when idle)
-            self.idle_later()
+        self.idle_later()  # (the other zooms made ready when idle: see Detailing._far_prepared)
         _keep_links_at(self, done)
         if done.spare:  # the links not kept, freed when idle: each frees the pieces of its curve
             self._grave.bury(done.spare)  # (the view's layer keeps 24 Qt lines a link: the benchmark

@@ -367,7 +367,7 @@ class SummaryLayer:
         self._generation = -1  # the scene's items cut into tiles (see DiagramScene.generation)
         self.rough = False  # links without antialiasing (the view sets it while the user zooms)
         self.version = 0  # counts the changes to what the links look like (see Backdrop)
-        #: the preparation while the view shows the overview: [(scene generation, version), its steps]
+        #: the preparation while the view shows the overview: [(scene generation, the tiles' dict), its steps]
         self._far: list | None = None
 
     def current(self) -> bool:
@@ -429,14 +429,14 @@ class SummaryLayer:
         cut the tiles and gather every tile's batches, until ``until``; True once all is ready.
         Zoomed in again, the view's first paint then draws (the 16x site expanded: cutting and
         gathering the tiles in view in that paint took 180-190 ms). Begun again when the scene's
-        items or the tiles changed meanwhile."""
-        key = (self.scene.generation, self.version)
+        items changed meanwhile, or the tiles were cut by another."""
+        key = (self.scene.generation, id(self.tiles))  # (a tile restyled meanwhile: gathered again by its step)
         if self._far is None or self._far[0] != key:
             self._far = [key, self._preparing_far()]
         steps = self._far[1]
         for _ in steps:
             if time.perf_counter() >= until:
-                self._far[0] = (self.scene.generation, self.version)
+                self._far[0] = (self.scene.generation, id(self.tiles))
                 return False
         self._far = None
         return True
