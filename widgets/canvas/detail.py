@@ -137,6 +137,4 @@ class Detailing:
             self._detail_timer.start(0)
             return
         self._detail_todo = None
-        self._asleep.clear()  # (every item woken by the pass)
-        if not self._grave:
-            self._wake_timer.stop()
+        self._asleep.clear()  # (every item woken by the pass; the idle work goes on: _wake_slice)
