@@ -411,8 +411,7 @@ class DiagramScene(Painting, Morphing, Detailing, ToolLookups, QGraphicsScene):
         link_spans(self, build.d)
         if self.overview is not None:
             overview_scene(self)  # its bounds and batches follow the new items
-        if self.far:  # (the layers of the views showing the overview made ready when idle)
-            self.idle_later()
+        self.idle_later()  # (the zooms not shown made ready when idle: see Detailing._far_prepared)
         return True
 
     def changing(self) -> bool:

@@ -5,6 +5,7 @@ scene's signals; the view never changes the model.
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Callable, Iterable, Iterator
 
@@ -94,11 +95,8 @@ class DiagramView(QGraphicsView):
     def zoom(self, factor: float) -> None:
         current = self.transform().m11()
         factor = max(0.02 / current, min(factor, 8.0 / current))
-        self._rezooming = True  # (its scrolling brings no items' detail: _zoomed does, once)
-        try:
+        with self._rezoom():  # (its scrolling brings no items' detail: _zoomed does, once)
             self.scale(factor, factor)
-        finally:
-            self._rezooming = False
         self.summary.rough = True  # until the zoom settles (see ZOOM_SETTLE_MS)
         self._smooth_again.start()
         self._zoomed()
@@ -141,11 +139,8 @@ class DiagramView(QGraphicsView):
     def zoom_to_fit(self) -> None:
         rect = self.dscene.items_rect()
         if rect.isValid():
-            self._rezooming = True
-            try:
+            with self._rezoom():
                 self.fitInView(rect.adjusted(-20, -20, 20, 20), Qt.AspectRatioMode.KeepAspectRatio)
-            finally:
-                self._rezooming = False
             self._zoomed()
 
     def _zoomed(self) -> None:
@@ -155,16 +150,22 @@ class DiagramView(QGraphicsView):
         if self.dscene.far != self._far_shown:  # far out: one overview item, not every box
             self._far_shown = self.dscene.far
             centre = self.mapToScene(self.viewport().rect().center())
-            self._rezooming = True
-            try:
+            with self._rezoom():
                 self.setScene(overview_scene(self.dscene, everything=False) if self.dscene.far else self.dscene)
                 self.centerOn(centre)
-            finally:
-                self._rezooming = False
             if self.dscene.far:  # (its layer made ready for the way back while idle)
                 self.dscene.idle_later()
         self._detail_shown()
         self.zoomChanged.emit(scale)
+
+    @contextlib.contextmanager
+    def _rezoom(self) -> Iterator[None]:
+        """A zoom's own scrolling (see scrollContentsBy) brings no items' detail meanwhile."""
+        self._rezooming = True
+        try:
+            yield
+        finally:
+            self._rezooming = False
 
     def _detail_shown(self) -> None:
         """The items in view brought to the zoom's detail now, while the scene brings the
