@@ -42,6 +42,7 @@ from planner.incremental import Delta, IncrementalAnalysis, Partition, Replica
 from planner.layout import LayoutMemo, alias_changes, changed_boxes, layout, same_geometry
 from planner.model import Topology
 from planner.rules import CheckStopped, check
+from widgets import giveway
 from widgets.canvas.figures import canvas_figures
 
 log = logging.getLogger(__name__)
@@ -622,6 +623,7 @@ class BackgroundAnalysis(QObject):
 
     def _run_extra(self, extra: _Extra, topo: Topology) -> None:
         def progress(_fraction: float) -> None:
+            giveway.pause()  # (the user moves the canvas: see widgets.giveway)
             if self._check_lane.queued():
                 raise Superseded(extra.key)
 
@@ -650,7 +652,7 @@ class BackgroundAnalysis(QObject):
         try:
             with gc_paused():  # an edit meanwhile stops it: its own check follows
                 topo = self._check_replica.topo
-                findings = check(topo, bundle.figures, ruled.direction, analysis=ruled, stop=self._lane.pending)
+                findings = check(topo, bundle.figures, ruled.direction, analysis=ruled, stop=self._rule_due)
         except CheckStopped:
             return
         except Exception as err:
@@ -660,6 +662,12 @@ class BackgroundAnalysis(QObject):
         self._last = (done, ruled)
         self._check_lane.want_idle = True
         self._send("checked", done)
+
+    def _rule_due(self) -> bool:
+        """Asked by the check before each rule: whether to stop (an edit arrived), once any
+        gesture on the canvas is over (see widgets.giveway)."""
+        giveway.pause()
+        return self._lane.pending()
 
     def _cross_check(self) -> None:
         """The idle max-flow cross-check of the last checked revision. An edit that arrives

@@ -117,3 +117,125 @@ def test_at_a_working_zoom_and_idle_the_layer_gathers_its_summary_boxes_for_a_zo
     qtbot.waitUntil(lambda: scene.painted_revision == doc.topology.revision, timeout=10000)
     qtbot.waitUntil(lambda: layer.current() and all(t.boxes is not None for t in layer.tiles.values()), timeout=10000)
     assert not scene.low_detail[0]  # (gathered while zoomed in)
+
+
+def _zoomed_out(qtbot, parts, design, scale, width=700, height=450):
+    """The design expanded, zoomed out to ``scale`` (summary boxes), its detail pass done."""
+    doc, scene, view = make_canvas(qtbot, parts, design, width=width, height=height)
+    scene.set_all_collapsed(False)
+    doc.synchronous = False  # (the design shown; from now on as in the editor)
+    view.zoom(scale / view.transform().m11())
+    qtbot.waitUntil(lambda: not scene.detail_pending(), timeout=10000)
+    return doc, scene, view
+
+
+def test_a_zoom_that_only_changes_the_scale_below_the_threshold_resizes_the_names_alone(
+    qtbot, parts, benchmark_design, monkeypatch
+):
+    """Zoomed out by 40 % below LOW_DETAIL_SCALE, a pass resizes the group names and calls no
+    inner box (each already shows its summary; on the 16x site every box in view called held
+    the zoom 9-18 ms); the names in view are resized in the pass's first slice, not in the zoom's
+    turn, before any other box."""
+    doc, scene, view = _zoomed_out(qtbot, parts, benchmark_design, LOW_DETAIL_SCALE * 0.8)
+    was = scene.low_detail[1]
+    called: list[BoxItem] = []
+    real = BoxItem.set_low_detail
+    monkeypatch.setattr(
+        BoxItem, "set_low_detail", lambda self, low, scale: called.append(self) or real(self, low, scale)
+    )
+    view.zoom(0.55)
+    assert scene.detail_pending() and scene.low_detail[1] != was
+    assert called == []  # (nothing in the zoom's own turn)
+    first = set(scene._detail_first)
+    area = view.mapToScene(view.viewport().rect()).boundingRect()
+    shown = {i for i in scene.items(area) if isinstance(i, BoxItem) and i.depth == 0 and i.summary is not None}
+    assert first and first == shown and all(i.summary_scale == was for i in first)
+    qtbot.waitUntil(lambda: not scene.detail_pending(), timeout=10000)
+    assert called and all(item.depth == 0 for item in called)  # no inner box
+    assert set(called[: len(first)]) == first  # the names in view first
+    tops = [i for i in scene.items_by_id.values() if i.depth == 0 and i.summary is not None]
+    assert all(i.summary_scale == scene.low_detail[1] for i in tops)
+
+
+def test_a_zoom_across_the_threshold_brings_the_boxes_around_the_view_before_the_rest(
+    qtbot, parts, benchmark_design, monkeypatch
+):
+    """Zoomed out across LOW_DETAIL_SCALE, the pass brings the boxes in a rectangle NEAR_FIRST
+    times the view's around it before the others (a zoom out further shows them: bringing
+    them then held that zoom's turn 9 ms on the 16x site)."""
+    from widgets.canvas.detail import NEAR_FIRST
+
+    doc, scene, view = make_canvas(qtbot, parts, benchmark_design, width=420, height=300)
+    scene.set_all_collapsed(False)
+    doc.synchronous = False
+    view.zoom(1.0 / view.transform().m11())
+    view.centerOn(scene.items_rect().center())
+    called: list[BoxItem] = []
+    real = BoxItem.set_low_detail
+    monkeypatch.setattr(
+        BoxItem, "set_low_detail", lambda self, low, scale: called.append(self) or real(self, low, scale)
+    )
+    view.zoom(LOW_DETAIL_SCALE * 0.95)
+    area = view.mapToScene(view.viewport().rect()).boundingRect()
+    grow = (NEAR_FIRST - 1) / 2
+    near = area.adjusted(-area.width() * grow, -area.height() * grow, area.width() * grow, area.height() * grow)
+    shown = len(called)
+    qtbot.waitUntil(lambda: not scene.detail_pending(), timeout=10000)
+    later = called[shown:]
+    around = [i for i, item in enumerate(later) if item.sceneBoundingRect().intersects(near)]
+    far = [i for i, item in enumerate(later) if not item.sceneBoundingRect().intersects(near)]
+    assert around and far  # (the design reaches beyond the rectangle)
+    assert max(around) < min(far)
+    assert all(item.low for item in scene.items_by_id.values())
+
+
+def test_zoomed_out_the_pass_gathers_the_links_in_view_for_a_zoom_in(qtbot, parts, benchmark_design, monkeypatch):
+    """Below LOW_DETAIL_SCALE the layer draws the links as straight lines; the pass gathers the
+    links of the tiles in view as curves too, so the first paint zoomed in across the threshold
+    only draws (it gathered 460 links of the 16x site, 18 ms)."""
+    from widgets.canvas.summary import Tile
+
+    doc, scene, view = _zoomed_out(qtbot, parts, benchmark_design, LOW_DETAIL_SCALE * 0.9)
+    layer = view.summary
+    for tile in layer.tiles.values():
+        tile.invalidate()  # (as a restyle of their links does: gathered again when drawn)
+    view.zoom(0.55)  # (a pass)
+    qtbot.waitUntil(lambda: not scene.detail_pending(), timeout=10000)
+    area = view.mapToScene(view.viewport().rect()).boundingRect()
+    shown = [t for t in layer.tiles.values() if t.bounds.intersects(area)]
+    assert shown and all(t._links is not None for t in shown)
+    gathered = []
+    real = Tile.gathering_links
+    monkeypatch.setattr(Tile, "gathering_links", lambda self: gathered.append(self) or real(self))
+    view.zoom(LOW_DETAIL_SCALE * 1.1 / view.transform().m11())
+    assert not scene.low_detail[0]
+    view.viewport().grab()
+    assert not [t for t in gathered if t._links is None]
+
+
+def test_zoomed_out_a_tile_changed_is_drawn_as_it_was_then_gathered_soon_after(qtbot, parts, benchmark_design):
+    """Zoomed out, a paint draws a tile whose batches a change dropped from the ones it had
+    (its former batches) and has it gathered in slices right after (an edit at 1:1 on the 16x
+    site, then zoomed out at once: the tiles in view that its links pass through gathered in
+    one paint, 8-11 ms); the tile is then drawn again, as it is now."""
+    from tests.widgets.test_canvas_detail import ORANGE, count, on_screen
+
+    doc, scene, view = _zoomed_out(qtbot, parts, benchmark_design, LOW_DETAIL_SCALE * 0.8)
+    view.viewport().grab()
+    area = view.mapToScene(view.viewport().rect()).boundingRect()
+    item = next(
+        i
+        for i in scene.items(area)
+        if isinstance(i, BoxItem) and i.depth == 0 and i.tile is not None and area.contains(i.sceneBoundingRect())
+    )
+    tile = item.tile
+    assert tile.boxes is not None and tile.former is None
+    item.setSelected(True)
+    assert tile.boxes is None and tile.former is not None
+    before = view.viewport().grab().toImage()
+    assert tile.boxes is None and tile.dirty  # drawn from the former batches: not gathered in the paint
+    unselected = count(before, on_screen(view, item), ORANGE, 60)  # (not selected yet)
+    qtbot.waitUntil(lambda: tile.boxes is not None and tile.former is None, timeout=5000)
+    view.viewport().grab()
+    after = view.viewport().grab().toImage()
+    assert count(after, on_screen(view, item), ORANGE, 60) > unselected + 20  # the selected outline

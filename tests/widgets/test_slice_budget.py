@@ -202,3 +202,15 @@ def test_watching_the_loop_a_turn_no_slice_ended_in_for_long_is_over(monkeypatch
     time.sleep(slice_budget.STALE_S * 1.2)
     again = slice_budget.until(0.004)
     assert again is not None and again - time.perf_counter() > 0.003
+
+
+def test_watching_the_loop_a_pass_after_a_long_quiet_is_one_turn(monkeypatch):
+    """After a long while with no slice (the editor idle), the first pass's own work and its
+    slices are one turn: a slice after one put off is put off too (it took a whole budget: a
+    zoom in from the overview painted 7.4 ms, then the canvas's detail slice ran 4 more)."""
+    monkeypatch.setattr(slice_budget, "_watching", True)
+    time.sleep(slice_budget.STALE_S * 1.2)  # (no slice ended for long)
+    slice_budget._went_round()  # a pass of the loop begins ...
+    _busy(slice_budget.BUDGET_S + 0.001)  # ... and paints longer than the budget
+    assert slice_budget.until(0.003) is None
+    assert slice_budget.until(0.004) is None

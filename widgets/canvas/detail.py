@@ -7,7 +7,12 @@ across a threshold used to bring every item to it in one go: on the 16x site exp
 boxes) 134-210 ms each time, four times on the way in from the whole design to 1:1 and twice on
 the way out. Only the items the views show need it before the next paint; the others are
 brought in slices of :data:`DETAIL_SLICE_S`, and any a view scrolls to before its slice, when
-the view shows it (:meth:`Detailing.detail_in`).
+the view shows it (:meth:`Detailing.detail_in`). A pass calls an item only when it is not at
+the zoom's detail already (:func:`behind`): most are, a zoom that changes the scale alone below
+the threshold resizes the group names and nothing else, and the drive bays in view (half the
+items) have nothing to show either way. Zoomed out, once the items are brought, the pass gathers
+the links of the tiles in view as curves, for a zoom back in to a working zoom (the first paint
+there gathered them: 460 links of the 16x site, 18 ms).
 """
 
 from __future__ import annotations
@@ -22,8 +27,38 @@ from widgets.canvas.items import BoxItem
 
 #: the items out of view are brought to the zoom's detail in slices of about this long
 DETAIL_SLICE_S = 0.004
+#: ... first those in a rectangle this many times the view's (its width and height) around it:
+#: a zoom out two steps further shows them (bringing them then held that zoom's turn 9 ms)
+NEAR_FIRST = 2.0
 _BY_RECT = Qt.ItemSelectionMode.IntersectsItemBoundingRect
 _UNSORTED = Qt.SortOrder(-1)  # (Qt's own value for items in no particular order)
+
+
+def behind(item: BoxItem, low: bool, scale: float) -> bool:
+    """Whether ``item`` is not at the detail ``(low, scale)`` yet: its summary mode, asleep or a
+    figure still to place, or (a top-level box zoomed out) its name sized for another scale."""
+    return (
+        item.low != low
+        or item.asleep
+        or item._figure_due is not None
+        or (low and not item.depth and item.summary_scale != scale)
+    )
+
+
+def _around(area: QRectF) -> list[QRectF]:
+    """The rectangle ``NEAR_FIRST`` times ``area`` around it, less ``area``, cut into cells a
+    quarter of it (Qt's query of them all at once, 9,000 items at 0.26, took 8 ms), the nearest
+    last (popped first)."""
+    w, h = area.width() / 2, area.height() / 2
+    half = round((NEAR_FIRST - 1) / 2 * 2)  # cells out from the view on each side
+    cells = []
+    for i in range(-half, 2 + half):
+        for j in range(-half, 2 + half):
+            if not (0 <= i < 2 and 0 <= j < 2):  # (the view's own: brought already)
+                d = max(abs(i - 0.5), abs(j - 0.5))
+                cells.append((d, QRectF(area.left() + i * w, area.top() + j * h, w, h)))
+    cells.sort(key=lambda c: -c[0])
+    return [cell for _, cell in cells]
 
 
 class Detailing:
@@ -32,7 +67,9 @@ class Detailing:
     #: items still to bring to ``low_detail`` (in slices), and how far the pass got
     _detail_todo: list[BoxItem] | None = None
     _detail_next = 0
-    _detail_mark: object = None
+    _detail_links = False
+    _detail_first: list[BoxItem] = []  # (a pass's own list: see _bring_detail)
+    _detail_near: list[Any] | None = None  # the views' areas around them, then their items
     _detail_timer: QTimer | None = None
 
     def _bring_detail(self: Any, views: list[Any]) -> None:
@@ -45,9 +82,12 @@ class Detailing:
             self._detail_todo = None
             return
         self._detail_todo, self._detail_next = list(self.items_by_id.values()), 0
-        self._detail_mark = object()  # (each item brought by this pass carries it)
+        self._detail_first, self._detail_near = [], []
+        self._detail_links = low  # (zoomed out: the links in view gathered first, see _links_near)
         for view in views:
-            self.detail_in(view.mapToScene(view.viewport().rect()).boundingRect())
+            area = view.mapToScene(view.viewport().rect()).boundingRect()
+            self.detail_in(area)
+            self._detail_near.extend(_around(area))
         if self._detail_timer is None:
             self._detail_timer = QTimer(self)
             self._detail_timer.setSingleShot(True)
@@ -60,16 +100,23 @@ class Detailing:
 
     def detail_in(self: Any, area: QRectF) -> None:
         """Bring the items in ``area`` (scene coordinates) to the zoom's detail now, if a pass
-        is under way (a view shows them: see DiagramView.scrollContentsBy)."""
+        is under way (a view shows them: see DiagramView.scrollContentsBy). A group's name
+        sized for another scale is only resized in the pass's first slice: until then it shows
+        a little larger or smaller, in its box all the same (sizing the 260 names in view at
+        0.26 on the 16x site took 4 ms of a zoom's turn)."""
         if self._detail_todo is None or self.far:
             return
-        (low, scale), mark = self.low_detail, self._detail_mark
+        low, scale = self.low_detail
+        first = self._detail_first
         # (by bounding rectangle and in no order: Qt's default, by shape and sorted, cost 3-13 ms
-        # for the 16x site's 1,000-4,500 items in view between the overview and 1:1)
-        for item in self.items(area.adjusted(-200, -200, 200, 200), _BY_RECT, _UNSORTED):
-            if isinstance(item, BoxItem) and item.detail_mark is not mark:
-                item.detail_mark = mark
-                item.set_low_detail(low, scale)
+        # for the 16x site's 1,000-4,500 items in view between the overview and 1:1; a margin
+        # of 200 around the view doubled them, and a scroll brings what it uncovers)
+        for item in self.items(area, _BY_RECT, _UNSORTED):
+            if isinstance(item, BoxItem):
+                if item.low != low or item.asleep or item._figure_due is not None:
+                    item.set_low_detail(low, scale)
+                elif low and not item.depth and item.summary_scale != scale:
+                    first.append(item)
 
     def _far_prepared(self: Any, until: float) -> bool:
         """Idle work for the other side of ``FAR_SCALE`` (see Morphing._wake_slice); True when
@@ -105,6 +152,17 @@ class Detailing:
                 ready = False
         return ready
 
+    def _links_near(self: Any, until: float) -> bool:
+        """Zoomed out: the links of the tiles the views show gathered as curves (see
+        SummaryLayer.near_ready), until ``until``; True once done."""
+        ready = True
+        for view in self.views():
+            layer = getattr(view, "summary", None)
+            if layer is not None and view.scene() is self:
+                area = view.mapToScene(view.viewport().rect()).boundingRect()
+                ready = layer.near_ready(area, until) and ready
+        return ready
+
     def _stop_detail(self: Any) -> None:
         """Drop the pass under way (zoomed far out: the items are brought on the way back)."""
         self._detail_todo = None
@@ -120,20 +178,34 @@ class Detailing:
             self._detail_timer.start(1)
             return
         try:
-            (low, scale), mark = self.low_detail, self._detail_mark
+            low, scale = self.low_detail
             items, i, n = self.items_by_id, self._detail_next, len(todo)
-            while i < n:
+            first = self._detail_first  # the names in view first
+            while first and time.perf_counter() < until:
+                item = first.pop()
+                if behind(item, low, scale) and items.get(item.cid) is item:
+                    item.set_low_detail(low, scale)
+            # then the links in view, for a zoom in (a scroll meanwhile brings the items it uncovers)
+            self._detail_links = self._detail_links and (bool(first) or not self._links_near(until))
+            near = self._detail_near if not (self._detail_links or first) else None
+            while near and time.perf_counter() < until:  # (the areas around the views next)
+                item = near.pop()
+                if isinstance(item, QRectF):
+                    near.extend(self.items(item, _BY_RECT, _UNSORTED))
+                elif isinstance(item, BoxItem) and behind(item, low, scale) and items.get(item.cid) is item:
+                    item.set_low_detail(low, scale)
+            while i < n and not self._detail_links and not first and not near:
                 item = todo[i]
                 i += 1
-                if item.detail_mark is not mark and items.get(item.cid) is item:  # (not gone since)
-                    item.detail_mark = mark
+                if behind(item, low, scale) and items.get(item.cid) is item:  # (not gone since)
                     item.set_low_detail(low, scale)
                 if i % 64 == 0 and time.perf_counter() >= until:
                     break
             self._detail_next = i
+            done = i >= n and not first and not near
         finally:
             slice_budget.ended()
-        if i < n:
+        if not done:
             self._detail_timer.start(0)
             return
         self._detail_todo = None

@@ -146,7 +146,6 @@ class BoxItem(QGraphicsRectItem):
         self.setToolTip(self.base_tip())
         self.bays = False  # an enclosure whose drive bays it draws
         self.low = False  # summary mode (zoomed far out): see set_low_detail
-        self.detail_mark: object = None  # the scene's pass that brought it to its detail (widgets.canvas.detail)
         self.tile: Any = None  # a top-level box's tile of the view's summary layer (zoomed out)
         #: its texts are not made yet, only what they are to say kept (see :meth:`wake`)
         self.asleep = False

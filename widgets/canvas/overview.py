@@ -28,7 +28,7 @@ from itertools import chain
 from typing import Any
 
 import shiboken6
-from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
+from PySide6.QtCore import QLineF, QPointF, QRectF, Qt, QTimer
 from PySide6.QtGui import QColor, QPainter, QPen, QPixmap, QStaticText, QTransform
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene, QStyleOptionGraphicsItem
 
@@ -210,9 +210,23 @@ class OverviewItem(QGraphicsItem):
         #: the drawing under way ((zoom step, bounds), the generator), carried on by the next
         #: paint or slice (see _carrying_on)
         self._progress: tuple[tuple[float, QRectF], Iterator[None]] | None = None
+        self._again = False  # a paint asked for once the event loop went round (see _paint_later)
 
     def boundingRect(self) -> QRectF:
         return self._bounds
+
+    def _paint_later(self) -> None:
+        """Paint again once the event loop went round: an update asked in a paint is the next
+        pass's first work, so the paints of a picture drawn a few at a time ran back to back
+        (the 16x site zoomed out, 7-9 ms each: 15-22 ms without a pass between)."""
+        if not self._again:
+            self._again = True
+            QTimer.singleShot(1, self._again_now)
+
+    def _again_now(self) -> None:
+        if shiboken6.isValid(self):
+            self._again = False
+            self.update()
 
     def set_bounds(
         self,
@@ -304,7 +318,7 @@ class OverviewItem(QGraphicsItem):
         until = time.perf_counter() + PAINT_DRAW_S
         for _ in self._gathering():
             if time.perf_counter() >= until:
-                self.update()  # (the rest at the next paint)
+                self._paint_later()  # (the rest at the next paint)
                 return
 
     def _gathering(self) -> Iterator[None]:
@@ -545,7 +559,7 @@ class OverviewItem(QGraphicsItem):
         until = time.perf_counter() + PAINT_DRAW_S
         for _ in self._carrying_on(scale):
             if not whole and time.perf_counter() >= until:
-                self.update()  # the rest at the next paints
+                self._paint_later()  # the rest at the next paints
                 break
         cached = self._cached
         if cached is None or cached[1] != self._step(scale) or cached[0] != self._bounds:

@@ -429,20 +429,23 @@ class DiagramScene(Painting, Morphing, Detailing, ToolLookups, QGraphicsScene):
             return QRectF(0, 0, d.width, d.height)
         return self.itemsBoundingRect()
 
-    def set_low_detail(self, low: bool, scale: float, force: bool = False) -> None:
+    def set_low_detail(self, low: bool, scale: float, force: bool = False) -> bool:
         """Switch to summary boxes (inner text hidden, group names large) or back; the view calls
-        it when the zoom crosses its threshold."""
+        it when the zoom crosses its threshold. True when a pass began (the items the views show
+        brought already)."""
         self.far = low and scale < FAR_SCALE
         self._detail_due = self._detail_due or self.far  # (far out even by a small step)
         force = force or (self._detail_due and not self.far)
         if not force and self.low_detail[0] == low and (not low or abs(scale / self.low_detail[1] - 1) < 0.4):
-            return
+            return False
         self.low_detail = (low, scale)
         self._detail_due = self.far  # far out no item is shown (the overview is): done on the way back
         if self.far:
             self._stop_detail()
-        else:  # (and woken: see BoxItem.wake); in view at once, the rest in slices (widgets.canvas.detail)
-            self._bring_detail(self.views())
+            return False
+        # (and woken: see BoxItem.wake); in view at once, the rest in slices (widgets.canvas.detail)
+        self._bring_detail(self.views())
+        return True
 
     def relabel(self) -> None:
         """After a field edit: refresh the text of the items whose label changed. Falls back to a

@@ -14,7 +14,7 @@ from PySide6.QtCore import QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QBrush, QColor, QCursor, QKeySequence, QPainter, QPalette, QPen, QResizeEvent
 from PySide6.QtWidgets import QApplication, QGraphicsView, QMenu
 
-from widgets import slice_budget
+from widgets import giveway, slice_budget
 from widgets.canvas.backdrop import Backdrop, holds
 from widgets.canvas.items import BIND, BoxItem, font, legend_rows
 from widgets.canvas.overview import overview_scene
@@ -95,6 +95,7 @@ class DiagramView(QGraphicsView):
     def zoom(self, factor: float) -> None:
         current = self.transform().m11()
         factor = max(0.02 / current, min(factor, 8.0 / current))
+        giveway.gesture()  # (the lanes wait meanwhile: see widgets.giveway)
         with self._rezoom():  # (its scrolling brings no items' detail: _zoomed does, once)
             self.scale(factor, factor)
         self.summary.rough = True  # until the zoom settles (see ZOOM_SETTLE_MS)
@@ -146,7 +147,8 @@ class DiagramView(QGraphicsView):
     def _zoomed(self) -> None:
         scale = self.transform().m11()
         self.resetCachedContent()  # the background was drawn at the former zoom
-        self.dscene.set_low_detail(scale < LOW_DETAIL_SCALE, scale)
+        shown = self.scene() is self.dscene
+        brought = self.dscene.set_low_detail(scale < LOW_DETAIL_SCALE, scale) and shown
         if self.dscene.far != self._far_shown:  # far out: one overview item, not every box
             self._far_shown = self.dscene.far
             centre = self.mapToScene(self.viewport().rect().center())
@@ -155,7 +157,8 @@ class DiagramView(QGraphicsView):
                 self.centerOn(centre)
             if self.dscene.far:  # (its layer made ready for the way back while idle)
                 self.dscene.idle_later()
-        self._detail_shown()
+        if not brought:  # (a pass begun brought those in view already)
+            self._detail_shown()
         self.zoomChanged.emit(scale)
 
     @contextlib.contextmanager
@@ -174,6 +177,7 @@ class DiagramView(QGraphicsView):
             self.dscene.detail_in(self.mapToScene(self.viewport().rect()).boundingRect())
 
     def scrollContentsBy(self, dx: int, dy: int) -> None:  # noqa: N802 (Qt override)
+        giveway.gesture()
         super().scrollContentsBy(dx, dy)
         if not self._rezooming:
             self._detail_shown()  # (scrolled to items the scene has not brought yet)

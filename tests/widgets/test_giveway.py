@@ -1,0 +1,89 @@
+"""The lanes give way to the user's gestures on the canvas (``widgets.giveway``)."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+from widgets import giveway
+
+
+@pytest.fixture(autouse=True)
+def no_gesture():
+    giveway.reset()
+    yield
+    giveway.reset()
+
+
+def _in_a_thread(fn):
+    out = []
+    t = threading.Thread(target=lambda: out.append(fn()))
+    t.start()
+    t.join(5)
+    return out[0]
+
+
+def test_a_lane_waits_at_its_pause_point_while_a_gesture_is_under_way(monkeypatch):
+    monkeypatch.setattr(giveway, "AFTER_S", 0.05)
+    assert _in_a_thread(giveway.pause) == 0.0  # no gesture: on at once
+    giveway.gesture()
+    waited = _in_a_thread(giveway.pause)
+    assert 0.03 < waited < 0.5
+    assert _in_a_thread(giveway.pause) == 0.0  # (the gesture is over)
+
+
+def test_the_gui_thread_never_waits():
+    giveway.gesture()
+    start = time.monotonic()
+    assert giveway.pause() == 0.0 and time.monotonic() - start < 0.01
+
+
+def test_a_long_gesture_delays_a_lane_but_never_starves_it(monkeypatch):
+    """A lane waits MAX_PAUSE_S at most at one point, then works MIN_RUN_S before it waits
+    again, however long the user goes on."""
+    monkeypatch.setattr(giveway, "AFTER_S", 10.0)
+    monkeypatch.setattr(giveway, "MAX_PAUSE_S", 0.05)
+    monkeypatch.setattr(giveway, "MIN_RUN_S", 0.2)
+    giveway.gesture()
+
+    def lane():
+        return [giveway.pause() for _ in range(3)]
+
+    first, second, third = _in_a_thread(lane)
+    assert 0.04 < first < 0.5 and second == 0.0 and third == 0.0  # (then works MIN_RUN_S)
+
+
+def test_zooming_and_scrolling_the_canvas_are_gestures(qtbot, parts, benchmark_design):
+    from tests.widgets.test_canvas import make_canvas
+
+    doc, scene, view = make_canvas(qtbot, parts, benchmark_design, width=500, height=400)
+    giveway.reset()
+    view.zoom(1.25)
+    assert giveway._until > time.monotonic()
+    giveway.reset()
+    view.horizontalScrollBar().setValue(view.horizontalScrollBar().value() + 40)
+    assert giveway._until > time.monotonic()
+
+
+def test_the_editors_check_gives_way_before_each_rule(qtbot, parts, benchmark_design, monkeypatch):
+    """The check lane asks its stop before each rule; that waits while the user zooms or pans."""
+    from tests.widgets.test_canvas import make_canvas
+
+    doc, scene, view = make_canvas(qtbot, parts, benchmark_design, width=500, height=400)
+    doc.synchronous = False
+    paused = []
+    real = giveway.pause
+    monkeypatch.setattr(giveway, "pause", lambda: paused.append(threading.current_thread().name) or real())
+    doc.run(
+        __import__("planner.edit", fromlist=["set_attr"]).set_attr,
+        doc.topology.ids_of_kind("array")[0],
+        "segment_kb",
+        256,
+    )
+    qtbot.waitUntil(
+        lambda: doc.analysis is not None and doc.analysis.checked and doc.is_current(doc.analysis),
+        timeout=20000,
+    )
+    assert paused and all(name != "MainThread" for name in paused)
