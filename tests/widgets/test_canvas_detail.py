@@ -655,7 +655,7 @@ def test_a_links_summary_lines_are_cut_at_the_tiles_edges(qtbot, parts, benchmar
     pieces."""
     import math
 
-    from widgets.canvas.summary import PIECES, TILE, _cubic, segments
+    from widgets.canvas.summary import TILE, _cubic, pieces, segments
 
     doc, scene, view = zoomed(qtbot, parts, benchmark_design, 0.3)
     crossing = 0
@@ -669,7 +669,7 @@ def test_a_links_summary_lines_are_cut_at_the_tiles_edges(qtbot, parts, benchmar
                     assert ky * TILE - 1e-6 <= y <= (ky + 1) * TILE + 1e-6
         path = li.path()  # (its one cubic curve, from the controls the pieces are worked out from)
         assert [(path.elementAt(k).x, path.elementAt(k).y) for k in range(path.elementCount())] == list(li.controls())
-        pts = _cubic(li.controls(), PIECES)
+        pts = _cubic(li.controls(), pieces(li.controls()))
         whole = sum(math.dist(a, b) for a, b in zip(pts, pts[1:]))
         cut = sum(line.length() for lines in parts_by_tile.values() for line in lines)
         assert cut == pytest.approx(whole, rel=1e-9, abs=1e-6)

@@ -239,3 +239,30 @@ def test_zoomed_out_a_tile_changed_is_drawn_as_it_was_then_gathered_soon_after(q
     view.viewport().grab()
     after = view.viewport().grab().toImage()
     assert count(after, on_screen(view, item), ORANGE, 60) > unselected + 20  # the selected outline
+
+
+def test_zoomed_out_a_link_is_drawn_in_as_few_pieces_as_keep_to_its_curve(qtbot, parts, benchmark_design):
+    """A link's summary lines are even steps of its curve's parameter, as few as keep every
+    point of the curve within PIECE_TOLERANCE of them (PIECES at most): the straighter links
+    take a few, so a paint zoomed out draws far fewer lines (the 16x site: 41 % fewer)."""
+    import math
+
+    from widgets.canvas.summary import PIECE_TOLERANCE, PIECES, _cubic, pieces
+
+    doc, scene, view = make_canvas(qtbot, parts, benchmark_design)
+    scene.set_all_collapsed(False)
+    counts = []
+    for li in scene.links:
+        controls = li.controls()
+        n = pieces(controls)
+        counts.append(n)
+        if n == PIECES:
+            continue
+        pts = _cubic(controls, n)
+        for k in range(n):  # points of the curve between two ends of a piece, to the piece
+            (ax, ay), (bx, by) = pts[k], pts[k + 1]
+            for x, y in _cubic(controls, 20 * n)[20 * k : 20 * k + 21]:
+                length = math.hypot(bx - ax, by - ay) or 1.0
+                t = max(0.0, min(1.0, ((x - ax) * (bx - ax) + (y - ay) * (by - ay)) / length**2))
+                assert math.hypot(x - ax - t * (bx - ax), y - ay - t * (by - ay)) <= PIECE_TOLERANCE + 1e-9
+    assert sum(counts) < 0.8 * PIECES * len(counts) and min(counts) < PIECES // 2

@@ -54,10 +54,12 @@ _PAUSE_EVERY = 64
 STRIPE = 2048.0
 #: how long the picture is drawn, stripe after stripe, before a pause (see OverviewItem._drawing);
 #: short, as the caller's slice may be nearly spent when it begins one (4 ms made Select All's
-#: turn on the 16x site 9-10 ms, over its 6 ms slice)
-DRAW_SLICE_S = 0.002
+#: turn on the 16x site 9-10 ms, over its 6 ms slice; 2 ms made a paint's PAINT_DRAW_S 4 ms)
+DRAW_SLICE_S = 0.001
 #: a paint draws the picture of a new zoom step for about this long, the rest at the next paints
-PAINT_DRAW_S = 0.004
+#: (a paint far out also draws the picture's tiles, the names and the legend: 2-6 ms more; 4 ms made
+#: the 16x site's first paint at a new step 9-10 ms, its others 6 ms)
+PAINT_DRAW_S = 0.0025
 #: ... a few hundred lines or rectangles at a time
 _OPS_EVERY = 256
 _NEAR = 64.0  # scene units: 16 pixels at the overview's largest zoom (FAR_SCALE)
