@@ -271,10 +271,10 @@ def test_more_shapes_than_the_buffer_holds_are_drawn_in_runs(qtbot):
     from PySide6.QtCore import QLineF, QRectF, Qt
     from PySide6.QtGui import QColor
 
-    from widgets.canvas.overview import _Buffer, _draw_flat, _flat
+    from widgets.canvas.flat import ShapeBuffer, draw_flat, flat_shapes
 
     rnd = random.Random(3)
-    n = 2 * _Buffer.SHAPES + 77
+    n = 2 * ShapeBuffer.SHAPES + 77
     rects = [(rnd.uniform(0, 390), rnd.uniform(0, 290), rnd.uniform(1, 9), rnd.uniform(1, 9)) for _ in range(n)]
     lines = [(rnd.uniform(0, 400), rnd.uniform(0, 300), rnd.uniform(0, 400), rnd.uniform(0, 300)) for _ in range(n)]
     images = []
@@ -284,13 +284,13 @@ def test_more_shapes_than_the_buffer_holds_are_drawn_in_runs(qtbot):
         p = QPainter(image)
         p.setPen(QColor(20, 40, 200))
         if flat:
-            _draw_flat(p, True, _flat(lines), 5)  # (from the sixth on)
+            draw_flat(p, True, flat_shapes(lines), 5)  # (from the sixth on)
         else:
             p.drawLines([QLineF(*ln) for ln in lines[5:]])
         p.setPen(Qt.PenStyle.NoPen)
         p.setBrush(QColor(200, 40, 20))
         if flat:
-            _draw_flat(p, False, _flat(rects))
+            draw_flat(p, False, flat_shapes(rects))
         else:
             p.drawRects([QRectF(*r) for r in rects])
         p.end()
@@ -575,3 +575,36 @@ def test_a_picture_drawn_over_several_paints_asks_for_the_next_once_the_loop_wen
     assert overview._changed  # (drawn in part)
     assert asked == [] and overview._again  # not asked within the paint ...
     qtbot.waitUntil(lambda: bool(asked), timeout=2000)  # ... but once the loop went round
+
+
+def test_at_a_new_zoom_a_paint_lays_a_few_names_the_others_drawn_as_laid_before(
+    qtbot, parts, benchmark_design, monkeypatch
+):
+    """Far out, a zoom lays every name again (1,152 on the 16x site expanded: 4-5 ms of the
+    paint); a paint lays them for NAMES_PAINT_S, draws the others as they were laid at the
+    zoom before and asks for another paint, until all are laid."""
+    import widgets.canvas.overview as overview_module
+
+    doc, scene, view, overview = _expanded_far(qtbot, parts, benchmark_design)
+    view.zoom(FAR_SCALE * 0.95 / view.transform().m11())
+    view.viewport().grab()
+    shown = {cid for cid, got in overview._names_laid.items() if cid is not None and got[2] is not None}
+    assert len(shown) > 8
+    doc.synchronous = False  # (as in the editor)
+    monkeypatch.setattr(overview_module, "NAMES_PAINT_S", 0.0)
+    view.zoom(1.02)
+    drawn = []
+    real = overview_module._draw_name
+    monkeypatch.setattr(overview_module, "_draw_name", lambda painter, op: drawn.append(op) or real(painter, op))
+    view.viewport().grab()
+    fresh = [cid for cid in overview._names_laid if cid is not None]
+    assert 0 < len(fresh) <= 9 and overview._again  # a few laid; another paint asked for
+    assert len(drawn) >= len(shown - set(fresh))  # the others as laid before
+    paints, count = 0, len(overview._names_laid)
+    while paints < 1000:  # (until a paint lays no more: all in view laid)
+        view.viewport().grab()
+        paints += 1
+        if len(overview._names_laid) == count:
+            break
+        count = len(overview._names_laid)
+    assert paints > 1 and count - 1 >= len(shown) - 2  # (all laid, but for a name zoomed out of view)

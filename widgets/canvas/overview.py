@@ -24,7 +24,6 @@ import time
 import weakref
 from array import array
 from collections.abc import Iterable, Iterator
-from itertools import chain
 from typing import Any
 
 import shiboken6
@@ -32,6 +31,7 @@ from PySide6.QtCore import QLineF, QPointF, QRectF, Qt, QTimer
 from PySide6.QtGui import QColor, QPainter, QPen, QPixmap, QStaticText, QTransform
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene, QStyleOptionGraphicsItem
 
+from widgets.canvas.flat import draw_flat, flat_shapes
 from widgets.canvas.grave import Grave
 from widgets.canvas.items import font, metrics, util_color
 
@@ -56,6 +56,10 @@ STRIPE = 2048.0
 #: short, as the caller's slice may be nearly spent when it begins one (4 ms made Select All's
 #: turn on the 16x site 9-10 ms, over its 6 ms slice; 2 ms made a paint's PAINT_DRAW_S 4 ms)
 DRAW_SLICE_S = 0.001
+#: a paint lays the names again at a new zoom for about this long; the others are drawn as they
+#: were laid at the zoom before, and laid at the next paints (all of them, 1,152 on the 16x site
+#: expanded, took 4-5 ms of a paint)
+NAMES_PAINT_S = 0.0015
 #: a paint draws the picture of a new zoom step for about this long, the rest at the next paints
 #: (a paint far out also draws the picture's tiles, the names and the legend: 2-6 ms more; 4 ms made
 #: the 16x site's first paint at a new step 9-10 ms, its others 6 ms)
@@ -68,7 +72,7 @@ _SELECTED = QColor(255, 140, 0)
 
 class _Stripe:
     """The batches of one stripe: each box's rectangle by (depth, colour), each link's line by
-    (colour, width), as plain tuples; and the arrays of doubles a paint draws (:func:`_flat`),
+    (colour, width), as plain tuples; and the arrays of doubles a paint draws (:func:`flat_shapes`),
     each made when it is first drawn and kept until its batch changes (an edit recolours a few
     batches of a stripe: the others are drawn again from the arrays they had). Tuples, not Qt objects: PySide registers every Qt object it wraps
     in one table, which grows by doubling, all of it copied each time (with the 16x site
@@ -80,60 +84,22 @@ class _Stripe:
     def __init__(self) -> None:
         self.fills: dict[tuple[int, int], dict[str, tuple]] = {}  # (x, y, w, h)
         self.lines: dict[tuple[int, int], dict[Any, tuple]] = {}  # link -> (x1, y1, x2, y2)
-        self.flat_fills: dict[tuple[int, int], array] = {}  # batch key -> its array (see _flat)
+        self.flat_fills: dict[tuple[int, int], array] = {}  # batch key -> its array (see flat_shapes)
         self.flat_lines: dict[tuple[int, int], array] = {}
 
     def flat(self, key: tuple[int, int], lines: bool) -> array:
-        """Batch ``key``'s shapes as :func:`_flat` makes them (kept until the batch changes)."""
+        """Batch ``key``'s shapes as :func:`flat_shapes` makes them (kept until the batch changes)."""
         kept = self.flat_lines if lines else self.flat_fills
         got = kept.get(key)
         if got is None:
-            got = kept[key] = _flat((self.lines if lines else self.fills)[key].values())
+            got = kept[key] = flat_shapes((self.lines if lines else self.fills)[key].values())
         return got
 
     def batches(self) -> tuple[list, list]:
-        """([(colour key, rects)], [(pen key, lines)]) as arrays (see _flat)."""
+        """([(colour key, rects)], [(pen key, lines)]) as arrays (see flat_shapes)."""
         fills = [(k, self.flat(k, False)) for k in sorted(self.fills)]
         lines = [(k, self.flat(k, True)) for k in sorted(self.lines)]  # (see OverviewItem._ops)
         return fills, lines
-
-
-def _flat(shapes: Iterable[tuple[float, float, float, float]]) -> array:
-    """Rectangles (x, y, w, h) or lines (x1, y1, x2, y2) as one C array of doubles, four a
-    shape: the memory of as many QRectF or QLineF (see :func:`_draw_flat`)."""
-    return array("d", chain.from_iterable(shapes))
-
-
-def _draw_flat(painter: QPainter, lines: bool, shapes: array, first: int = 0, count: int | None = None) -> None:
-    """Draw ``count`` shapes of ``shapes`` (:func:`_flat`) from the ``first`` (all: None):
-    ``lines``, else rectangles with the painter's brush. Qt's call that takes the first of a C
-    array and a count (PySide6 >= 6.4.3) is handed one buffer kept for good (:class:`_Buffer`),
-    the shapes copied into it a run at a time, so no Python object is made a shape: a QRectF or
-    QLineF made for each of the 16x site's 99,000 took 58 of the 138 ms its whole picture took."""
-    n = len(shapes) // 4 - first if count is None else count
-    buffer = _LINES if lines else _RECTS
-    while n > 0:
-        k = min(n, _Buffer.SHAPES)
-        buffer.data[: 4 * k] = shapes[4 * first : 4 * (first + k)]
-        if lines:
-            painter.drawLines(buffer.first, k)
-        else:
-            painter.drawRects(buffer.first, k)
-        first, n = first + k, n - k
-
-
-class _Buffer:
-    """A C array of :data:`SHAPES` rectangles or lines that lives as long as the program (never
-    resized: its address stays), and a wrapper of its first as the Qt type, made once."""
-
-    SHAPES = 1024
-
-    def __init__(self, kind: type) -> None:
-        self.data = array("d", bytes(8 * 4 * self.SHAPES))
-        self.first = shiboken6.wrapInstance(self.data.buffer_info()[0], kind)
-
-
-_RECTS, _LINES = _Buffer(QRectF), _Buffer(QLineF)
 
 
 def _rows_of(top: float, bottom: float) -> range:
@@ -201,6 +167,8 @@ class OverviewItem(QGraphicsItem):
         #: with the name and rectangle it was worked out for (eliding all of them each paint
         #: was half the names' time)
         self._names_laid: dict[Any, tuple] = {}
+        #: ... and as drawn at the zoom before, for the names not laid again yet (see _paint_names)
+        self._names_before: dict[Any, tuple] = {}
         self._changed: set[tuple[int, int]] = set()  # stripes changed since the picture was drawn
         self._grave = Grave()  # the batches of everything gathered before (freed as it gathers)
         #: the picture: (bounds, zoom step, {stripe: (where in the scene, its tile)}), its
@@ -336,7 +304,7 @@ class OverviewItem(QGraphicsItem):
                 self._grave.bury(*stripe.fills.values(), *stripe.lines.values())
             self._grave.bury(self._stripes, self._box_keys, self._link_keys, self._box_names)
             self._stripes, self._box_keys, self._link_keys, self._box_names = {}, {}, {}, {}
-            self._names_laid = {}
+            self._names_laid, self._names_before = {}, {}
             self._stale_boxes, self._stale_links = set(scene.items_by_id), set(scene.links)
             self._moved_boxes = set()
         boxes, links, moved = self._stale_boxes, self._stale_links, self._moved_boxes
@@ -685,7 +653,7 @@ class OverviewItem(QGraphicsItem):
         """Stripe ``i``'s batches as a few hundred lines or rectangles each, in the reverse of
         the order a paint draws them (taken from the end): a stripe of the 16x site expanded
         holds thousands of boxes, 12-25 ms drawn in one go. Each op is (pen, brush or None for
-        lines, the batch's shapes (:func:`_flat`), the first, how many)."""
+        lines, the batch's shapes (:func:`flat_shapes`), the first, how many)."""
         stripe, out = self._stripes[i], []
         edge = QPen(_EDGE, 0) if scale >= 0.03 else QPen(Qt.PenStyle.NoPen)  # edges once they are apart
         for key in sorted(stripe.lines):  # (in one order, whatever order they were gathered in:
@@ -705,18 +673,18 @@ class OverviewItem(QGraphicsItem):
         painter.setPen(pen)
         if brush is not None:
             painter.setBrush(brush)
-        _draw_flat(painter, brush is None, flat, first, count)
+        draw_flat(painter, brush is None, flat, first, count)
 
     def _paint_stripe(self, painter: QPainter, i: tuple[int, int], scale: float) -> None:
         fills, lines = self._stripes[i].batches()
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
         for key, segs in lines:
             painter.setPen(self._pens[key])
-            _draw_flat(painter, True, segs)
+            draw_flat(painter, True, segs)
         painter.setPen(QPen(_EDGE, 0) if scale >= 0.03 else Qt.PenStyle.NoPen)  # edges once they are apart
         for key, rects in fills:
             painter.setBrush(self._colours[key])
-            _draw_flat(painter, False, rects)
+            draw_flat(painter, False, rects)
 
     def _paint_names(self, painter: QPainter, scale: float, exposed: QRectF) -> None:
         """The groups' and servers' names, about 9 pixels high, where the box is wide enough on
@@ -726,32 +694,51 @@ class OverviewItem(QGraphicsItem):
         f = font(round(size, 1), True)
         painter.setFont(f)
         painter.setPen(QColor(30, 30, 30))
-        laid, fm, base = self._names_laid, None, None
+        laid, fm = self._names_laid, None
         if laid.get(None) != (scale, f.pointSizeF()):  # (another zoom: every name elided again)
-            self._grave.bury(laid)  # (freed when idle: the 16x site's 1,400 static texts took
-            self._names_laid = laid = {None: (scale, f.pointSizeF())}  # 16-19 ms to free at once)
+            self._grave.bury(self._names_before)  # (freed when idle: the 16x site's 1,400 static
+            self._names_before = laid  # texts took 16-19 ms to free at once)
+            self._names_laid = laid = {None: (scale, f.pointSizeF())}
             scene = self._scene()
             if scene is not None:
                 scene.idle_later()
+        scene = self._scene()
+        until = (
+            None if scene is None or getattr(scene.doc, "synchronous", False) else time.perf_counter() + NAMES_PAINT_S
+        )
+        before, former, fresh = self._names_before, [], 0
         for cid, (rect, name) in self._box_names.items():
             if not rect.intersects(exposed):
                 continue
             got = laid.get(cid)
             if got is None or got[0] != name or got[1] != rect:
+                fresh += 1
+                if until is not None and fresh > 8 and time.perf_counter() >= until:  # (at the next paints)
+                    old = before.get(cid)
+                    if old is not None and old[0] == name and old[1] == rect and old[2] is not None:
+                        former.append(old[2])
+                    continue
                 fm = fm or metrics(f)
                 got = laid[cid] = (name, rect, _name_at(rect, name, scale, fm))
-            op = got[2]
-            if op is None:
-                continue
-            if op[0] is None:
-                painter.drawStaticText(op[1], op[2])
-            else:
-                if base is None:
-                    base = painter.transform()
-                painter.setTransform(op[0] * base)  # (x up the box, y across it)
-                painter.drawStaticText(0.0, 0.0, op[2])
-        if base is not None:
-            painter.setTransform(base)
+            if got[2] is not None:
+                _draw_name(painter, got[2])
+        if until is not None and fresh > 8 and time.perf_counter() >= until:
+            self._paint_later()
+        if former:  # (as laid at the zoom before, in its font: a little larger or smaller a frame or two)
+            painter.setFont(font(before[None][1], True))
+            for op in former:
+                _draw_name(painter, op)
+
+
+def _draw_name(painter: QPainter, op: tuple) -> None:
+    """Draw a name laid by :func:`_name_at`."""
+    if op[0] is None:
+        painter.drawStaticText(op[1], op[2])
+    else:
+        base = painter.transform()
+        painter.setTransform(op[0] * base)  # (x up the box, y across it)
+        painter.drawStaticText(0.0, 0.0, op[2])
+        painter.setTransform(base)
 
 
 def _name_at(rect: QRectF, name: str, scale: float, fm: Any) -> tuple | None:
