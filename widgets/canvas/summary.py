@@ -15,8 +15,6 @@ selection, highlight, a moved end), so a frame costs a few dozen batched C++ cal
 
 from __future__ import annotations
 
-import functools
-import math
 import time
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Iterator
@@ -24,22 +22,18 @@ from typing import Any
 
 import numpy as np
 from pyqtgraph.functions import create_qpolygonf, ndarray_from_qpolygonf
-from PySide6.QtCore import QLineF, QRectF, Qt, QTimer
+from PySide6.QtCore import QRectF, Qt, QTimer
 from PySide6.QtGui import QPainter, QPen, QPolygonF, QTransform
 from PySide6.QtWidgets import QGraphicsScene
 from shiboken6 import isValid
 
 from widgets import slice_budget
+from widgets.canvas.curves import basis_array, clip_line, cubic, pieces
+from widgets.canvas.flat import draw_flat, flat_shapes
 from widgets.canvas.items import BoxItem, LinkItem, summary_batch
 
 #: the side of a tile in scene units
 TILE = 1200.0
-#: zoomed out a link is drawn as this many straight lines at most ...
-PIECES = 24
-#: ... as few as keep its pieces this close to its curve (scene units: half a pixel at the
-#: summary threshold, a fifth at the overview's); the 16x site's links then make 154,576
-#: pieces, not 260,736, and the lines in view at 0.26 took 5.5 ms of each paint
-PIECE_TOLERANCE = 0.8
 #: the margin of a tile for the pens that stroke its outermost lines
 MARGIN = 8.0
 #: at a working zoom a link is drawn as a polyline of pieces about this long (scene units; at
@@ -86,7 +80,20 @@ class Tile:
 
     def _keep_former(self) -> None:
         if self.boxes is not None and self.lines is not None:
+            self._drop_former()
             self.former = (self.boxes, self.lines)
+
+    def _drop_former(self) -> None:
+        """The former batches to the scene's grave (its thousands of rectangles, freed at once
+        when a tile of the 16x site was gathered again, held the event loop 40-45 ms)."""
+        former, self.former = self.former, None
+        grave = getattr(self.layer.scene, "_grave", None)
+        if former is None or grave is None:
+            return
+        for batches in former:
+            grave.bury(batches)
+            grave.bury(*(batch[-1] for batch in batches if isinstance(batch[-1], list)))
+        self.layer.scene.idle_later()
 
     def invalidate(self) -> None:
         """Gather the batches again at the next paint, and have the views draw the tile again."""
@@ -158,7 +165,7 @@ class Tile:
             bounds = bounds.united(top.sceneBoundingRect().adjusted(-2, -2, 2, 2))
             if n % _TOPS_EVERY == _TOPS_EVERY - 1:
                 yield
-        pens: dict[tuple, tuple[Any, list[QLineF]]] = {}
+        pens: dict[tuple, tuple[Any, list[tuple[float, float, float, float]]]] = {}
         for n, li in enumerate(sorted(self.links, key=_order)):  # (the pens in the order of the scene's links)
             pen = li.pen()
             key = (pen.color().rgba(), pen.widthF(), pen.isCosmetic(), int(pen.style().value))
@@ -169,9 +176,11 @@ class Tile:
                 yield
         if (epoch, box_epoch) == (self.epoch, self.box_epoch):
             self.bounds = self.bounds.united(bounds)  # (a box placed meanwhile grew it too)
-            self.boxes, self.lines = [ops[k] for k in sorted(ops)], list(pens.values())
+            # (as C arrays of doubles: no Qt object a shape, see summary_batch)
+            self.boxes = [(pen, brush, flat_shapes(shapes)) for pen, brush, shapes in (ops[k] for k in sorted(ops))]
+            self.lines = [(pen, flat_shapes(pieces)) for pen, pieces in pens.values()]
             if self.former is not None:  # (drawn from them meanwhile: drawn again)
-                self.former = None
+                self._drop_former()
                 self.layer.scene.invalidate(self.bounds, QGraphicsScene.SceneLayer.BackgroundLayer)
 
 
@@ -181,28 +190,6 @@ def _order(li: LinkItem) -> int:
 
 def _tile_key(tile: Tile) -> tuple[int, int]:
     return tile.key
-
-
-@functools.lru_cache(maxsize=512)
-def _basis(n: int) -> tuple[tuple[float, float, float, float], ...]:
-    """The cubic Bernstein weights at ``n + 1`` even steps of the parameter."""
-    out = []
-    for i in range(n + 1):
-        t = i / n
-        u = 1 - t
-        out.append((u * u * u, 3 * u * u * t, 3 * u * t * t, t * t * t))
-    return tuple(out)
-
-
-def _cubic(controls: Any, n: int) -> list[tuple[float, float]]:
-    """``n + 1`` points of the cubic curve of four ``controls`` at even steps of its parameter."""
-    (x0, y0), (x1, y1), (x2, y2), (x3, y3) = controls
-    return [(a * x0 + b * x1 + c * x2 + d * x3, a * y0 + b * y1 + c * y2 + d * y3) for a, b, c, d in _basis(n)]
-
-
-@functools.lru_cache(maxsize=512)
-def _basis_array(n: int) -> np.ndarray:
-    return np.array(_basis(n))
 
 
 def polyline(li: LinkItem) -> tuple | None:
@@ -215,7 +202,7 @@ def polyline(li: LinkItem) -> tuple | None:
         cx, cy = [p[0] for p in controls], [p[1] for p in controls]
         span = (max(cx) - min(cx)) + (max(cy) - min(cy))
         n = max(8, min(400, int(span / FINE_PIECE) // 8 * 8))  # few distinct n
-        pts = _basis_array(n) @ np.array(controls)
+        pts = basis_array(n) @ np.array(controls)
         step = pts[1:] - pts[:-1]
         dx, dy = step[:, 0], step[:, 1]
         sign = 1.0 if pts[-1, 1] >= pts[0, 1] else -1.0
@@ -303,55 +290,28 @@ def _polygon(pts: np.ndarray) -> Any:
     return poly
 
 
-def pieces(controls: Any) -> int:
-    """How many even steps of the parameter keep a cubic curve's chords within
-    :data:`PIECE_TOLERANCE` of it, :data:`PIECES` at most: a uniform subdivision into n strays
-    at most M / (8 n^2), M the largest second derivative, 6 |P0 - 2 P1 + P2| or 6 |P1 - 2 P2 + P3|."""
-    (x0, y0), (x1, y1), (x2, y2), (x3, y3) = controls
-    bend = max(math.hypot(x0 - 2 * x1 + x2, y0 - 2 * y1 + y2), math.hypot(x1 - 2 * x2 + x3, y1 - 2 * y2 + y3))
-    return max(1, min(PIECES, math.ceil(math.sqrt(6 * bend / (8 * PIECE_TOLERANCE)))))
-
-
-def segments(li: LinkItem) -> dict[tuple[int, int], list[QLineF]]:
+def segments(li: LinkItem) -> dict[tuple[int, int], list[tuple[float, float, float, float]]]:
     """The link's path (one cubic curve) as straight lines (:func:`pieces`), even steps of the
     curve's parameter (short in its bends, long where it runs straight), each cut at the tiles'
     edges into the part over each tile (kept until the link moves). Each pixel of a line is then
     drawn by one tile: a piece drawn whole by every tile it crossed was drawn twice where two of
     them were drawn (a translucent pen darker there) and once where a restyle exposed one."""
     if li.segments is None:
-        out: dict[tuple[int, int], list[QLineF]] = {}
+        out: dict[tuple[int, int], list[tuple[float, float, float, float]]] = {}
         controls = li.controls()
-        pts = _cubic(controls, pieces(controls))  # (its QPainterPath is made for a dotted pen only)
+        pts = cubic(controls, pieces(controls))  # (its QPainterPath is made for a dotted pen only)
         for (ax, ay), (bx, by) in zip(pts, pts[1:]):
             (kx0, ky0), (kx1, ky1) = _key(min(ax, bx), min(ay, by)), _key(max(ax, bx), max(ay, by))
             if (kx0, ky0) == (kx1, ky1):
-                out.setdefault((kx0, ky0), []).append(QLineF(ax, ay, bx, by))
+                out.setdefault((kx0, ky0), []).append((ax, ay, bx, by))
                 continue
             for kx in range(kx0, kx1 + 1):
                 for ky in range(ky0, ky1 + 1):
-                    part = _clip(ax, ay, bx, by, kx * TILE, ky * TILE, (kx + 1) * TILE, (ky + 1) * TILE)
+                    part = clip_line(ax, ay, bx, by, kx * TILE, ky * TILE, (kx + 1) * TILE, (ky + 1) * TILE)
                     if part is not None:
-                        out.setdefault((kx, ky), []).append(QLineF(*part))
+                        out.setdefault((kx, ky), []).append(part)
         li.segments = out
     return li.segments
-
-
-def _clip(x0: float, y0: float, x1: float, y1: float, left: float, top: float, right: float, bottom: float):
-    """The part of the line from (x0, y0) to (x1, y1) inside the rectangle (Liang-Barsky), as
-    (x0, y0, x1, y1); None when none of it (or a single point) is."""
-    dx, dy = x1 - x0, y1 - y0
-    t0, t1 = 0.0, 1.0
-    for p, q in ((-dx, x0 - left), (dx, right - x0), (-dy, y0 - top), (dy, bottom - y0)):
-        if p == 0:
-            if q < 0:
-                return None
-        elif p < 0:
-            t0 = max(t0, q / p)
-        else:
-            t1 = min(t1, q / p)
-    if t0 >= t1:
-        return None
-    return x0 + t0 * dx, y0 + t0 * dy, x0 + t1 * dx, y0 + t1 * dy
 
 
 def clip_parts(painter: QPainter) -> list[QRectF]:
@@ -784,14 +744,14 @@ class SummaryLayer:
             for t in shown
         ]
         for _, lines in batches:
-            for pen, pieces in lines or ():
+            for pen, segs in lines or ():
                 painter.setPen(pen)
-                painter.drawLines(pieces)
+                draw_flat(painter, True, segs)
         for boxes, _ in batches:
             for pen, brush, shapes in boxes or ():
                 painter.setPen(pen)
-                painter.setBrush(brush)
-                if isinstance(shapes[0], QLineF):
-                    painter.drawLines(shapes)
+                if brush is None:  # (lines: a "+")
+                    draw_flat(painter, True, shapes)
                 else:
-                    painter.drawRects(shapes)
+                    painter.setBrush(brush)
+                    draw_flat(painter, False, shapes)
