@@ -77,15 +77,21 @@ def test_while_far_out_and_idle_the_views_layer_is_made_ready_for_the_way_back(q
     assert cut == []  # (nothing cut in the paint: ready)
 
 
-def test_the_tiles_a_layer_cuts_again_are_freed_a_little_at_a_time(qtbot, parts, benchmark_design):
-    """Cut into tiles again, the layer hands its former tiles to the scene's grave, each link on
-    its own (a link frees its lines over the tiles: the 16x site's tiles, all gathered, took
-    210-260 ms to free at once when a scenario was shown; 64 links at a time, 30-40 ms)."""
-    doc, scene, view = make_canvas(qtbot, parts, benchmark_design)
+def _expanded_and_cut(qtbot, parts, design):
+    """The design expanded, the view's summary layer cut into tiles: (doc, scene, view, layer)."""
+    doc, scene, view = make_canvas(qtbot, parts, design)
     scene.set_all_collapsed(False)
     layer = view.summary
     if not layer.current():
         layer.build()
+    return doc, scene, view, layer
+
+
+def test_the_tiles_a_layer_cuts_again_are_freed_a_little_at_a_time(qtbot, parts, benchmark_design):
+    """Cut into tiles again, the layer hands its former tiles to the scene's grave, each link on
+    its own (a link frees its lines over the tiles: the 16x site's tiles, all gathered, took
+    210-260 ms to free at once when a scenario was shown; 64 links at a time, 30-40 ms)."""
+    doc, scene, view, layer = _expanded_and_cut(qtbot, parts, benchmark_design)
     for tile in layer.tiles.values():
         tile.gather()
     links = {li for t in layer.tiles.values() for li in t.links}
@@ -275,11 +281,7 @@ def test_the_layers_batches_make_no_qt_object_a_shape(qtbot, parts, benchmark_de
     to 337,000: 40-50 ms in one slice)."""
     import shiboken6
 
-    doc, scene, view = make_canvas(qtbot, parts, benchmark_design)
-    scene.set_all_collapsed(False)
-    layer = view.summary
-    if not layer.current():
-        layer.build()
+    doc, scene, view, layer = _expanded_and_cut(qtbot, parts, benchmark_design)
     for tile in layer.tiles.values():
         for li in tile.links:
             li.segments = None  # (the pieces worked out again)
