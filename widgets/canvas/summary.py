@@ -80,20 +80,7 @@ class Tile:
 
     def _keep_former(self) -> None:
         if self.boxes is not None and self.lines is not None:
-            self._drop_former()
             self.former = (self.boxes, self.lines)
-
-    def _drop_former(self) -> None:
-        """The former batches to the scene's grave (its thousands of rectangles, freed at once
-        when a tile of the 16x site was gathered again, held the event loop 40-45 ms)."""
-        former, self.former = self.former, None
-        grave = getattr(self.layer.scene, "_grave", None)
-        if former is None or grave is None:
-            return
-        for batches in former:
-            grave.bury(batches)
-            grave.bury(*(batch[-1] for batch in batches if isinstance(batch[-1], list)))
-        self.layer.scene.idle_later()
 
     def invalidate(self) -> None:
         """Gather the batches again at the next paint, and have the views draw the tile again."""
@@ -178,9 +165,9 @@ class Tile:
             self.bounds = self.bounds.united(bounds)  # (a box placed meanwhile grew it too)
             # (as C arrays of doubles: no Qt object a shape, see summary_batch)
             self.boxes = [(pen, brush, flat_shapes(shapes)) for pen, brush, shapes in (ops[k] for k in sorted(ops))]
-            self.lines = [(pen, flat_shapes(pieces)) for pen, pieces in pens.values()]
+            self.lines = [(pen, flat_shapes(segs)) for pen, segs in pens.values()]
             if self.former is not None:  # (drawn from them meanwhile: drawn again)
-                self._drop_former()
+                self.former = None
                 self.layer.scene.invalidate(self.bounds, QGraphicsScene.SceneLayer.BackgroundLayer)
 
 
@@ -401,7 +388,7 @@ class SummaryLayer:
 
     def _bury(self, tiles: Iterable[Tile]) -> None:
         """Have the scene free ``tiles`` a little at a time (widgets.canvas.grave): the links
-        they hold, each with its lines over the tiles (Qt lines), and their batches. The 16x site's
+        they hold, each with its pieces over the tiles, and their batches. The 16x site's
         tiles, every one gathered, took 210-260 ms to free at once when a scenario was shown."""
         grave = getattr(self.scene, "_grave", None)
         if grave is None:
@@ -409,8 +396,6 @@ class SummaryLayer:
         for tile in tiles:
             grave.bury(tile._links, tile.boxes, tile.lines, *(tile.former or ()))
             grave.bury(*([li] for li in tile.links))  # (one by one: 64 links freed took 30-40 ms)
-            grave.bury(*(batch[-1] for batch in tile.boxes or () if isinstance(batch[-1], list)))
-            grave.bury(*(batch[-1] for batch in tile.lines or () if isinstance(batch[-1], list)))
             tile.links, tile._links, tile.boxes, tile.lines, tile.former = set(), None, None, None, None
 
     def far_ready(self, until: float) -> bool:
