@@ -35,6 +35,11 @@ def gesture() -> None:
     _until = time.monotonic() + AFTER_S
 
 
+def moving() -> bool:
+    """Whether a gesture is under way (within :data:`AFTER_S` of the last one)."""
+    return time.monotonic() < _until
+
+
 def pause() -> float:
     """A lane's pause point: wait while a gesture is under way (see the module docstring);
     return how long it waited (s). Returns at once on the GUI thread."""

@@ -27,6 +27,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from widgets import giveway
+
 #: the time the panels' slices of one turn of the event loop may take together. A turn is
 #: longer: a canvas's slice after them (FIRST_LEAST_S at least), the last slice's overshoot, and
 #: Qt's own work in the pass (the views and panels repainting what the slices changed: 2-5 ms
@@ -41,6 +43,11 @@ GAP_S = 0.0005
 LEAST_S = 0.001
 #: the least a canvas's slice takes after the slices before it in its turn (it always runs)
 FIRST_LEAST_S = 0.002
+#: while the user zooms or pans (:func:`widgets.giveway.moving`), the slices that give way (the
+#: canvas's detail and wake slices: work a paint does not wait for) take this at most in a turn:
+#: the bench's zoom row held the loop for the turn before a wheel step (a detail slice of 4-5 ms),
+#: the step's zoom and its first paint, one after the other (16-19 ms on the 16x site)
+GESTURE_S = 0.002
 #: watching the loop, a turn in which no slice has ended for this long is over all the same
 #: (the loop went round unseen: a dispatcher not followed, a nested loop of another thread's)
 STALE_S = 0.05
@@ -97,15 +104,24 @@ def _now_in_turn() -> float:
     return now
 
 
-def until(own_s: float, first: bool = False, whole: bool = False) -> float | None:
+def until(own_s: float, first: bool = False, whole: bool = False, gives_way: bool = False) -> float | None:
     """When a slice starting now, of ``own_s`` at most, is to stop; None when the turn's
     budget is spent (the slice waits for the next turn: start its timer again). ``first``:
     the canvas's slices, which always run: ``own_s`` less what the slices before them in the
     turn took, :data:`FIRST_LEAST_S` at least; ``whole``: work that cannot
     stop midway and takes about ``own_s``, which runs only when that much is left or as the
-    turn's first slice. Call :func:`ended` after a slice that ran."""
+    turn's first slice; ``gives_way``: while a gesture is under way the turn's slices before it
+    and itself take :data:`GESTURE_S` at most (the next wheel step or move of a pan and its
+    paint come sooner; after the first such slice of a turn the others wait for the next).
+    Call :func:`ended` after a slice that ran."""
     global _granted
     now = _now_in_turn()
+    if gives_way and giveway.moving():
+        left = _start + GESTURE_S - now
+        if _ran and left < LEAST_S:
+            return None
+        _granted = True
+        return now + max(min(own_s, left), LEAST_S)
     if first:  # (what the turn's slices before it took is taken off, down to FIRST_LEAST_S)
         _granted = True
         return now + max(own_s - (now - _start), min(own_s, FIRST_LEAST_S))

@@ -608,3 +608,22 @@ def test_at_a_new_zoom_a_paint_lays_a_few_names_the_others_drawn_as_laid_before(
             break
         count = len(overview._names_laid)
     assert paints > 1 and count - 1 >= len(shown) - 2  # (all laid, but for a name zoomed out of view)
+
+
+def test_a_paint_stops_drawing_the_picture_when_its_time_is_up_not_a_chunk_later(
+    qtbot, parts, benchmark_design, monkeypatch
+):
+    """The picture is drawn in chunks of DRAW_SLICE_S; a paint's own time (PAINT_DRAW_S) cuts
+    its last chunk short (a paint of 2.5 ms drew three chunks of 1 ms, 3.2-3.3 ms on the 16x
+    site, and two such paints back to back made a wheel step's block)."""
+    import widgets.canvas.overview as overview_module
+
+    doc, scene, view, overview = _expanded_far(qtbot, parts, benchmark_design)
+    view.viewport().grab()
+    doc.synchronous = False  # (as in the editor)
+    monkeypatch.setattr(overview_module, "PAINT_DRAW_S", 0.0)
+    monkeypatch.setattr(overview_module, "DRAW_SLICE_S", 60.0)  # (a chunk would draw it all)
+    view.zoom(1.25)
+    overview._picture(view.transform().m11())
+    assert overview._progress is not None  # (the rest at the next paints)
+    assert overview._draw_by == float("inf")  # (a slice of the scene's draws its own chunks)

@@ -214,3 +214,25 @@ def test_watching_the_loop_a_pass_after_a_long_quiet_is_one_turn(monkeypatch):
     _busy(slice_budget.BUDGET_S + 0.001)  # ... and paints longer than the budget
     assert slice_budget.until(0.003) is None
     assert slice_budget.until(0.004) is None
+
+
+def test_while_the_user_zooms_the_slices_that_give_way_take_a_short_turn(monkeypatch):
+    """During a gesture a slice that gives way (the canvas's detail and wake slices) takes
+    GESTURE_S at most, and the next one of the same turn waits for the next turn; without a
+    gesture, or for a slice that does not give way, the budget is the usual one."""
+    from widgets import giveway
+
+    monkeypatch.setattr(giveway, "_until", 0.0)
+    quiet = slice_budget.until(0.004, gives_way=True)
+    assert quiet is not None and quiet - time.perf_counter() > slice_budget.GESTURE_S + 0.0005
+    slice_budget.ended()
+    time.sleep(slice_budget.GAP_S * 4)  # (a turn of its own)
+    giveway.gesture()
+    short = slice_budget.until(0.004, gives_way=True)
+    assert short is not None and short - time.perf_counter() <= slice_budget.GESTURE_S
+    _busy(short - time.perf_counter())
+    slice_budget.ended()
+    assert slice_budget.until(0.004, gives_way=True) is None  # (the turn's share spent)
+    other = slice_budget.until(0.004)  # a panel's slice: the turn's usual budget
+    assert other is not None and other - time.perf_counter() > 0.001
+    giveway.reset()

@@ -173,7 +173,7 @@ class Detailing:
         todo = self._detail_todo
         if todo is None:
             return
-        until = slice_budget.until(DETAIL_SLICE_S)
+        until = slice_budget.until(DETAIL_SLICE_S, gives_way=True)
         if until is None:  # (the turn's other slices took its time)
             self._detail_timer.start(1)
             return

@@ -675,7 +675,7 @@ class Morphing:
         if busy or self._held or self.analysis_to_paint():
             self._wake_timer.start(WAKE_AFTER_MS)
             return
-        until, asleep, items = slice_budget.until(WAKE_SLICE_S), self._asleep, self.items_by_id
+        until, asleep, items = slice_budget.until(WAKE_SLICE_S, gives_way=True), self._asleep, self.items_by_id
         if until is None:  # (the turn's other slices took its time)
             self._wake_timer.start(1)
             return

@@ -58,12 +58,14 @@ STRIPE = 2048.0
 DRAW_SLICE_S = 0.001
 #: a paint lays the names again at a new zoom for about this long; the others are drawn as they
 #: were laid at the zoom before, and laid at the next paints (all of them, 1,152 on the 16x site
-#: expanded, took 4-5 ms of a paint)
-NAMES_PAINT_S = 0.0015
+#: expanded, took 4-5 ms of a paint; 1.5 ms made such a paint's names 2.7-3.3 ms, drawing
+#: included, and the bench's zoom row holds two paints and a zoom without a pass between)
+NAMES_PAINT_S = 0.0008
 #: a paint draws the picture of a new zoom step for about this long, the rest at the next paints
 #: (a paint far out also draws the picture's tiles, the names and the legend: 2-6 ms more; 4 ms made
-#: the 16x site's first paint at a new step 9-10 ms, its others 6 ms)
-PAINT_DRAW_S = 0.0025
+#: the 16x site's first paint at a new step 9-10 ms, its others 6 ms; 2.5 ms drew 3.2-3.3, its
+#: last chunk of DRAW_SLICE_S whole, before the paint's time cut the chunk short: see _draw_by)
+PAINT_DRAW_S = 0.002
 #: ... a few hundred lines or rectangles at a time
 _OPS_EVERY = 256
 _NEAR = 64.0  # scene units: 16 pixels at the overview's largest zoom (FAR_SCALE)
@@ -181,6 +183,7 @@ class OverviewItem(QGraphicsItem):
         #: paint or slice (see _carrying_on)
         self._progress: tuple[tuple[float, QRectF], Iterator[None]] | None = None
         self._again = False  # a paint asked for once the event loop went round (see _paint_later)
+        self._draw_by = math.inf  # a paint's drawing stops its chunk by then (see _picture)
 
     def boundingRect(self) -> QRectF:
         return self._bounds
@@ -527,10 +530,14 @@ class OverviewItem(QGraphicsItem):
         scene = self._scene()
         whole = scene is None or getattr(scene.doc, "synchronous", False)  # (tests: drawn whole)
         until = time.perf_counter() + PAINT_DRAW_S
-        for _ in self._carrying_on(scale):
-            if not whole and time.perf_counter() >= until:
-                self._paint_later()  # the rest at the next paints
-                break
+        self._draw_by = math.inf if whole else until  # (its last chunk cut short, not a whole one more)
+        try:
+            for _ in self._carrying_on(scale):
+                if not whole and time.perf_counter() >= until:
+                    self._paint_later()  # the rest at the next paints
+                    break
+        finally:
+            self._draw_by = math.inf
         cached = self._cached
         if cached is None or cached[1] != self._step(scale) or cached[0] != self._bounds:
             return None
@@ -625,7 +632,7 @@ class OverviewItem(QGraphicsItem):
         i = (0, 0)
         try:
             while self._changed or ops:
-                until = time.perf_counter() + DRAW_SLICE_S
+                until = min(time.perf_counter() + DRAW_SLICE_S, self._draw_by)
                 p = self._tile_painter(i, step) if ops else None
                 while self._changed or ops:  # (one step at least)
                     if ops:
