@@ -107,3 +107,14 @@ def _undo_stacks_emptied_at_teardown(request, monkeypatch):
         doc = ref()
         if doc is not None and shiboken6.isValid(doc):
             doc.undo_stack.clear()
+
+
+@pytest.fixture(autouse=True)
+def _no_gesture_left_over():
+    """No test starts within a gesture of the test before (a zoom marks the next 150 ms as the
+    user's: the canvas's slices then take 2 ms a turn and the lanes wait; see widgets.giveway)."""
+    from widgets import giveway
+
+    giveway.reset()
+    yield
+    giveway.reset()

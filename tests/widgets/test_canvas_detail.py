@@ -256,8 +256,10 @@ def test_far_out_a_large_selection_is_gathered_in_slices_before_the_views_paint(
     qtbot.waitUntil(viewport.updatesEnabled, timeout=5000)
     assert scene.overview.gathered
     sliced, gathered = viewport.grab().toImage(), _gathered(scene.overview)
+    doc.synchronous = True  # (a paint's drawing is not cut at PAINT_DRAW_S: in one go)
     scene.overview._cached = None  # the picture drawn again from nothing, in one paint
     assert differing(sliced, viewport.grab().toImage()) == 0
+    doc.synchronous = False
     scene.overview.invalidate()  # ... and everything gathered again (its batches in another order)
     viewport.grab()
     assert _gathered(scene.overview) == gathered

@@ -34,6 +34,7 @@ def test_a_zoom_across_the_summary_threshold_brings_the_boxes_in_view_at_once_an
 
     view.zoom(1.0 / view.transform().m11())
     assert scene.detail_pending()
+    assert scene._detail_todo == []  # (every item listed in a slice, not in the zoom's turn)
     shown = in_view()
     assert shown and not any(scene.items_by_id[c].low for c in shown)  # (in view: at once)
     left = {c for c, item in scene.items_by_id.items() if item.low}

@@ -58,9 +58,9 @@ STRIPE = 2048.0
 DRAW_SLICE_S = 0.001
 #: a paint lays the names again at a new zoom for about this long; the others are drawn as they
 #: were laid at the zoom before, and laid at the next paints (all of them, 1,152 on the 16x site
-#: expanded, took 4-5 ms of a paint; 1.5 ms made such a paint's names 2.7-3.3 ms, drawing
-#: included, and the bench's zoom row holds two paints and a zoom without a pass between)
-NAMES_PAINT_S = 0.0008
+#: expanded, took 4-5 ms of a paint; 0.8 ms took a millisecond off the bench's zoom row, but a
+#: loaded machine then showed some names a frame late, where no name laid before stood in)
+NAMES_PAINT_S = 0.0015
 #: a paint draws the picture of a new zoom step for about this long, the rest at the next paints
 #: (a paint far out also draws the picture's tiles, the names and the legend: 2-6 ms more; 4 ms made
 #: the 16x site's first paint at a new step 9-10 ms, its others 6 ms; 2.5 ms drew 3.2-3.3, its
@@ -307,7 +307,9 @@ class OverviewItem(QGraphicsItem):
                 self._grave.bury(*stripe.fills.values(), *stripe.lines.values())
             self._grave.bury(self._stripes, self._box_keys, self._link_keys, self._box_names)
             self._stripes, self._box_keys, self._link_keys, self._box_names = {}, {}, {}, {}
-            self._names_laid, self._names_before = {}, {}
+            # (the names laid are kept: each is laid again when its box's name or place differs,
+            # and a paint lays them NAMES_PAINT_S at a time: dropped, the first paint after a
+            # large selection far out showed most of them missing)
             self._stale_boxes, self._stale_links = set(scene.items_by_id), set(scene.links)
             self._moved_boxes = set()
         boxes, links, moved = self._stale_boxes, self._stale_links, self._moved_boxes
