@@ -44,7 +44,8 @@ LEAST_S = 0.001
 #: the least a canvas's slice takes after the slices before it in its turn (it always runs)
 FIRST_LEAST_S = 0.002
 #: while the user zooms or pans (:func:`widgets.giveway.moving`), the slices that give way (the
-#: canvas's detail and wake slices: work a paint does not wait for) take this at most in a turn:
+#: canvas's detail and wake slices, the summary layer's warming and regathering: work a paint
+#: does not wait for) take this at most in a turn:
 #: the bench's zoom row held the loop for the turn before a wheel step (a detail slice of 4-5 ms),
 #: the step's zoom and its first paint, one after the other (16-19 ms on the 16x site)
 GESTURE_S = 0.002

@@ -396,9 +396,9 @@ def test_an_autosave_step_waits_for_a_turn_with_time_left(window, qtbot, home, m
     w, spent, asked = window, [True], []
     real = autosave_module.slice_budget.until
 
-    def until(own_s, first=False, whole=False):
-        if first:  # (the canvas's slices always run)
-            return real(own_s, first=first, whole=whole)
+    def until(own_s, first=False, whole=False, **more):
+        if first or more:  # (the canvas's slices always run; those that give way are the canvas's)
+            return real(own_s, first=first, whole=whole, **more)
         asked.append(own_s)
         return None if spent[0] else real(own_s, first=first, whole=whole)
 

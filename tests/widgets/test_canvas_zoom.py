@@ -220,7 +220,9 @@ def test_zoomed_out_the_pass_gathers_the_links_in_view_for_a_zoom_in(qtbot, part
     assert not [t for t in gathered if t._links is None]
 
 
-def test_zoomed_out_a_tile_changed_is_drawn_as_it_was_then_gathered_soon_after(qtbot, parts, benchmark_design):
+def test_zoomed_out_a_tile_changed_is_drawn_as_it_was_then_gathered_soon_after(
+    qtbot, parts, benchmark_design, monkeypatch
+):
     """Zoomed out, a paint draws a tile whose batches a change dropped from the ones it had
     (its former batches) and has it gathered in slices right after (an edit at 1:1 on the 16x
     site, then zoomed out at once: the tiles in view that its links pass through gathered in
@@ -237,12 +239,26 @@ def test_zoomed_out_a_tile_changed_is_drawn_as_it_was_then_gathered_soon_after(q
     )
     tile = item.tile
     assert tile.boxes is not None and tile.former is None
+    import sys
+
+    from widgets import slice_budget
+
+    asked = []  # what the summary layer's slices ask of the turn's budget
+    real_until = slice_budget.until
+
+    def until(*a, **k):
+        if sys._getframe(1).f_code.co_filename.endswith("summary.py"):
+            asked.append(k.get("gives_way"))
+        return real_until(*a, **k)
+
+    monkeypatch.setattr(slice_budget, "until", until)
     item.setSelected(True)
     assert tile.boxes is None and tile.former is not None
     before = view.viewport().grab().toImage()
     assert tile.boxes is None and tile.dirty  # drawn from the former batches: not gathered in the paint
     unselected = count(before, on_screen(view, item), ORANGE, 60)  # (not selected yet)
     qtbot.waitUntil(lambda: tile.boxes is not None and tile.former is None, timeout=5000)
+    assert asked and all(asked)  # (its slices give way to a gesture: see slice_budget.GESTURE_S)
     view.viewport().grab()
     after = view.viewport().grab().toImage()
     assert count(after, on_screen(view, item), ORANGE, 60) > unselected + 20  # the selected outline

@@ -477,7 +477,7 @@ class SummaryLayer:
         if scene.changing() or (time.perf_counter() < defer and scene.analysis_to_paint()):
             QTimer.singleShot(WARM_WAIT_MS, lambda: self._warm_slice(generation, steps, defer))
             return
-        until = slice_budget.until(WARM_SLICE_S)  # (None: this turn's other slices took its time)
+        until = slice_budget.until(WARM_SLICE_S, gives_way=True)  # (None: this turn's other slices took its time)
         try:
             if until is not None and all(time.perf_counter() < until for _ in steps):
                 return  # (all of it warm)
@@ -645,7 +645,7 @@ class SummaryLayer:
         """A slice of the gathering of the tiles drawn from their former batches."""
         if self._regathering is None or not isValid(self.scene):
             return
-        until = slice_budget.until(WARM_SLICE_S)
+        until = slice_budget.until(WARM_SLICE_S, gives_way=True)
         try:
             if until is not None and all(time.perf_counter() < until for _ in self._regathering):
                 self._regathering = None
