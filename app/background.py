@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import logging
 import math
-import sys
 import threading
 import time
 from collections import deque
@@ -48,13 +47,8 @@ from widgets.canvas.figures import canvas_figures
 log = logging.getLogger(__name__)
 
 IDLE_S = 1.0  # quiet time before the cross-check runs
-#: The lanes are Python threads sharing the GIL with the GUI thread. With CPython's default 5 ms
-#: switch interval, every time the GUI thread lets go of the GIL (each call into Qt may) it waits
-#: up to 5 ms for a busy lane to hand it back: on the 16x site one pass over the canvas items
-#: took 1.0 s instead of 0.08 s while a lane computed the scaling curve; 0.2 ms brings it to
-#: 0.11 s (cProfile of the GUI thread during an edit). A GUI thread waiting for events costs
-#: the lanes nothing.
-GIL_SWITCH_S = 0.0002
+#: (the interpreter's switch interval while workers run: see :data:`app.gui_gc.GIL_SWITCH_S`)
+GIL_SWITCH_S = gui_gc.GIL_SWITCH_S
 #: After sending an analysis the lane lets the GUI thread show it before it analyses the other
 #: direction (at most this long, until the GUI thread sets :attr:`BackgroundAnalysis.gui_turn`:
 #: when the canvas has painted it, in slices, ``Document.analysis_shown``): the two would
@@ -326,7 +320,7 @@ class BackgroundAnalysis(QObject):
 
     def __init__(self, make_bundle: Callable[..., Any], parent: QObject | None = None) -> None:
         super().__init__(parent)
-        sys.setswitchinterval(min(sys.getswitchinterval(), GIL_SWITCH_S))  # see GIL_SWITCH_S
+        gui_gc.install()  # (the switch interval too: see app.gui_gc.GIL_SWITCH_S)
         self._make_bundle = make_bundle
         self._replica: Replica | None = None  # the analysis lane's
         self._incs: dict[str, IncrementalAnalysis] = {}
