@@ -34,6 +34,12 @@ read from memory by every pass, and each read costs 2-5x more. The size of the t
 the cause: the path search over one server of the 32x site, in the site's own tables, costs
 what it costs on the benchmark; run over the whole site it costs 3x as much per server.
 
+Cold caches. ``cold_analyze_check_ms`` and ``cold_traversal_ms``: the same, each timing after 96
+MB of other data was read end to end (nothing of the design left in the caches; not timed);
+``cold_scaling`` and ``cold_traversal_scaling`` for the sites. The benchmark costs about the same
+cold as warm (its first pass brings it into the cache for the others), so the sites' scaling is
+not the benchmark's warm start: it is the ~30 passes each reading the whole site from memory.
+
 Targets (issue #13): analyze + check <= 5x one traversal on each design; the 32x site costs at
 most 35x the benchmark (on this machine not even the traversal does: the target is then to scale
 no worse than it); the 32x site analysed in <= 1 GB. ``--json`` prints one object per design
