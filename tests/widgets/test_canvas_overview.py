@@ -341,8 +341,9 @@ def test_a_long_line_is_cut_into_pieces_that_lie_on_it_each_within_its_stripe():
 
 def test_a_picture_too_large_at_its_zoom_step_is_drawn_a_few_steps_smaller(qtbot, parts, benchmark_design):
     """The picture is kept at the zoom step just above the view's zoom, unless it would pass
-    PICTURE_PIXELS there: then a step or three below (drawn up to 1.5 times larger), not the
-    stripes drawn directly in every paint (the 16x site expanded at 0.22: 40-45 ms a paint)."""
+    PICTURE_PIXELS there: then a few steps below (up to five: drawn up to twice larger), not the
+    stripes drawn directly in every paint (the 16x site expanded at 0.22: 40-45 ms a paint; the
+    32x site at 0.19-0.25, with three steps at most: 42-46 ms)."""
     from PySide6.QtCore import QRectF
 
     from widgets.canvas.overview import PICTURE_PIXELS
@@ -358,8 +359,12 @@ def test_a_picture_too_large_at_its_zoom_step_is_drawn_a_few_steps_smaller(qtbot
     area = 11460 * 17520
     step = overview._step(scale)
     assert area * step**2 <= PICTURE_PIXELS < area * scale**2 * 1.1 and step >= scale / 1.5
-    overview._bounds = QRectF(0, 0, 100_000, 100_000)  # far too large: three steps down at most
-    assert overview._step(scale) == 2 ** ((math.ceil(math.log2(scale) * 5) - 3) / 5)
+    overview._bounds = QRectF(0, 0, 14300, 30510)  # the 32x site expanded: five steps below at 0.24
+    for scale in (0.19, 0.2245, 0.2389):
+        step = overview._step(scale)
+        assert 14300 * 30510 * step**2 <= PICTURE_PIXELS and step >= scale / 2
+    overview._bounds = QRectF(0, 0, 100_000, 100_000)  # far too large: five steps down at most
+    assert overview._step(scale) == 2 ** ((math.ceil(math.log2(scale) * 5) - 5) / 5)
 
 
 def test_far_out_a_tall_narrow_box_has_its_name_up_its_side(qtbot, parts, benchmark_design):

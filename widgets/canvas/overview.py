@@ -47,6 +47,11 @@ FAR_SCALE = 0.25
 KEEP_STEPS_ABOVE = 2 ** (2 / 5) * (1 + 1e-9)
 #: the largest pixmap (in pixels) the overview's batches are drawn into once (see OverviewItem._picture)
 PICTURE_PIXELS = 8_000_000
+#: how many zoom steps below the view's a picture larger than PICTURE_PIXELS is drawn at most
+#: (five: up to twice larger on screen, smoothed). Three were enough for the 16x site; the 32x
+#: site expanded (14,300 x 30,510) then had no picture between 0.19 and FAR_SCALE and drew its
+#: stripes directly in every paint: its zoom row blocked 42-46 ms in the first wheel steps
+STEPS_BELOW = 5
 _EDGE = QColor(110, 120, 140, 110)
 #: how many boxes or links a gathering handles between two looks at the clock
 _PAUSE_EVERY = 64
@@ -505,14 +510,14 @@ class OverviewItem(QGraphicsItem):
 
     def _step(self, scale: float) -> float:
         """The zoom step just above ``scale`` (a fifth of an octave: a zoom redraws the picture
-        every few steps), or up to three steps below it when the picture would be larger than
-        :data:`PICTURE_PIXELS` there (then drawn up to 1.5 times larger: the 16x site, its
-        bands expanded in four columns, came to 9.5 million pixels at 0.22, and its stripes
+        every few steps), or up to :data:`STEPS_BELOW` steps below it when the picture would be
+        larger than :data:`PICTURE_PIXELS` there (then drawn up to twice larger: the 16x site,
+        its bands expanded in four columns, came to 9.5 million pixels at 0.22, and its stripes
         were drawn directly in every paint, 40-45 ms each). The step of the picture drawn is
         kept while ``scale`` is up to two steps below it (see :data:`KEEP_STEPS_ABOVE`)."""
         n = math.ceil(math.log2(max(scale, 1e-4)) * 5)
         area = self._bounds.width() * self._bounds.height()
-        for _ in range(3):
+        for _ in range(STEPS_BELOW):
             if area * 2 ** (2 * n / 5) <= PICTURE_PIXELS:
                 break
             n -= 1
