@@ -128,6 +128,32 @@ def tiles_of(layer) -> dict:
     return out
 
 
+_CUTTING = summary_module.SummaryLayer._cutting
+
+
+def cuts_counted(monkeypatch) -> list:
+    """The summary layers that cut the scene's items into tiles from nothing from now on."""
+    cuts: list = []
+
+    def cutting(self):
+        cuts.append(self)
+        yield from _CUTTING(self)
+
+    monkeypatch.setattr(summary_module.SummaryLayer, "_cutting", cutting)
+    return cuts
+
+
+def tiles_cut_afresh(scene, layer) -> dict:
+    """:func:`tiles_of` a layer that cut ``scene``'s items from nothing (the links then go back
+    to ``layer``, in the scene's order)."""
+    fresh = summary_module.SummaryLayer(scene)
+    for _ in _CUTTING(fresh):
+        pass
+    for i, li in enumerate(scene.links):
+        li.layer, li.order = layer, i
+    return tiles_of(fresh)
+
+
 def test_the_views_tiles_follow_a_morph(qtbot, parts, benchmark_design, monkeypatch):
     """After edits that move, make and remove boxes and links, the view's summary layer moves
     what changed between its tiles instead of cutting every item into tiles again (on the 16x
@@ -135,14 +161,7 @@ def test_the_views_tiles_follow_a_morph(qtbot, parts, benchmark_design, monkeypa
     layer cut from nothing holds, the links in the scene's order, and only the tiles touched
     are gathered again."""
     doc, scene, view = working_view(qtbot, parts, benchmark_design, "fastt3")
-    cuts: list = []
-    real = summary_module.SummaryLayer._cutting
-
-    def cutting(self):
-        cuts.append(self)
-        yield from real(self)
-
-    monkeypatch.setattr(summary_module.SummaryLayer, "_cutting", cutting)
+    cuts = cuts_counted(monkeypatch)
     kept = []  # per change: how many tiles kept the links they had gathered
     for change in (
         lambda: doc.run(edit.delete, ["fastt3"]),
@@ -158,12 +177,7 @@ def test_the_views_tiles_follow_a_morph(qtbot, parts, benchmark_design, monkeypa
         settle(qtbot, doc, scene)
         assert view.summary.current()
         kept.append(sum(before.get(key) is tile._links for key, tile in view.summary.tiles.items()))
-        fresh = summary_module.SummaryLayer(scene)
-        for _ in real(fresh):  # (cut from nothing; the links go back to the view's layer below)
-            pass
-        assert tiles_of(view.summary) == tiles_of(fresh)
-        for i, li in enumerate(scene.links):
-            li.layer, li.order = view.summary, i
+        assert tiles_of(view.summary) == tiles_cut_afresh(scene, view.summary)
     assert cuts == [] and all(kept[2:]), kept  # (the storage column moving touches every tile here)
 
 
@@ -179,14 +193,7 @@ def test_a_paint_while_a_morph_begins_draws_the_tiles_as_they_were(qtbot, parts,
 
     monkeypatch.setattr(morph_module, "MORPH_SLICE_S", 0.0)  # (a slice a turn)
     doc, scene, view = working_view(qtbot, parts, benchmark_design, "fastt3")
-    cuts: list = []
-    real = summary_module.SummaryLayer._cutting
-
-    def cutting(self):
-        cuts.append(self)
-        yield from real(self)
-
-    monkeypatch.setattr(summary_module.SummaryLayer, "_cutting", cutting)
+    cuts = cuts_counted(monkeypatch)
     painted: list[int] = []
     real_slice = scene._morph_slice
 
@@ -208,12 +215,7 @@ def test_a_paint_while_a_morph_begins_draws_the_tiles_as_they_were(qtbot, parts,
         settle(qtbot, doc, scene)
         assert painted and painted[0] > 0  # painted while the morph was under way, its tiles drawn
         assert view.summary.current() and cuts == []
-        fresh = summary_module.SummaryLayer(scene)
-        for _ in real(fresh):
-            pass
-        assert tiles_of(view.summary) == tiles_of(fresh)
-        for i, li in enumerate(scene.links):
-            li.layer, li.order = view.summary, i
+        assert tiles_of(view.summary) == tiles_cut_afresh(scene, view.summary)
 
 
 def test_links_out_of_view_are_gathered_after_the_analysis_is_painted(qtbot, parts, benchmark_design, monkeypatch):
