@@ -436,6 +436,26 @@ def test_a_window_closed_leaves_nothing_frozen_behind(qtbot, home):
     assert gc.get_freeze_count() == 0
 
 
+def test_a_window_closed_while_its_canvas_slices_lets_the_collector_go(qtbot, home):
+    """The canvas's slices hold the automatic collector off until they have been quiet a
+    moment; a window closed meanwhile lets go of that hold at once: left on, the garbage of the
+    next window's workers was frozen instead of collected (found as a test that failed only
+    after the cross-check's tests)."""
+    from app.mainwindow import MainWindow
+    from catalogs.catalog import Catalog
+
+    w = MainWindow(Catalog(":memory:"))
+    w.doc.synchronous = True
+    w.show()
+    qtbot.waitExposed(w)
+    gui_gc._freeze_sliced()  # as a slice of the canvas does
+    assert gui_gc.slicing() and not gc.isenabled()
+    w.doc.undo_stack.setClean()
+    assert w.close()
+    assert not gui_gc.slicing() and gc.isenabled()
+    w.deleteLater()
+
+
 def test_the_first_window_grows_the_table_of_wrapped_objects_once(qtbot, home, monkeypatch):
     """PySide's table of wrapped Qt objects is grown before the first window's canvas wraps
     anything (see gui_gc.reserve_wrappers): once a process, by a window made."""
