@@ -10,6 +10,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 FAKE_PYTHON = """#!/bin/sh
+echo "$*" >> "$(dirname "$0")/calls"
 echo "Collecting lots of pip output"; echo "DEPRECATION: a warning" >&2
 case "$*" in *" -e "*) [ -f "$(dirname "$0")/fail" ] && { echo "ERROR: no matching distribution" >&2; exit 1; } ;; esac
 exit 0
@@ -60,3 +61,15 @@ def test_failure_names_the_full_log(tmp_path):
     assert f"installing the package (pip) failed; the full log: {logs[0]}" in done.stderr
     assert "ERROR: no matching distribution" in logs[0].read_text()
     assert not (root / ".venv" / ".sanplan-installed").exists()
+
+
+def test_the_sources_are_compiled_once_for_every_start(tmp_path):
+    """Where PYTHONDONTWRITEBYTECODE is set Python never writes its cache of the compiled
+    sources, and every start compiled every module: the setup compiles them (each run: an up to
+    date cache is only looked at)."""
+    root = _tree(tmp_path, fail=False)
+    assert _bootstrap(root).returncode == 0
+    calls = (root / ".venv" / "bin" / "calls").read_text().splitlines()
+    compiled = [c for c in calls if c.startswith("-m compileall")]
+    assert len(compiled) == 1
+    assert [Path(a).name for a in compiled[0].split()[3:]] == ["app", "planner", "widgets", "catalogs"]
