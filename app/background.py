@@ -47,8 +47,6 @@ from widgets.canvas.figures import canvas_figures
 log = logging.getLogger(__name__)
 
 IDLE_S = 1.0  # quiet time before the cross-check runs
-#: (the interpreter's switch interval while workers run: see :data:`app.gui_gc.GIL_SWITCH_S`)
-GIL_SWITCH_S = gui_gc.GIL_SWITCH_S
 #: After sending an analysis the lane lets the GUI thread show it before it analyses the other
 #: direction (at most this long, until the GUI thread sets :attr:`BackgroundAnalysis.gui_turn`:
 #: when the canvas has painted it, in slices, ``Document.analysis_shown``): the two would
