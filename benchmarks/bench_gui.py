@@ -14,6 +14,8 @@ site's):
   gap between ticks of a 2 ms heartbeat QTimer meanwhile (target 16 ms: one frame);
 - ``struct_edit_ms`` and ``struct_max_block_ms``: the same for a structural edit, an HBA added
   into a free slot and undone, alternately (the diagram is laid out again);
+  ``new_model_edit_ms`` and ``new_model_max_block_ms``: the same with an HBA of a model the
+  design does not use yet (its part is put into the design with it);
 - ``move_edit_ms`` and ``move_max_block_ms``: the same for an edit that moves boxes, a subsystem
   deleted (the boxes below it move up) and undone;
 - ``fold_ms`` and ``fold_max_block_ms``: a group opened or folded again (a drawer, as a
@@ -46,6 +48,7 @@ site's):
 from __future__ import annotations
 
 import argparse
+import copy
 import json
 import math
 import os
@@ -255,6 +258,19 @@ def measure_struct_edit(w, repeat: int) -> tuple[float, float]:
     topo = doc.topology
     slot = next(s for s in topo.of_kind("slot") if not topo.children(s.id, "hba"))
     part = next(p for _, p in sorted(builtin_parts().items()) if p.get("kind") == "hba")
+    return _edits_and_undos(w, repeat, lambda: doc.run(edit.add_hba, slot.id, part))
+
+
+def measure_new_model_edit(w, repeat: int) -> tuple[float, float]:
+    """The same for an HBA of a model the design does not use yet (a user part: a copy of the
+    catalog's HBA under another id, other figures) added to a free slot, then undone: the part
+    is put into the design with it (one ``parts`` change)."""
+    doc = w.doc
+    topo = doc.topology
+    slot = next(s for s in topo.of_kind("slot") if not topo.children(s.id, "hba"))
+    base = next(p for _, p in sorted(builtin_parts().items()) if p.get("kind") == "hba")
+    part = copy.deepcopy(base)
+    part["id"], part["name"] = f"{base['id']}-BENCH", f"{base.get('name', base['id'])} (user copy)"
     return _edits_and_undos(w, repeat, lambda: doc.run(edit.add_hba, slot.id, part))
 
 
@@ -540,6 +556,7 @@ def measure(name: str, topo, array: str, args: argparse.Namespace) -> dict:
     # an edit is cheap enough to measure as often on the site as on the benchmark
     out["edit_to_recolour_ms"], out["max_event_loop_block_ms"] = measure_edit(w, array, args.repeat)
     out["struct_edit_ms"], out["struct_max_block_ms"] = measure_struct_edit(w, args.repeat)
+    out["new_model_edit_ms"], out["new_model_max_block_ms"] = measure_new_model_edit(w, args.repeat)
     out["move_edit_ms"], out["move_max_block_ms"] = measure_move_edit(w, args.repeat)
     out["autosave_ms"], out["autosave_max_block_ms"] = measure_autosave(w, args.repeat)
     out["save_ms"], out["save_max_block_ms"] = measure_save(w, repeat)
@@ -572,6 +589,8 @@ def measure(name: str, topo, array: str, args: argparse.Namespace) -> dict:
         "autosave_max_block_ms",
         "save_ms",
         "save_max_block_ms",
+        "new_model_edit_ms",
+        "new_model_max_block_ms",
         "zoomed_edit_ms",
         "zoomed_edit_max_block_ms",
         "zoomed_struct_edit_ms",
@@ -612,6 +631,8 @@ def human(r: dict) -> str:
         f"longest event-loop block: median {r['max_event_loop_block_ms']:.0f} ms (target 16 ms)",
         f"  structural edit (an HBA added, undone) -> recoloured canvas: median {r['struct_edit_ms']:.0f} ms; "
         f"longest block: median {r['struct_max_block_ms']:.0f} ms",
+        f"  an HBA of a model new to the design (its part put in with it) added, undone: median "
+        f"{r['new_model_edit_ms']:.0f} ms; longest block: median {r['new_model_max_block_ms']:.0f} ms",
         f"  an edit that moves boxes (a subsystem deleted, undone) -> recoloured canvas: median "
         f"{r['move_edit_ms']:.0f} ms; longest block: median {r['move_max_block_ms']:.0f} ms",
         f"  autosave (written in a worker): median {r['autosave_ms']:.0f} ms; "

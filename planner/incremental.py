@@ -11,7 +11,9 @@ that hold the changed components (before and after the edit); every other part k
 and rates bit for bit. :class:`IncrementalAnalysis` keeps one result per part, re-analyses the
 touched parts and assembles an :class:`~planner.analysis.Analysis` equal, field for field and in
 the same order, to ``analyze(topo, figures, direction, source, read_pct=..., cross_check=False)``.
-A change of part figures (a ``parts`` event) re-analyses everything.
+A change of part figures (a ``parts`` event) re-analyses the parts holding the components of
+those parts (:func:`part_users`): a component's figures come from its own part or from its
+owner's (a PHB's from its drawer's part), and an owner is in the part of what it owns.
 
 The API (stable; the editor's background analysis uses it)::
 
@@ -532,6 +534,17 @@ class Partition:
         return key
 
 
+def part_users(topo: Topology, part_ids: Iterable[str]) -> set[str]:
+    """The ids of the components of ``topo`` whose part is one of ``part_ids``: an edit that
+    changed those parts' figures (a part put into the design, changed or taken out) changes
+    theirs, and those of the components whose figures they own. Cost O(n), n the design's
+    components (2 ms on the 16x site), none when ``part_ids`` is empty."""
+    wanted = set(part_ids)
+    if not wanted:
+        return set()
+    return {c.id for c in topo._components.values() if c.part in wanted}
+
+
 class IncrementalAnalysis:
     """The analysis of one design for one set of options, kept current edit by edit.
 
@@ -577,8 +590,9 @@ class IncrementalAnalysis:
         return self.partition.part_of
 
     def rebuild(self, token: Any = None) -> Analysis:
-        """Re-analyse the whole design (what a change of part figures needs); ``token``: as
-        for :meth:`update` (the design is split again once per token)."""
+        """Re-analyse the whole design, split again (a fresh start: a change of part figures
+        needs only :meth:`update`); ``token``: as for :meth:`update` (the design is split again
+        once per token)."""
         with gc_paused():
             self.alloc = {}
             if token is None or token != self.partition._seen:
@@ -589,13 +603,12 @@ class IncrementalAnalysis:
 
     def update(self, changed: Delta | Iterable[str], token: Any = None) -> Analysis:
         """The analysis after an edit that changed ``changed`` (a :class:`Delta`, already
-        applied to the analysed design, or component ids, removed ones included). ``token``
+        applied to the analysed design, or component ids, removed ones included, and those of
+        :func:`part_users` when part figures changed: a Delta adds those itself). ``token``
         names the change for a shared partition (the analyses for other options pass the same
         token and reuse the split); None: split now."""
         if isinstance(changed, Delta):
-            if changed.parts:
-                return self.rebuild(token)
-            changed = changed.ids
+            changed = changed.ids | part_users(self.topo, changed.parts)
         with gc_paused():
             fresh = self.partition.split_change(set(changed), token)
             before = self.analysis
