@@ -324,6 +324,8 @@ class BackgroundAnalysis(QObject):
         self._incs: dict[str, IncrementalAnalysis] = {}
         self._incs_key: str | None = None
         self._partition: Partition | None = None  # of the analysis lane's replica, for every direction
+        #: (figure set, its analyses by direction): the figure set shown before this one
+        self._shelf: tuple[str, dict[str, IncrementalAnalysis]] | None = None
         self._check_replica: Replica | None = None
         self._last: tuple[Any, Analysis] | None = None  # (bundle, ruled analysis) last checked
         self._crossed: int | None = None
@@ -510,9 +512,9 @@ class BackgroundAnalysis(QObject):
             snapshot = jobs[0].snapshot
             assert snapshot is not None
             if self._replica is not None:  # (freed a piece at a time once the lane is idle: see Pile)
-                self._lane.pile.add(self._replica.topo, self._incs, self._layout_memo)
+                self._lane.pile.add(self._replica.topo, self._incs, self._layout_memo, self._shelf)
             self._replica = _Adopted(snapshot)
-            self._incs, self._incs_key = {}, None
+            self._incs, self._incs_key, self._shelf = {}, None, None
             self._canvas = self._laid = None
             self._layout_memo = LayoutMemo()
             self._behind, self._unchecked, self._check_reset_due = set(), [], True
@@ -564,9 +566,14 @@ class BackgroundAnalysis(QObject):
         """The bundle of the chosen direction (the other direction's total None: see
         :meth:`_other_directions`) and the analyses made so far, by direction."""
         topo = self._replica.topo  # type: ignore[union-attr]
-        if self._incs_key != job.figures or self._partition is None or self._partition.topo is not topo:
-            self._incs, self._incs_key, self._behind = {}, job.figures, set()
+        if self._incs_key is None or self._partition is None or self._partition.topo is not topo:
             self._partition = Partition(topo)  # split once per edit for every direction
+            self._lane.pile.add(self._shelf)
+            self._shelf = None
+        elif self._incs_key != job.figures and ids:  # (the parts do not depend on the figures: kept)
+            self._partition.split_change(ids, topo.revision)  # the edits split in, as an update does
+        if self._incs_key != job.figures:
+            self._switch_figures(job.figures)
         chosen = self._direction(job, ids, job.direction)
         out = {job.direction: chosen}
         read, write = (out.get(d) for d in ("read", "write"))
@@ -577,6 +584,22 @@ class BackgroundAnalysis(QObject):
         bundle.canvas = self._canvas = canvas_figures(chosen, self._canvas)  # what the canvas repaints
         bundle.binding = binding_kinds(topo, chosen)  # what the headline shows (6-8 ms on a site)
         return bundle, out
+
+    def _switch_figures(self, figures: str) -> None:
+        """Analyse for another figure set from the parts of the design as they are: with the
+        analyses of the figure set shown before it when they were kept (the planner compares
+        two sets back and forth; each is brought up to date by an update: the parts re-made
+        since are new to it), else afresh. The set left is kept (two directions of the 32x
+        site: 32 MB), the one kept before it let go."""
+        shelf, kept = self._shelf, None
+        if self._incs_key is not None and self._incs:
+            kept = (self._incs_key, self._incs)
+        if shelf is not None and shelf[0] == figures:
+            self._incs, self._behind = shelf[1], set(shelf[1])
+        else:
+            self._lane.pile.add(shelf)
+            self._incs, self._behind = {}, set()
+        self._incs_key, self._shelf = figures, kept
 
     def _other_directions(self, job: _Job, ids: set[str], out: dict[str, Analysis]) -> None:
         """Bring the analyses of the other directions up to date (both totals are shown; the

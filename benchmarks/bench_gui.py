@@ -16,6 +16,9 @@ site's):
   into a free slot and undone, alternately (the diagram is laid out again);
   ``new_model_edit_ms`` and ``new_model_max_block_ms``: the same with an HBA of a model the
   design does not use yet (its part is put into the design with it);
+  ``figure_switch_first_ms``, ``figure_switch_ms`` and ``figure_switch_max_block_ms``: from the
+  figure set switched until the canvas is painted with its analysis, the first switch and then
+  back and forth (median), and the longest block;
 - ``move_edit_ms`` and ``move_max_block_ms``: the same for an edit that moves boxes, a subsystem
   deleted (the boxes below it move up) and undone;
 - ``fold_ms`` and ``fold_max_block_ms``: a group opened or folded again (a drawer, as a
@@ -81,6 +84,7 @@ from PySide6.QtWidgets import QApplication  # noqa: E402
 from catalogs.catalog import Catalog, builtin_parts  # noqa: E402
 from planner import edit  # noqa: E402
 from planner.examples import build_example, build_site  # noqa: E402
+from planner.figures import FIGURE_SETS  # noqa: E402
 from planner.io import Project, save_project  # noqa: E402
 
 
@@ -272,6 +276,36 @@ def measure_new_model_edit(w, repeat: int) -> tuple[float, float]:
     part = copy.deepcopy(base)
     part["id"], part["name"] = f"{base['id']}-BENCH", f"{base.get('name', base['id'])} (user copy)"
     return _edits_and_undos(w, repeat, lambda: doc.run(edit.add_hba, slot.id, part))
+
+
+def measure_figure_switch(w, repeat: int) -> dict:
+    """ms from the figure set switched until the canvas is painted with its analysis, and the
+    longest block meanwhile: the first switch to another set (``figure_switch_first_ms``), then
+    back and forth (``figure_switch_ms``, median: the analyses of the set shown before are kept)."""
+    doc = w.doc
+    first = doc.figures
+    other = next(f for f in FIGURE_SETS if f != first)
+    times, blocks = [], []
+    for i in range(repeat * 2 + 1):
+        want = other if i % 2 == 0 else first
+        got: list = []
+        doc.analysisReady.connect(got.append)
+        beat = Heartbeat()
+        beat.start()
+        t0 = time.perf_counter()
+        doc.set_figures(want)
+        while time.perf_counter() - t0 < 60 and not (any(b.figures == want for b in got) and w.scene._job is None):
+            _pump()
+        w.view.viewport().repaint()
+        times.append((time.perf_counter() - t0) * 1000)
+        blocks.append(beat.stop())
+        doc.analysisReady.disconnect(got.append)
+        _wait_quiet(w)
+    return {
+        "figure_switch_first_ms": times[0],
+        "figure_switch_ms": statistics.median(times[1:]),
+        "figure_switch_max_block_ms": statistics.median(blocks),
+    }
 
 
 def measure_move_edit(w, repeat: int) -> tuple[float, float]:
@@ -558,6 +592,7 @@ def measure(name: str, topo, array: str, args: argparse.Namespace) -> dict:
     out["struct_edit_ms"], out["struct_max_block_ms"] = measure_struct_edit(w, args.repeat)
     out["new_model_edit_ms"], out["new_model_max_block_ms"] = measure_new_model_edit(w, args.repeat)
     out["move_edit_ms"], out["move_max_block_ms"] = measure_move_edit(w, args.repeat)
+    out.update(measure_figure_switch(w, args.repeat))
     out["autosave_ms"], out["autosave_max_block_ms"] = measure_autosave(w, args.repeat)
     out["save_ms"], out["save_max_block_ms"] = measure_save(w, repeat)
     out.update(measure_zoomed_edits(w, array, args.repeat))
@@ -591,6 +626,9 @@ def measure(name: str, topo, array: str, args: argparse.Namespace) -> dict:
         "save_max_block_ms",
         "new_model_edit_ms",
         "new_model_max_block_ms",
+        "figure_switch_first_ms",
+        "figure_switch_ms",
+        "figure_switch_max_block_ms",
         "zoomed_edit_ms",
         "zoomed_edit_max_block_ms",
         "zoomed_struct_edit_ms",
@@ -633,6 +671,9 @@ def human(r: dict) -> str:
         f"longest block: median {r['struct_max_block_ms']:.0f} ms",
         f"  an HBA of a model new to the design (its part put in with it) added, undone: median "
         f"{r['new_model_edit_ms']:.0f} ms; longest block: median {r['new_model_max_block_ms']:.0f} ms",
+        f"  the figure set switched -> canvas painted with its analysis: first {r['figure_switch_first_ms']:.0f} ms, "
+        f"then back and forth median {r['figure_switch_ms']:.0f} ms; longest block: median "
+        f"{r['figure_switch_max_block_ms']:.0f} ms",
         f"  an edit that moves boxes (a subsystem deleted, undone) -> recoloured canvas: median "
         f"{r['move_edit_ms']:.0f} ms; longest block: median {r['move_max_block_ms']:.0f} ms",
         f"  autosave (written in a worker): median {r['autosave_ms']:.0f} ms; "

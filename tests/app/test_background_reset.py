@@ -495,3 +495,43 @@ def test_a_part_new_or_changed_re_analyses_only_the_parts_using_it(qtbot, parts,
     _assert_like_a_full_run(doc)
     assert not rebuilds
     doc._background.shutdown()
+
+
+def test_a_figure_set_switched_keeps_the_parts_and_the_set_shown_before(qtbot, parts):
+    """Another figure set is analysed from the parts the lane keeps (they do not depend on the
+    figures: the design is not split again), and switching back takes up the analyses of the
+    set shown before, brought up to date with the edits made since; a third set is analysed
+    afresh. An edit made in the same turn as the switch is split in. Each time what a full
+    analysis and check give."""
+    from planner.examples import build_site
+
+    doc = Document(parts)
+    doc.replace_project(Project(build_site(parts, 2)), None)
+    doc.wait_for_analysis(20000)
+    bg, topo = doc._background, doc.topology
+    partition, planning = bg._partition, bg._incs[doc.direction]
+    assert doc.figures == "planning"
+    doc.set_figures("measured")
+    _assert_like_a_full_run(doc)
+    measured = bg._incs[doc.direction]
+    assert bg._partition is partition and measured is not planning
+    cables = [c.id for c in topo.of_kind("cable")]
+    doc.run(edit.delete, [cables[0]])  # an edit with measured figures shown
+    _assert_like_a_full_run(doc)
+    doc.set_figures("planning")  # back: the planning analyses taken up again
+    _assert_like_a_full_run(doc)
+    assert bg._incs[doc.direction] is planning and bg._partition is partition
+    doc.run(edit.delete, [cables[-1]])
+    doc.set_figures("measured")  # in the same turn as the edit
+    _assert_like_a_full_run(doc)
+    assert bg._incs[doc.direction] is measured and bg._partition is partition
+    doc.set_figures("rated")  # a third set: afresh; the one kept now is measured
+    _assert_like_a_full_run(doc)
+    doc.set_figures("planning")
+    _assert_like_a_full_run(doc)
+    assert bg._incs[doc.direction] is not planning and bg._partition is partition
+    doc.undo_stack.undo()
+    doc.undo_stack.undo()
+    doc.set_figures("rated")
+    _assert_like_a_full_run(doc)
+    doc._background.shutdown()
