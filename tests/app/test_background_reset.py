@@ -535,3 +535,28 @@ def test_a_figure_set_switched_keeps_the_parts_and_the_set_shown_before(qtbot, p
     doc.set_figures("rated")
     _assert_like_a_full_run(doc)
     doc._background.shutdown()
+
+
+def test_the_mixed_analysis_left_is_kept_and_brought_up_to_date_when_shown_again(qtbot, parts):
+    """Leaving the mixed direction keeps its analysis (not kept in step with the edits): shown
+    again after edits, it is updated from the parts re-made since, not made afresh."""
+    from planner.examples import build_site
+
+    doc = Document(parts)
+    doc.replace_project(Project(build_site(parts, 2)), None)
+    doc.wait_for_analysis(20000)
+    bg, topo = doc._background, doc.topology
+    doc.set_direction("mixed")
+    _assert_like_a_full_run(doc)
+    mixed = bg._incs["mixed"]
+    doc.set_direction("read")
+    _assert_like_a_full_run(doc)
+    left = mixed.analysis
+    doc.run(edit.delete, [topo.of_kind("cable")[0].id])
+    doc.run(edit.set_attr, topo.of_kind("workload")[0].id, "read_pct", 30.0)
+    _assert_like_a_full_run(doc)
+    assert bg._incs["mixed"] is mixed and mixed.analysis is left  # (not kept in step)
+    doc.set_direction("mixed")
+    _assert_like_a_full_run(doc)
+    assert bg._incs["mixed"] is mixed and mixed.analysis is not left
+    doc._background.shutdown()
