@@ -433,7 +433,10 @@ class RackElevationPanel(QWidget):
         topo = self.doc.topology
         if event.type == "parts":  # a part's figures (its height in U): if it is a rackable one
             part = topo.parts.get(event.id)
-            self._whole = part is None or part.get("kind") in _rack_kinds()
+            if part is not None:
+                self._whole = part.get("kind") in _rack_kinds()
+            else:  # taken out (an HBA of a new model undone): if a unit still names it
+                self._whole = any(c.part == event.id for k in placement.placeable_kinds() for c in topo.of_kind(k))
             return
         if event.type == "meta":
             self._whole = True

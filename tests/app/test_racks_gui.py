@@ -270,7 +270,9 @@ def test_racks_redrawn_in_part_show_what_a_redraw_of_everything_shows(window, qt
     beside a rack added or removed are shifted, not drawn): the picture after each edit of a
     3-server site equals the one a redraw of everything gives, and only the site's racks that
     the edit reached were drawn. Deleting the last server but one redraws everything: a unit's
-    label names its server only while the design has several."""
+    label names its server only while the design has several. An adapter of a model new to the
+    design, placed and undone (its part put in, then taken out), draws no rack (the part taken
+    out drew every rack: the 16x site's undo blocked the editor 16 ms)."""
     from planner import edit, edit_place
     from planner.examples import build_site
     from planner.io import Project, save_project
@@ -298,7 +300,11 @@ def test_racks_redrawn_in_part_show_what_a_redraw_of_everything_shows(window, qt
         for u in range(1, r["height_u"])
         if placement.placement_problem(t, switch, r.id, u, "front") is None
     )
+    model = dict(w.doc.parts["FC6239"], id="FC6239-NEW")  # an adapter model new to the design
+    free = next(s.id for s in t.of_kind("slot") if not t.children(s.id, "hba"))
     steps = [
+        ("HBA of a new model", lambda: w.doc.run(edit.add_hba, free, model), 0),
+        ("its undo (the part taken out)", lambda: w.doc.undo_stack.undo(), 0),
         ("server renamed", lambda: w.doc.run(edit.set_attr, server, "name", "big iron"), 2),
         ("switch moved", lambda: w.doc.run(edit_place.move, switch, spare, spare_u), 2),
         ("subsystem unplaced", lambda: w.doc.run(edit_place.unplace, subsystem), 1),
