@@ -78,3 +78,44 @@ def test_saturation_fix_names_a_free_slot_with_spare_bandwidth(one, parts):
     fix = found[0].fix
     assert fix.startswith("Move fcs d1s4 in Slot 4 of Drawer 1 to Slot 18 of Drawer 1")
     assert "150 MB/s spare" in fix
+
+
+def test_a_move_stays_in_the_components_server_and_each_servers_slots_are_ranked_once(parts):
+    """On a site of three servers with the measured figures (saturated links and drawers in
+    each), the move a fix names is the best free slot of the component's own server (an
+    adapter serves a partition of its server), as a plain search of that server's slots finds
+    it; and each free slot's chain is looked at once per rule, not once per saturated
+    component (the 32x site: 684 ms of the check, 1.2 s with the measured figures)."""
+    from planner.examples import build_site
+    from planner.rules import server_io
+    from planner.rules.context import Context
+
+    site = build_site(parts, 3)
+    for n in (1, 2):  # room in the second and third servers: a move to make
+        edit.delete(site, [h.id for h in site.of_kind("hba") if h.id.startswith(f"s{n + 1}.")][:3])
+    ctx = Context(site, analysis=analyze(site, "measured", "read"))
+    looked = []
+    room = server_io._headroom_analysis(ctx)
+    moves = server_io._Moves(ctx, lambda cid: looked.append(cid) or room(cid))
+    links = [cid for cid in ctx.binding if site[cid].kind in ("rio_link", "drawer")]
+    assert len({site.ancestor(cid, "server").id for cid in links}) == 3
+    moved = 0
+    for cid in links:
+        server = site.ancestor(cid, "server").id
+        plain = None
+        for slot in ctx.free_slots:  # the search as a user would make it, in this server only
+            chain = ctx.slot_chain(slot)
+            if site.ancestor(slot.id, "server").id != server or cid in chain:
+                continue
+            rooms = [r for r in (room(c) for c in chain) if r is not None]
+            spare = min(rooms) if rooms else 0.0
+            if spare >= 1.0 and (plain is None or spare > plain[0]):
+                plain = (spare, slot)
+        got = moves.best(site[cid])
+        assert got == plain
+        if got is not None:
+            moved += 1
+            assert site.ancestor(got[1].id, "server").id == server
+    assert moved and len(looked) <= 4 * len(ctx.free_slots)
+    found = check(site, analysis=ctx.analysis, rules=["LINK_SATURATED", "DRAWER_SATURATED"])
+    assert found and all(f.fix for f in found)
