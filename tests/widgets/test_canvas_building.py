@@ -131,6 +131,35 @@ def test_a_grave_frees_what_it_holds_a_little_at_a_time():
     assert grave.dig(None) and not grave and not big and not lists
 
 
+def test_a_grave_nudges_the_c_allocator_every_few_items_it_deletes(qtbot, monkeypatch):
+    """Qt items deleted by a grave: every _NUDGE_EVERY of them the C library is asked for a
+    large block and given it back (glibc then merges the small blocks freed so far, a few at a
+    time, not all in one later step: see grave._allocator_nudge); on this machine's glibc the
+    nudge is found, and it allocates and frees for real."""
+    from PySide6.QtWidgets import QGraphicsRectItem, QGraphicsScene
+
+    from widgets.canvas import grave as graves
+
+    assert graves._NUDGE is not None  # (the tests run on Debian: glibc)
+    graves._NUDGE()  # a real malloc and free
+    nudges = []
+    monkeypatch.setattr(graves, "_NUDGE", lambda: nudges.append(1))
+    scene = QGraphicsScene()
+    items = [QGraphicsRectItem(0, 0, 10, 10) for _ in range(graves._NUDGE_EVERY * 3 + 5)]
+    for item in items:
+        scene.addItem(item)
+    grave = graves.Grave()
+    grave.bury_items(items)
+    assert grave.dig(None) and not scene.items()
+    assert len(nudges) == 3
+    monkeypatch.setattr(graves, "_NUDGE", None)  # another C library: nothing to nudge
+    more = [QGraphicsRectItem(0, 0, 1, 1) for _ in range(graves._NUDGE_EVERY)]
+    for item in more:
+        scene.addItem(item)
+    grave.bury_items(more)
+    assert grave.dig(None) and not scene.items() and len(nudges) == 3
+
+
 def test_containers_come_first_and_the_orders_are_kept_on_the_diagram(parts, benchmark_design):
     """The canvas makes each item inside its container's, so containers first; the two orders
     it needs are worked out once per diagram (in the analysis lane with the layout)."""
