@@ -36,6 +36,7 @@ from app import gui_gc
 from app.piecewise import Pile
 from planner.analysis import Analysis, binding_kinds
 from planner.diagram_order import containers_first, heads, kept_and_changed
+from planner.figures import FIGURE_SETS
 from planner.gcpause import gc_paused, hold_gc, release_gc
 from planner.incremental import Delta, IncrementalAnalysis, Partition, Replica, part_users
 from planner.layout import LayoutMemo, alias_changes, changed_boxes, layout, same_geometry
@@ -324,8 +325,10 @@ class BackgroundAnalysis(QObject):
         self._incs: dict[str, IncrementalAnalysis] = {}
         self._incs_key: str | None = None
         self._partition: Partition | None = None  # of the analysis lane's replica, for every direction
-        #: (figure set, its analyses by direction): the figure set shown before this one
-        self._shelf: tuple[str, dict[str, IncrementalAnalysis]] | None = None
+        #: the analyses of the figure sets not shown, by figure set and direction: the sets shown
+        #: before and those filled while idle (see _fill_shelf), not kept in step
+        self._shelf: dict[str, dict[str, IncrementalAnalysis]] = {}
+        self._ready: int | None = None  # the revision analysed last (its partition split)
         self._check_replica: Replica | None = None
         self._last: tuple[Any, Analysis] | None = None  # (bundle, ruled analysis) last checked
         self._crossed: int | None = None
@@ -348,7 +351,7 @@ class BackgroundAnalysis(QObject):
         self._behind: set[str] = set()
         self._unchecked: list[Delta] = []
         self._check_reset_due = False  # the check lane's copy is to be made afresh (after a reset)
-        self._lane = _Lane("sanplan-analysis", self._analyse, counts=_Job.counts)
+        self._lane = _Lane("sanplan-analysis", self._analyse, self._fill_shelf, counts=_Job.counts)
         self._check_lane = _Lane("sanplan-check", self._check, self._cross_check, settle_s=SETTLE_S)
         self._gate = gate = _Gate()
         for closing in (gate.close, self._lane.stop, self._check_lane.stop):
@@ -396,6 +399,17 @@ class BackgroundAnalysis(QObject):
         (the panel asks again for the new revision); of several requests with one key only the
         newest runs."""
         self._check_lane.post(_Extra(key, work, revision, origin))
+
+    def filled(self, figures: str) -> bool:
+        """Whether the read and write analyses of ``figures`` (a set not shown) are filled for
+        the revision analysed last (see _fill_shelf; read by tests and benchmarks)."""
+        try:
+            incs = dict(self._shelf.get(figures, {}))
+            return len(incs) >= 2 and all(
+                (a := inc.alloc.get(k)) is not None and a.done for inc in incs.values() for k in list(inc.parts)
+            )
+        except RuntimeError:  # (the lane changed them meanwhile)
+            return False
 
     def busy(self) -> bool:
         """Whether an analysis or a check is queued or running."""
@@ -497,6 +511,7 @@ class BackgroundAnalysis(QObject):
         read) to the check lane, with the deltas since the last one it got."""
         deltas, self._unchecked = self._unchecked, []
         self._lane.light = True  # the revision is done: a warm-up at most is left, the rules need not stop for it
+        self._lane.want_idle = True  # (then fill the other figure sets: _fill_shelf)
         if self._check_reset_due:  # the check lane starts from a copy of the replica as analysed
             self._check_reset_due = False
             self._check_lane.post((self._replica.topo.snapshot(), [], done, ruled), hurry=True)  # type: ignore[union-attr]
@@ -514,7 +529,7 @@ class BackgroundAnalysis(QObject):
             if self._replica is not None:  # (freed a piece at a time once the lane is idle: see Pile)
                 self._lane.pile.add(self._replica.topo, self._incs, self._layout_memo, self._shelf)
             self._replica = _Adopted(snapshot)
-            self._incs, self._incs_key, self._shelf = {}, None, None
+            self._incs, self._incs_key, self._shelf, self._ready = {}, None, {}, None
             self._canvas = self._laid = None
             self._layout_memo = LayoutMemo()
             self._behind, self._unchecked, self._check_reset_due = set(), [], True
@@ -569,7 +584,7 @@ class BackgroundAnalysis(QObject):
         if self._incs_key is None or self._partition is None or self._partition.topo is not topo:
             self._partition = Partition(topo)  # split once per edit for every direction
             self._lane.pile.add(self._shelf)
-            self._shelf = None
+            self._shelf = {}
         elif self._incs_key != job.figures and ids:  # (the parts do not depend on the figures: kept)
             self._partition.split_change(ids, topo.revision)  # the edits split in, as an update does
         if self._incs_key != job.figures:
@@ -583,23 +598,52 @@ class BackgroundAnalysis(QObject):
         bundle.origin, bundle.checked = job.origin, False
         bundle.canvas = self._canvas = canvas_figures(chosen, self._canvas)  # what the canvas repaints
         bundle.binding = binding_kinds(topo, chosen)  # what the headline shows (6-8 ms on a site)
+        self._ready = topo.revision
         return bundle, out
 
     def _switch_figures(self, figures: str) -> None:
-        """Analyse for another figure set from the parts of the design as they are: with the
-        analyses of the figure set shown before it when they were kept (the planner compares
-        two sets back and forth; each is brought up to date by an update: the parts re-made
-        since are new to it), else afresh. The set left is kept (two directions of the 32x
-        site: 32 MB), the one kept before it let go."""
-        shelf, kept = self._shelf, None
+        """Analyse for another figure set from the parts of the design as they are: with its
+        analyses on the shelf when there are some (shown before, or filled while idle: each is
+        brought up to date by an update, the parts re-made since are new to it), else afresh.
+        The set left goes on the shelf (two directions of the 32x site: 32 MB a set)."""
         if self._incs_key is not None and self._incs:
-            kept = (self._incs_key, self._incs)
-        if shelf is not None and shelf[0] == figures:
-            self._incs, self._behind = shelf[1], set(shelf[1])
-        else:
-            self._lane.pile.add(shelf)
-            self._incs, self._behind = {}, set()
-        self._incs_key, self._shelf = figures, kept
+            self._shelf[self._incs_key] = self._incs
+        self._incs = self._shelf.pop(figures, {})
+        self._incs_key, self._behind = figures, set(self._incs)
+
+    def _fill_shelf(self) -> None:
+        """(The analysis lane, idle.) Fill the read and write analyses of every figure set not
+        shown, a part at a time, until an edit comes (it resumes once the lane is idle again):
+        a switch to one then only assembles its result (the 16x site's first switch took
+        141 ms, 75 of them this allocation; back and forth 69). Work that gives way: the rules
+        and the editor never wait for it (see _Lane)."""
+        topo = self._replica.topo if self._replica is not None else None
+        partition = self._partition
+        if topo is None or self._incs_key is None or self._ready != topo.revision or partition is None:
+            return
+        lane = self._lane
+
+        def stop() -> bool:
+            giveway.pause()  # (the user moves the canvas)
+            return lane.queued() or lane.stopped
+
+        try:
+            for figures in (f for f in FIGURE_SETS if f != self._incs_key):
+                incs = self._shelf.setdefault(figures, {})
+                for direction in ("read", "write"):
+                    inc = incs.get(direction)
+                    if inc is None:
+                        inc = incs[direction] = IncrementalAnalysis(
+                            topo, figures, direction, partition=partition, deferred=True
+                        )
+                    with gc_paused(), gui_gc.lane_making(len(topo)):
+                        if not inc.prefill(stop):
+                            lane.want_idle = True  # (the rest once idle again)
+                            return
+        except Exception:  # noqa: BLE001 - a figure set then is analysed afresh when shown
+            log.exception("filling the analyses of the other figure sets failed")
+            self._lane.pile.add(self._shelf)
+            self._shelf = {}
 
     def _other_directions(self, job: _Job, ids: set[str], out: dict[str, Analysis]) -> None:
         """Bring the analyses of the other directions up to date (both totals are shown; the
@@ -622,9 +666,9 @@ class BackgroundAnalysis(QObject):
         if inc is None:
             inc = self._incs[direction] = IncrementalAnalysis(topo, job.figures, direction, partition=self._partition)
             return inc.analysis
-        skipped = direction in self._behind
+        skipped = direction in self._behind or inc.analysis is None
         self._behind.discard(direction)
-        return inc.update(ids, token=topo.revision) if ids or skipped else inc.analysis
+        return inc.update(ids, token=topo.revision) if ids or skipped else inc.analysis  # type: ignore[return-value]
 
     # -- the check lane ------------------------------------------------------------------------
     def _check(self, items: list) -> None:

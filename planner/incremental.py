@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import copy
 import weakref
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -275,6 +275,20 @@ class _Alloc:
     rates: list[float] = field(default_factory=list)
     host: dict[str, float] = field(default_factory=dict)  # LPAR -> MB/s (as analysis._groups sums)
     switch: dict[str, float] = field(default_factory=dict)  # switch -> MB/s
+    done: bool = False  # allocated (False: only its paths copied, by an interrupted prefill)
+
+
+@dataclass
+class _Gathered:
+    """Every part's paths in the design's order (IncrementalAnalysis._gather), their demand."""
+
+    paths: list[Path]
+    standby: list[Path]
+    unreachable: list[str]
+    runs: list[int] = field(default_factory=list)
+    demand: Any = None
+    caps: list | None = None
+    index: dict[int, int] = field(default_factory=dict)  # id(path) -> its place in ``paths``
 
 
 def _gained(old: Any, new: Any, many: bool) -> list[str] | None:
@@ -565,6 +579,7 @@ class IncrementalAnalysis:
         source: str = "disk",
         read_pct: float | None = None,
         partition: Partition | None = None,
+        deferred: bool = False,
     ) -> None:
         _check_options(figures, direction, source, read_pct)
         if partition is not None and partition.topo is not topo:
@@ -575,7 +590,11 @@ class IncrementalAnalysis:
         self.alloc: dict[int, _Alloc] = {}
         self.last_parts = 0
         self._touched: list[str] = []  # the components of the parts the last refresh re-analysed
-        if self.partition.parts or not len(topo):  # split already (for other options)
+        self.analysis: Analysis | None = None
+        if deferred:  # nothing analysed yet: see prefill
+            if not self.partition.parts and len(topo):
+                raise ValueError("a deferred analysis needs a partition split already")
+        elif self.partition.parts or not len(topo):  # split already (for other options)
             with gc_paused():
                 self.analysis = self._refresh([])
         else:
@@ -613,8 +632,69 @@ class IncrementalAnalysis:
             fresh = self.partition.split_change(set(changed), token)
             before = self.analysis
             self.analysis = self._refresh(fresh)
-            self.analysis.touched = (weakref.ref(before), self._touched)
+            self.analysis.touched = (weakref.ref(before), self._touched) if before is not None else None
         return self.analysis
+
+    def prefill(self, stop: Callable[[], bool] = lambda: False) -> bool:
+        """Allocate, a part at a time until ``stop()``, the parts of the partition (split for
+        the design as it is) not allocated yet: all of a ``deferred`` analysis, those re-made
+        since for one not kept in step; whether none is left. The next :meth:`update` assembles
+        the result and allocates only what is left (the editor fills the figure sets not shown
+        while idle: 75 ms of the 16x site's first switch, 141, was this allocation)."""
+        parts, allocs = self.parts, self.alloc
+        gone = [k for k in allocs if k not in parts]  # (re-made since: a shelf never grows)
+        for k in gone:
+            del allocs[k]
+        todo = [k for k in parts if k not in allocs or not allocs[k].done]
+        if gone or todo:  # its result no longer says what the next one changed (``touched``)
+            self.analysis = None
+        if not todo:
+            return True
+        if stop():
+            return False
+        with gc_paused():
+            got = self._copies(todo)
+            for key in todo:
+                if stop():
+                    return False
+                self._allocate(key, got)
+        return True
+
+    def _copies(self, todo: list[int]) -> _Gathered:
+        """Fresh copies of the paths of the parts ``todo`` (the allocation writes each path's
+        rate and bottleneck on it), laid out by port, then every part's paths gathered in the
+        design's order and the demand caps of each (None when no workload has a target)."""
+        parts, allocs = self.parts, self.alloc
+        for key in todo:
+            own = [Path(p.id, p.hba_port, p.host_port, p.logical_drive, p.hops) for p in parts[key].paths]
+            paths_of: dict[str, list[Path]] = {}
+            for p in own:
+                paths_of.setdefault(p.hba_port, []).append(p)
+            allocs[key] = _Alloc(own, paths_of, parts[key].members)
+        got = _Gathered([], [], [])
+        got.runs = self._gather(got.paths, got.standby, got.unreachable)
+        got.demand = demand_model(self.topo, got.paths, self.options[1])
+        if got.demand is not None:
+            got.caps = got.demand.caps()
+            got.index = {id(p): i for i, p in enumerate(got.paths)}
+        return got
+
+    def _allocate(self, key: int, got: _Gathered) -> None:
+        """Share out part ``key``'s paths (copied by :meth:`_copies`) under the options."""
+        part, mine_alloc = self.parts[key], self.alloc[key]
+        own = mine_alloc.paths
+        caps, index = got.caps, got.index
+        mine = [caps[index[id(p)]] for p in own] if caps is not None else None
+        alloc = allocate(self.topo, own, self.options, mine)
+        mine_alloc.host, mine_alloc.switch = path_sums(self.topo, own, alloc.path_loads)
+        mine_alloc.loads, mine_alloc.idle, mine_alloc.rates = alloc.loads, alloc.idle(part.comps), alloc.rates
+        first: dict[str, Load] = {}
+        for p in own:
+            for h in p.hops:
+                if h not in first:
+                    first[h] = alloc.loads[h]
+        mine_alloc.first = first
+        mine_alloc.done = True
 
     # -- the result ---------------------------------------------------------------------------
     def _refresh(self, fresh: list[int]) -> Analysis:
@@ -623,38 +703,17 @@ class IncrementalAnalysis:
         t = self.topo
         figures, direction, source, read_pct = self.options
         parts, allocs = self.parts, self.alloc
-        todo = list(dict.fromkeys([k for k in fresh if k in parts] + [k for k in parts if k not in allocs]))
+        # (a part re-made has a key of its own: one allocated already, filled, is not again)
+        todo = [k for k in dict.fromkeys([*fresh, *parts]) if k in parts and not getattr(allocs.get(k), "done", 0)]
         self.last_parts = len(todo)
         gone = [k for k in allocs if k not in parts]  # parts split again since (by any options)
         touched = [cid for k in gone for cid in allocs.pop(k).members]
         touched += [cid for k in todo for cid in parts[k].members]
         self._touched = touched  # whose figures may differ from the analysis before
-        paths: list[Path] = []
-        standby: list[Path] = []
-        unreachable: list[str] = []
-        for key in todo:  # fresh copies of the paths, laid out by port before the demands are read
-            own = [Path(p.id, p.hba_port, p.host_port, p.logical_drive, p.hops) for p in parts[key].paths]
-            paths_of: dict[str, list[Path]] = {}
-            for p in own:
-                paths_of.setdefault(p.hba_port, []).append(p)
-            allocs[key] = _Alloc(own, paths_of, parts[key].members)
-        runs = self._gather(paths, standby, unreachable)
-        demand = demand_model(t, paths, direction)
-        caps = demand.caps() if demand is not None else None
-        index = {id(p): i for i, p in enumerate(paths)} if caps is not None else {}
+        got = self._copies(todo)
         for key in todo:
-            part, mine_alloc = parts[key], allocs[key]
-            own = mine_alloc.paths
-            mine = [caps[index[id(p)]] for p in own] if caps is not None else None
-            alloc = allocate(t, own, self.options, mine)
-            mine_alloc.host, mine_alloc.switch = path_sums(t, own, alloc.path_loads)
-            mine_alloc.loads, mine_alloc.idle, mine_alloc.rates = alloc.loads, alloc.idle(part.comps), alloc.rates
-            first: dict[str, Load] = {}
-            for p in own:
-                for h in p.hops:
-                    if h not in first:
-                        first[h] = alloc.loads[h]
-            mine_alloc.first = first
+            self._allocate(key, got)
+        paths, standby, unreachable, runs, demand = got.paths, got.standby, got.unreachable, got.runs, got.demand
         loads = self._loads(paths, runs)
         idle = [(t._seq[cid], cid, ld) for key in parts for cid, ld in allocs[key].idle.items()]
         for _, cid, ld in sorted(idle, key=lambda x: x[0]):

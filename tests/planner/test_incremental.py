@@ -109,6 +109,12 @@ class Edits(RuleBasedStateMachine):
             self.replica.topo, "planning", "write", partition=self.inc_replica.partition
         )
         self.inc_live = IncrementalAnalysis(self.topo, "measured", "mixed")
+        # the editor's shelf: an analysis of the shared partition made deferred, filled part by
+        # part (interrupted) while idle and brought up to date only when shown, edits later
+        self.inc_shelf = IncrementalAnalysis(
+            self.replica.topo, "planning", "read", partition=self.inc_replica.partition, deferred=True
+        )
+        self.shelf_shown = False
         # every other group collapsed: members folded from the memo and drawn ones side by side
         groups = [c.id for kind in COLLAPSIBLE for c in self.topo.of_kind(kind)]
         self.collapsed = set(groups[::2])
@@ -256,6 +262,24 @@ class Edits(RuleBasedStateMachine):
                 where[tops[n % len(tops)]] = (x, 40.0 + n % 700)
             self.topo.positions = self.replica.topo.positions = where
 
+    @rule(k=st.integers(0, 3))
+    def prefill_shelved(self, k):
+        """The idle lane fills the shelved analysis, stopped after ``k`` parts (3: to the end)."""
+        asked = []
+
+        def stop():
+            asked.append(1)
+            return k < 3 and len(asked) > k
+
+        done = self.inc_shelf.prefill(stop)
+        allocs = self.inc_shelf.alloc
+        left = [key for key in self.inc_shelf.parts if key not in allocs or not allocs[key].done]
+        assert done == (not left)
+
+    @rule()
+    def show_shelved(self):
+        self.shelf_shown = True
+
     @rule()
     def undo(self):
         self.stack.undo()
@@ -282,6 +306,9 @@ class Edits(RuleBasedStateMachine):
             comps, before = inc.components, prev.components
             assert {c for c in comps.keys() | before.keys() if comps.get(c) is not before.get(c)} <= set(inc.touched[1])
         same_analysis(self.inc_shared.update(delta, token=delta.revision), analyze(self.topo, "planning", "write"))
+        if self.shelf_shown:  # shown again after any edits: only what it lacks is allocated
+            self.shelf_shown = False
+            same_analysis(self.inc_shelf.update(delta, token=delta.revision), full)
         assert self.inc_replica.partition.updates <= splits + 1  # split once for both
         # the standby paths the SINGLE_POINT_OF_FAILURE rule reads: the same, and with the
         # analysis's paths exactly resilience's all_paths
@@ -395,6 +422,40 @@ def test_an_edit_re_analyses_only_its_part(parts):
     # the untouched sites keep their very path objects
     assert got.paths[0] is inc.alloc[inc.part_of["s1.p690"]].paths[0]
     assert got.paths[0] is before.paths[0]
+
+
+def test_a_deferred_analysis_filled_while_idle_allocates_only_what_it_lacks(parts):
+    """The editor's shelf for another figure set: made deferred on the shared partition, filled
+    part by part and stopped between parts (an edit came), edits made meanwhile; shown, its
+    update allocates only the parts it lacks (those not filled and those the edits re-made)
+    and equals a full analysis."""
+    site = build_site(parts, 3)
+    replica = Replica(site)
+    shown = IncrementalAnalysis(replica.topo, "planning", "read")
+    with pytest.raises(ValueError, match="partition"):
+        IncrementalAnalysis(Replica(site).topo, "measured", "read", deferred=True)
+    shelf = IncrementalAnalysis(replica.topo, "measured", "read", partition=shown.partition, deferred=True)
+    assert shelf.analysis is None and not shelf.alloc
+    with_paths = [k for k, p in shelf.parts.items() if p.paths]
+    assert len(with_paths) == 3
+    calls = []
+    assert not shelf.prefill(lambda: calls.append(1) or len(calls) > 2)  # stopped after one part
+    assert [k for k, a in shelf.alloc.items() if a.done] == [next(iter(shelf.parts))]
+    assert shelf.prefill(lambda: False) and all(a.done for a in shelf.alloc.values())
+    assert shelf.prefill(lambda: True)  # nothing left: done without asking
+    # an edit in the second server while the shelf is not kept in step
+    stack = UndoStack(site)
+    got = replayed(
+        site, replica, shown, lambda: stack.push(edit.set_attr(site, "s2.fastt9.arr1", "segment_kb", 64), applied=True)
+    )
+    same_analysis(got, analyze(site))
+    # filled again while idle: only the part the edit re-made, stopped once its paths were copied
+    calls.clear()
+    assert not shelf.prefill(lambda: calls.append(1) or len(calls) > 1)
+    assert [k for k, a in shelf.alloc.items() if not a.done] == [shown.part_of["s2.p690"]]
+    result = shelf.update([], token=replica.topo.revision)  # shown: the same token, no split
+    assert shelf.last_parts == 1 and result.touched is None
+    same_analysis(result, analyze(site, "measured", "read"))
 
 
 def test_a_part_figures_change_re_analyses_only_the_parts_using_it(parts):
