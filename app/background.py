@@ -613,10 +613,10 @@ class BackgroundAnalysis(QObject):
 
     def _fill_shelf(self) -> None:
         """(The analysis lane, idle.) Fill the read and write analyses of every figure set not
-        shown, a part at a time, until an edit comes (it resumes once the lane is idle again):
-        a switch to one then only assembles its result (the 16x site's first switch took
-        141 ms, 75 of them this allocation; back and forth 69). Work that gives way: the rules
-        and the editor never wait for it (see _Lane)."""
+        shown, and the mixed one of the set shown, a part at a time, until an edit comes (it
+        resumes once the lane is idle again): a switch to one then only assembles its result
+        (the 16x site's first switch to another set took 141 ms, 75 of them this allocation;
+        back and forth 69). Work that gives way: the rules and the editor never wait for it."""
         topo = self._replica.topo if self._replica is not None else None
         partition = self._partition
         if topo is None or self._incs_key is None or self._ready != topo.revision or partition is None:
@@ -627,19 +627,22 @@ class BackgroundAnalysis(QObject):
             giveway.pause()  # (the user moves the canvas)
             return lane.queued() or lane.stopped
 
+        shown = self._incs_key
+        todo = [(self._shelf.setdefault(f, {}), f, d) for f in FIGURE_SETS if f != shown for d in ("read", "write")]
+        todo.append((self._incs, shown, "mixed"))  # (made afresh, the first switch to it took 282 ms)
         try:
-            for figures in (f for f in FIGURE_SETS if f != self._incs_key):
-                incs = self._shelf.setdefault(figures, {})
-                for direction in ("read", "write"):
-                    inc = incs.get(direction)
-                    if inc is None:
-                        inc = incs[direction] = IncrementalAnalysis(
-                            topo, figures, direction, partition=partition, deferred=True
-                        )
-                    with gc_paused(), gui_gc.lane_making(len(topo)):
-                        if not inc.prefill(stop):
-                            lane.want_idle = True  # (the rest once idle again)
-                            return
+            for incs, figures, direction in todo:
+                inc = incs.get(direction)
+                if inc is None:
+                    inc = incs[direction] = IncrementalAnalysis(
+                        topo, figures, direction, partition=partition, deferred=True
+                    )
+                    if incs is self._incs:
+                        self._behind.add(direction)  # (brought up to date when shown: see _direction)
+                with gc_paused(), gui_gc.lane_making(len(topo)):
+                    if not inc.prefill(stop):
+                        lane.want_idle = True  # (the rest once idle again)
+                        return
         except Exception:  # noqa: BLE001 - a figure set then is analysed afresh when shown
             log.exception("filling the analyses of the other figure sets failed")
             self._lane.pile.add(self._shelf)

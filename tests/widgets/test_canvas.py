@@ -282,3 +282,41 @@ def test_hovering_a_box_shows_its_analysis_tooltip(canvas, qtbot):
     QToolTip.hideText()
     assert text == item.toolTip() and item._tip_due is False
     assert text.startswith(item.base_tip()) and "MB/s" in text and f"binds {item.binds} path" in text
+
+
+def test_texts_wrapped_once_per_text_and_width(qtbot, parts, benchmark_design, monkeypatch):
+    """A box's texts are wrapped and elided once per text and width: the seven drawers alike
+    share their folded load's line, and a direction switched back and forth wraps no text
+    again; the lines are those wrapping afresh gives; the memo starts again when full."""
+    from widgets.canvas import items
+
+    items._WRAPPED.clear()
+    calls = []
+    real = items._wrap
+    monkeypatch.setattr(items, "_wrap", lambda *a: calls.append(a[0]) or real(*a))
+    doc, scene, view = make_canvas(qtbot, parts, benchmark_design, 1600, 1000)
+    drawers = [i for i in scene.items_by_id.values() if i.kind == "drawer"]
+    sub = drawers[0].subtext.text()
+    assert len(drawers) == 7 and {d.subtext.text() for d in drawers} == {sub}
+    assert sum(1 for k in items._WRAPPED if "\n".join(items._WRAPPED[k]) == sub) == 1
+
+    def show(direction):
+        doc.set_direction(direction)
+        doc.wait_for_analysis(20000)
+        qtbot.waitUntil(lambda: scene._job is None, timeout=10000)
+
+    show("write")
+    show("read")
+    after_one_round = len(calls)
+    assert after_one_round > 0
+    show("write")
+    show("read")
+    assert len(calls) == after_one_round, calls[after_one_round:]  # (every text seen in the first round)
+    fm = items.metrics(drawers[0].subtext.font())
+    for (text, fm_id, width, lines, sep), got in list(items._WRAPPED.items())[:50]:
+        if fm_id == id(fm):
+            assert got == tuple(real(text, fm, width, lines, sep))
+    monkeypatch.setattr(items, "WRAPPED_KEPT", len(items._WRAPPED))
+    drawers[0].set_subtext("a text never seen")
+    assert [k[0] for k in items._WRAPPED] == ["a text never seen"]
+    assert drawers[0].subtext.text() == "a text never seen"

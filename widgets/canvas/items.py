@@ -256,10 +256,10 @@ class BoxItem(QGraphicsRectItem):
         fm = metrics(self.subtext.font())
         room = max(1, int((self.head - 5 - self.text.boundingRect().height()) // fm.height()))
         for option in (text, *shorter):
-            lines = wrap(option, fm, self.box.w - 8, room, ", ")
-            if not lines[-1].endswith("\u2026"):
+            lines = "\n".join(wrap(option, fm, self.box.w - 8, room, ", "))
+            if not lines.endswith("\u2026"):
                 break
-        self.subtext.setText("\n".join(lines))
+        self.subtext.setText(lines)
         self._place_lines()
 
     def set_figure(self, text: str, short: str, later: bool = False) -> bool:
@@ -500,8 +500,27 @@ def metrics(f: QFont) -> QFontMetricsF:
     return m
 
 
-def wrap(text: str, fm: QFontMetricsF, width: float, lines: int, sep: str = " ") -> list[str]:
-    """``text`` on at most ``lines`` lines of ``width``, broken at ``sep``, the last one elided."""
+#: texts wrapped, by (text, metrics, width, lines, separator): a figure set or direction switched
+#: on the 16x site wrapped ~1,100 group loads anew (Qt measuring each word), 9 ms of its 40 ms
+#: paint; its servers alike, most texts recur (and a switch back shows those of before). Kept
+#: up to WRAPPED_KEPT, then started again.
+_WRAPPED: dict[tuple, tuple[str, ...]] = {}
+WRAPPED_KEPT = 20_000
+
+
+def wrap(text: str, fm: QFontMetricsF, width: float, lines: int, sep: str = " ") -> tuple[str, ...]:
+    """``text`` on at most ``lines`` lines of ``width``, broken at ``sep``, the last one elided
+    (``fm``: one of :func:`metrics`, which are kept)."""
+    key = (text, id(fm), width, lines, sep)
+    got = _WRAPPED.get(key)
+    if got is None:
+        if len(_WRAPPED) >= WRAPPED_KEPT:
+            _WRAPPED.clear()
+        got = _WRAPPED[key] = tuple(_wrap(text, fm, width, lines, sep))
+    return got
+
+
+def _wrap(text: str, fm: QFontMetricsF, width: float, lines: int, sep: str) -> list[str]:
     if lines <= 1 or fm.horizontalAdvance(text) <= width:
         return [fm.elidedText(text, ELIDE, width)]
     words, first = text.split(sep), ""
@@ -509,7 +528,7 @@ def wrap(text: str, fm: QFontMetricsF, width: float, lines: int, sep: str = " ")
         first = first + sep + words.pop(0) if first else words.pop(0)
     if not first or not words:
         return [fm.elidedText(text, ELIDE, width)]
-    return [first + sep.rstrip(), *wrap(sep.join(words), fm, width, lines - 1, sep)]
+    return [first + sep.rstrip(), *_wrap(sep.join(words), fm, width, lines - 1, sep)]
 
 
 #: drive bays: free drives white, drives of alternate arrays in two shades of the array colour
