@@ -400,13 +400,14 @@ class BackgroundAnalysis(QObject):
         newest runs."""
         self._check_lane.post(_Extra(key, work, revision, origin))
 
-    def filled(self, figures: str) -> bool:
-        """Whether the read and write analyses of ``figures`` (a set not shown) are filled for
-        the revision analysed last (see _fill_shelf; read by tests and benchmarks)."""
+    def filled(self, figures: str, directions: tuple[str, ...] = ("read", "write")) -> bool:
+        """Whether the analyses of ``figures`` in ``directions`` are filled for the revision
+        analysed last (a set not shown, or the mixed one of the set shown: see _fill_shelf;
+        read by tests and benchmarks)."""
         try:
-            incs = dict(self._shelf.get(figures, {}))
-            return len(incs) >= 2 and all(
-                (a := inc.alloc.get(k)) is not None and a.done for inc in incs.values() for k in list(inc.parts)
+            incs = dict(self._incs if figures == self._incs_key else self._shelf.get(figures, {}))
+            return all(d in incs for d in directions) and all(
+                (a := incs[d].alloc.get(k)) is not None and a.done for d in directions for k in list(incs[d].parts)
             )
         except RuntimeError:  # (the lane changed them meanwhile)
             return False

@@ -19,7 +19,9 @@ site's):
   ``figure_switch_first_ms``, ``figure_switch_ms`` and ``figure_switch_max_block_ms``: from the
   figure set switched until the canvas is painted with its analysis, the first switch (once
   the editor has filled the other sets' analyses while idle, as it does a second after an
-  edit) and then back and forth (median), and the longest block;
+  edit) and then back and forth (median), and the longest block; ``mixed_first_ms``,
+  ``direction_switch_ms`` and ``direction_switch_max_block_ms``: the same for the direction, the
+  first switch to mixed, then read and write back and forth, and the longest block of all;
 - ``move_edit_ms`` and ``move_max_block_ms``: the same for an edit that moves boxes, a subsystem
   deleted (the boxes below it move up) and undone;
 - ``fold_ms`` and ``fold_max_block_ms``: a group opened or folded again (a drawer, as a
@@ -279,36 +281,58 @@ def measure_new_model_edit(w, repeat: int) -> tuple[float, float]:
     return _edits_and_undos(w, repeat, lambda: doc.run(edit.add_hba, slot.id, part))
 
 
-def measure_figure_switch(w, repeat: int) -> dict:
-    """ms from the figure set switched until the canvas is painted with its analysis, and the
-    longest block meanwhile: the first switch to another set (``figure_switch_first_ms``), then
-    back and forth (``figure_switch_ms``, median: the analyses of the set shown before are kept)."""
+def _switches(w, wants: list[str], set_it, attr: str) -> tuple[list[float], list[float]]:
+    """ms from each switch (``set_it(value)``) until the canvas is painted with an analysis
+    whose ``attr`` is the value, and the longest block of each."""
     doc = w.doc
-    first = doc.figures
-    other = next(f for f in FIGURE_SETS if f != first)
-    t0 = time.perf_counter()  # the user looked at the design a while: the lane filled the other sets
-    while not doc._background.filled(other) and time.perf_counter() - t0 < 30:
-        _pump()
     times, blocks = [], []
-    for i in range(repeat * 2 + 1):
-        want = other if i % 2 == 0 else first
+    for want in wants:
         got: list = []
         doc.analysisReady.connect(got.append)
         beat = Heartbeat()
         beat.start()
         t0 = time.perf_counter()
-        doc.set_figures(want)
-        while time.perf_counter() - t0 < 60 and not (any(b.figures == want for b in got) and w.scene._job is None):
+        set_it(want)
+        while time.perf_counter() - t0 < 60 and not (
+            any(getattr(b, attr) == want for b in got) and w.scene._job is None
+        ):
             _pump()
         w.view.viewport().repaint()
         times.append((time.perf_counter() - t0) * 1000)
         blocks.append(beat.stop())
         doc.analysisReady.disconnect(got.append)
         _wait_quiet(w)
+    return times, blocks
+
+
+def measure_figure_switch(w, repeat: int) -> dict:
+    """ms from the figure set switched until the canvas is painted with its analysis, and the
+    longest block meanwhile: the first switch to another set (``figure_switch_first_ms``), then
+    back and forth (``figure_switch_ms``, median: the analyses of the set shown before are kept);
+    likewise the direction: the first switch to mixed (``mixed_first_ms``), then read and write
+    back and forth (``direction_switch_ms``, median; the longest block of all of them
+    ``direction_switch_max_block_ms``)."""
+    doc = w.doc
+    first = doc.figures
+    other = next(f for f in FIGURE_SETS if f != first)
+    t0 = time.perf_counter()  # the user looked at the design a while: the lane filled the other sets
+    while not doc._background.filled(other) and time.perf_counter() - t0 < 30:
+        _pump()
+    times, blocks = _switches(
+        w, [other if i % 2 == 0 else first for i in range(repeat * 2 + 1)], doc.set_figures, "figures"
+    )
+    t0 = time.perf_counter()
+    while not doc._background.filled(first, ("mixed",)) and time.perf_counter() - t0 < 30:
+        _pump()
+    turns = ["mixed"] + ["write" if i % 2 == 0 else "read" for i in range(repeat * 2)]
+    dtimes, dblocks = _switches(w, turns, doc.set_direction, "direction")
     return {
         "figure_switch_first_ms": times[0],
         "figure_switch_ms": statistics.median(times[1:]),
         "figure_switch_max_block_ms": statistics.median(blocks),
+        "mixed_first_ms": dtimes[0],
+        "direction_switch_ms": statistics.median(dtimes[1:]),
+        "direction_switch_max_block_ms": max(dblocks),
     }
 
 
@@ -633,6 +657,9 @@ def measure(name: str, topo, array: str, args: argparse.Namespace) -> dict:
         "figure_switch_first_ms",
         "figure_switch_ms",
         "figure_switch_max_block_ms",
+        "mixed_first_ms",
+        "direction_switch_ms",
+        "direction_switch_max_block_ms",
         "zoomed_edit_ms",
         "zoomed_edit_max_block_ms",
         "zoomed_struct_edit_ms",
@@ -678,6 +705,8 @@ def human(r: dict) -> str:
         f"  the figure set switched -> canvas painted with its analysis: first {r['figure_switch_first_ms']:.0f} ms, "
         f"then back and forth median {r['figure_switch_ms']:.0f} ms; longest block: median "
         f"{r['figure_switch_max_block_ms']:.0f} ms",
+        f"  the direction switched: the first to mixed {r['mixed_first_ms']:.0f} ms, then read and write back "
+        f"and forth median {r['direction_switch_ms']:.0f} ms; longest block {r['direction_switch_max_block_ms']:.0f} ms",
         f"  an edit that moves boxes (a subsystem deleted, undone) -> recoloured canvas: median "
         f"{r['move_edit_ms']:.0f} ms; longest block: median {r['move_max_block_ms']:.0f} ms",
         f"  autosave (written in a worker): median {r['autosave_ms']:.0f} ms; "

@@ -636,11 +636,7 @@ def test_the_mixed_analysis_of_the_set_shown_is_filled_while_idle(qtbot, parts, 
     doc.wait_for_analysis(20000)
     bg = doc._background
 
-    def mixed_filled():
-        inc = bg._incs.get("mixed")
-        return inc is not None and all((a := inc.alloc.get(k)) is not None and a.done for k in list(inc.parts))
-
-    qtbot.waitUntil(mixed_filled, timeout=10000)
+    qtbot.waitUntil(lambda: bg.filled(doc.figures, ("mixed",)), timeout=10000)
     assert bg._incs["mixed"].analysis is None  # (filled, not assembled: nothing shown asked for it)
     doc.set_direction("mixed")
     _assert_like_a_full_run(doc)
