@@ -329,6 +329,7 @@ class BackgroundAnalysis(QObject):
         #: before and those filled while idle (see _fill_shelf), not kept in step
         self._shelf: dict[str, dict[str, IncrementalAnalysis]] = {}
         self._ready: int | None = None  # the revision analysed last (its partition split)
+        self._fill_failed = False  # filling the shelf raised (not tried again until a reset)
         self._check_replica: Replica | None = None
         self._last: tuple[Any, Analysis] | None = None  # (bundle, ruled analysis) last checked
         self._crossed: int | None = None
@@ -531,6 +532,7 @@ class BackgroundAnalysis(QObject):
                 self._lane.pile.add(self._replica.topo, self._incs, self._layout_memo, self._shelf)
             self._replica = _Adopted(snapshot)
             self._incs, self._incs_key, self._shelf, self._ready = {}, None, {}, None
+            self._fill_failed = False
             self._canvas = self._laid = None
             self._layout_memo = LayoutMemo()
             self._behind, self._unchecked, self._check_reset_due = set(), [], True
@@ -622,6 +624,8 @@ class BackgroundAnalysis(QObject):
         partition = self._partition
         if topo is None or self._incs_key is None or self._ready != topo.revision or partition is None:
             return
+        if self._fill_failed:  # (once per design: the sets are analysed afresh when shown)
+            return
         lane = self._lane
 
         def stop() -> bool:
@@ -646,8 +650,11 @@ class BackgroundAnalysis(QObject):
                         return
         except Exception:  # noqa: BLE001 - a figure set then is analysed afresh when shown
             log.exception("filling the analyses of the other figure sets failed")
+            self._fill_failed = True
             self._lane.pile.add(self._shelf)
             self._shelf = {}
+            if (mixed := self._incs.get("mixed")) is not None and mixed.analysis is None:  # (one filled)
+                del self._incs["mixed"]
 
     def _other_directions(self, job: _Job, ids: set[str], out: dict[str, Analysis]) -> None:
         """Bring the analyses of the other directions up to date (both totals are shown; the

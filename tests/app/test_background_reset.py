@@ -646,3 +646,37 @@ def test_the_mixed_analysis_of_the_set_shown_is_filled_while_idle(qtbot, parts, 
     doc.set_direction("read")
     _assert_like_a_full_run(doc)
     doc._background.shutdown()
+
+
+def test_a_fill_that_fails_is_logged_once_and_the_sets_are_analysed_when_shown(qtbot, parts, monkeypatch, caplog):
+    """Filling the other sets never costs the editor anything: when it raises (a bug), it is
+    logged once and not tried again for the design; a switch then analyses the set afresh."""
+    import logging
+
+    from app import background
+    from planner.examples import build_site
+    from planner.incremental import IncrementalAnalysis
+
+    monkeypatch.setattr(background, "IDLE_S", 0.05)
+    tried = []
+
+    def broken(inc, stop):
+        tried.append(inc.options)
+        raise RuntimeError("a bug in the fill")
+
+    monkeypatch.setattr(IncrementalAnalysis, "prefill", broken)
+    doc = Document(parts)
+    with caplog.at_level(logging.ERROR, logger="app.background"):
+        doc.replace_project(Project(build_site(parts, 2)), None)
+        doc.wait_for_analysis(20000)
+        qtbot.waitUntil(lambda: bool(tried), timeout=10000)
+        doc.run(edit.delete, [doc.topology.of_kind("cable")[0].id])
+        _assert_like_a_full_run(doc)
+        qtbot.wait(300)  # (idle again: not tried again)
+    assert len(tried) == 1
+    assert [r.message for r in caplog.records].count("filling the analyses of the other figure sets failed") == 1
+    doc.set_figures("measured")
+    _assert_like_a_full_run(doc)
+    doc.set_direction("mixed")
+    _assert_like_a_full_run(doc)
+    doc._background.shutdown()
