@@ -42,7 +42,7 @@ from planner.incremental import Delta, IncrementalAnalysis, Partition, Replica, 
 from planner.layout import LayoutMemo, alias_changes, changed_boxes, layout, same_geometry
 from planner.model import Topology
 from planner.rules import CheckStopped, check
-from widgets import giveway
+from widgets import giveway, slice_budget
 from widgets.canvas.figures import canvas_figures
 
 log = logging.getLogger(__name__)
@@ -88,6 +88,12 @@ OTHERS_AFTER_S = 0.03
 #: the rules wait until the analyses have been quiet this long (at most SETTLE_MAX_S), so a
 #: quick series of edits recolours the canvas without the rules competing for the interpreter
 SETTLE_S, SETTLE_MAX_S = 0.15, 1.0
+#: the fill of the other figure sets (work no one waits for) goes on with its next part only
+#: once the GUI thread's event loop, seen working, has waited for events this long (its slices
+#: come a few ms apart), looking again every FILL_YIELD_S: the two took turns at the
+#: interpreter, every call from Qt into Python waiting for it, and the 32x site's paths panel,
+#: shown while the fill ran after an open, blocked the window 30-57 ms (2-12 with no fill)
+FILL_QUIET_S, FILL_YIELD_S = 0.03, 0.002
 
 
 @dataclass
@@ -627,10 +633,18 @@ class BackgroundAnalysis(QObject):
         if self._fill_failed:  # (once per design: the sets are analysed afresh when shown)
             return
         lane = self._lane
+        busy_at = [0.0]  # when the GUI thread was last seen working
 
         def stop() -> bool:
             giveway.pause()  # (the user moves the canvas)
-            return lane.queued() or lane.stopped
+            while not (lane.queued() or lane.stopped):
+                now = time.monotonic()
+                if not slice_budget.loop_waiting():
+                    busy_at[0] = now
+                elif now - busy_at[0] >= FILL_QUIET_S:
+                    return False
+                time.sleep(FILL_YIELD_S)  # the GUI thread works: it has the interpreter to itself
+            return True
 
         shown = self._incs_key
         todo = [(self._shelf.setdefault(f, {}), f, d) for f in FIGURE_SETS if f != shown for d in ("read", "write")]

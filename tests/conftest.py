@@ -84,7 +84,10 @@ def _undo_stacks_emptied_at_teardown(request, monkeypatch):
     wrappers the same collection had already freed, a segfault in ``QUndoStack::clear`` (seen
     as a crash in a later, unrelated test, one run in three once another window test came
     before it, with the code of before as with after). Emptied here, the stack deletes its
-    commands while their wrappers are alive, the normal way."""
+    commands while their wrappers are alive, the normal way. Their background lanes are stopped
+    too: an idle lane fills the analyses of the other figure sets (``app.background``), and one
+    left from an earlier test did so inside ``test_gui_gc``, its heap freeze resetting the
+    collector's counts that test follows."""
     if "qapp" not in request.fixturenames:
         yield
         return
@@ -107,6 +110,9 @@ def _undo_stacks_emptied_at_teardown(request, monkeypatch):
         doc = ref()
         if doc is not None and shiboken6.isValid(doc):
             doc.undo_stack.clear()
+            bg = getattr(doc, "_background", None)
+            if bg is not None and shiboken6.isValid(bg):
+                bg.shutdown()  # (its lanes stop: an idle one fills the other figure sets in a later test)
 
 
 @pytest.fixture(autouse=True)

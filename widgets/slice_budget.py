@@ -23,6 +23,8 @@ in one pass).
 from __future__ import annotations
 
 import functools
+import sys
+import threading
 import time
 from collections.abc import Callable
 from typing import Any
@@ -61,6 +63,9 @@ _passes = 0  # passes of the event loop seen (see watch)
 _turn_pass = -1  # the pass of the current turn
 _pass_at = 0.0  # when the event loop last went round (see watch)
 _watching = False  # turns told apart by the passes of the event loop (else by a pause)
+_idle_frame: Any = None  # (watching) the frame the event loop was last about to block under ...
+_loop_thread = 0  # ... in this thread
+_blocked = True  # (watching) the event loop was about to block and has not woken since
 _dispatcher: Any = None  # the event dispatcher followed (see watch)
 
 
@@ -75,8 +80,8 @@ def watch() -> None:
     if dispatcher is None:
         return
     if dispatcher is not _dispatcher:  # (another application's, or the first)
-        dispatcher.aboutToBlock.connect(_went_round)
-        dispatcher.awake.connect(_went_round)
+        dispatcher.aboutToBlock.connect(_about_to_block)
+        dispatcher.awake.connect(_awake)
         _dispatcher = dispatcher
     _watching = True
 
@@ -85,6 +90,30 @@ def _went_round() -> None:
     global _passes, _pass_at
     _passes += 1
     _pass_at = time.perf_counter()
+
+
+def _about_to_block() -> None:
+    global _idle_frame, _loop_thread, _blocked
+    _went_round()
+    _idle_frame, _loop_thread = sys._getframe(1), threading.get_ident()  # (the frame the loop runs under)
+    _blocked = True
+
+
+def _awake() -> None:
+    global _blocked
+    _went_round()
+    _blocked = False
+
+
+def loop_waiting() -> bool:
+    """Whether the watched event loop's thread is idle: about to block (not awake since) and
+    running no Python code (its innermost frame the one its loop was entered from: with glib a
+    timer's slot runs before ``awake`` is emitted). True when the loop is not watched (nothing
+    known). Read by a lane's optional work, which waits while the GUI thread works: each call
+    from Qt into Python (a paint, a slot) waits for the interpreter while a lane runs Python."""
+    if not _watching or _idle_frame is None:
+        return True
+    return _blocked and sys._current_frames().get(_loop_thread) is _idle_frame
 
 
 def _now_in_turn() -> float:

@@ -680,3 +680,24 @@ def test_a_fill_that_fails_is_logged_once_and_the_sets_are_analysed_when_shown(q
     doc.set_direction("mixed")
     _assert_like_a_full_run(doc)
     doc._background.shutdown()
+
+
+def test_the_fill_waits_while_the_gui_thread_works(qtbot, parts, monkeypatch):
+    """The fill is work no one waits for: it allocates nothing while the GUI thread's loop is
+    seen working, and goes on once the loop has waited for events a while (FILL_QUIET_S)."""
+    from app import background
+    from planner.examples import build_site
+    from widgets import slice_budget
+
+    monkeypatch.setattr(background, "IDLE_S", 0.05)
+    gui_working = [True]
+    monkeypatch.setattr(slice_budget, "loop_waiting", lambda: not gui_working[0])
+    doc = Document(parts)
+    doc.replace_project(Project(build_site(parts, 2)), None)
+    doc.wait_for_analysis(20000)
+    bg = doc._background
+    qtbot.wait(400)  # (idle long enough to fill, were the GUI thread idle)
+    assert not any(inc.alloc for incs in bg._shelf.values() for inc in incs.values())
+    gui_working[0] = False
+    qtbot.waitUntil(lambda: bg.filled("measured") and bg.filled("rated"), timeout=10000)
+    doc._background.shutdown()

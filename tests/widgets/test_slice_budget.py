@@ -236,3 +236,37 @@ def test_while_the_user_zooms_the_slices_that_give_way_take_a_short_turn(monkeyp
     other = slice_budget.until(0.004)  # a panel's slice: the turn's usual budget
     assert other is not None and other - time.perf_counter() > 0.001
     giveway.reset()
+
+
+def test_the_loop_is_seen_waiting_only_while_its_thread_is_idle(qtbot, monkeypatch):
+    """``loop_waiting`` (read by a lane's optional work from its own thread): False while a
+    timer's slot works (with glib it runs before the loop's ``awake``) and while the loop has
+    woken for events, True once the loop blocks again; True when the loop is not watched."""
+    import threading
+
+    from PySide6.QtCore import QTimer
+
+    assert slice_budget.loop_waiting()  # (not watched: nothing known)
+    slice_budget.watch()
+    samples, spans = [], []
+
+    def work():
+        t0 = time.perf_counter()
+        _busy(0.04)
+        spans.append((t0, time.perf_counter()))
+
+    def sample():
+        end = time.perf_counter() + 0.35
+        while time.perf_counter() < end:
+            samples.append((time.perf_counter(), slice_budget.loop_waiting()))
+            time.sleep(0.001)
+
+    sampler = threading.Thread(target=sample)
+    sampler.start()
+    QTimer.singleShot(100, work)
+    QTimer.singleShot(220, work)
+    qtbot.waitUntil(lambda: not sampler.is_alive(), timeout=5000)
+    busy = [w for t, w in samples if any(a <= t <= b for a, b in spans)]
+    idle = [w for t, w in samples if all(t < a - 0.01 or t > b + 0.01 for a, b in spans)]
+    assert len(spans) == 2 and busy and not any(busy)
+    assert len(idle) > 50 and sum(idle) > 0.9 * len(idle)
