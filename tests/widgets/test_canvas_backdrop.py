@@ -365,3 +365,32 @@ def test_random_interleavings_leave_the_view_as_a_fresh_paint_draws_it(
     view.resetCachedContent()
     view.viewport().repaint()
     assert differing(view.viewport().grab().toImage(), shown) == 0
+
+
+def test_a_cut_overtaken_by_another_places_no_box_twice(qtbot, parts, benchmark_design):
+    """The view's layer is cut into tiles in slices by several preparations (the scene's, the
+    view's near and far ones) and at once by a paint: a cut paused while another cut the tiles
+    anew adds nothing to the new tiles when it resumes (it put the boxes it had left to place
+    into them a second time: once in about eight runs of the random interleavings above)."""
+    doc, scene, view = working_view(qtbot, parts, benchmark_design, "fastt3")
+    layer, everywhere = view.summary, scene.sceneRect()
+    for overtake in ("paint", "slices"):
+        scene.generation += 1  # (the scene's items changed: the layer cuts them again)
+        first = layer.preparing(everywhere)
+        for _ in range(3):
+            next(first)
+        if overtake == "paint":
+            layer.build()  # (as a paint of a layer not current does)
+        else:
+            second = layer.preparing(everywhere)
+            for _ in range(5):
+                next(second)
+        for _ in first:
+            pass
+        if overtake == "slices":
+            for _ in second:
+                pass
+        assert layer.current(), overtake
+        tops = [top.cid for tile in layer.tiles.values() for top in tile.tops]
+        assert len(tops) == len(set(tops)), overtake
+        assert tiles_of(layer) == tiles_cut_afresh(scene, layer), overtake

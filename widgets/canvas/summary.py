@@ -364,12 +364,16 @@ class SummaryLayer:
         self._warm(self._generation, list(self.tiles.values()))
 
     def _cutting(self) -> Iterator[None]:
-        """:meth:`build`, pausing (yielding) every few items; the layer is current once done."""
+        """:meth:`build`, pausing (yielding) every few items; the layer is current once done,
+        unless another cut began meanwhile (a paint's, or another preparation's: the layer is
+        cut by several, in slices): this one then stops where it paused, as the new one cuts
+        every item (resumed, it put the items it had left into the new tiles a second time)."""
         for tile in self.tiles.values():
             for top in tile.tops:
                 top.tile = None
         self._bury(self.tiles.values())
-        self.tiles, self._tops_at = {}, {}
+        tiles = self.tiles = {}
+        self._tops_at = {}
         self.version += 1
         self._generation = -1  # (a paint meanwhile cuts the tiles itself)
         generation, scene = self.scene.generation, self.scene
@@ -379,11 +383,15 @@ class SummaryLayer:
                 self._place(item, tile)
             if n % _PAUSE_EVERY == _PAUSE_EVERY - 1:
                 yield
+                if self.tiles is not tiles:
+                    return
         for i, li in enumerate(scene.links):
             li.layer, li.order = self, i
             self._register(li)
             if i % _PAUSE_EVERY == _PAUSE_EVERY - 1:
                 yield
+                if self.tiles is not tiles:
+                    return
         self._generation = generation
 
     def _bury(self, tiles: Iterable[Tile]) -> None:
@@ -434,6 +442,8 @@ class SummaryLayer:
     def _preparing_far(self) -> Iterator[None]:
         if not self.current():
             yield from self._cutting()
+            if not self.current():
+                return  # (another cut took over: the next preparation begins again)
         for tile in list(self.tiles.values()):
             if tile.boxes is None or tile.lines is None:
                 yield from tile.gathering()
@@ -448,6 +458,8 @@ class SummaryLayer:
         paint; a drawer opened under the view, 60-80 ms)."""
         if not self.current():
             yield from self._cutting()
+            if not self.current():
+                return  # (another cut took over, and prepares after it)
             self._warm(self._generation, list(self.tiles.values()))
         for tile in list(self.tiles.values()):
             if tile.bounds.intersects(exposed):
