@@ -80,9 +80,13 @@ class Catalog:
             self.db.execute("PRAGMA foreign_keys=ON")
             version = self.db.execute("PRAGMA user_version").fetchone()[0]
         except sqlite3.DatabaseError as err:
-            raise CatalogError(f"catalog {self.path} cannot be opened: {err}; move it aside to start a fresh one") from None
+            raise CatalogError(
+                f"catalog {self.path} cannot be opened: {err}; move it aside to start a fresh one"
+            ) from None
         if version > SCHEMA_VERSION:
-            raise CatalogError(f"catalog {self.path} was written by a newer SANplan (schema {version}); upgrade SANplan")
+            raise CatalogError(
+                f"catalog {self.path} was written by a newer SANplan (schema {version}); upgrade SANplan"
+            )
         with self.db:
             while version < SCHEMA_VERSION:
                 MIGRATIONS[version](self.db)

@@ -143,7 +143,13 @@ def schedule_rows(topo: Topology) -> list[dict[str, Any]]:
         )
         switch_end = b if b["kind"] == "switch_port" else None
         key = (
-            (0, _natural(switch_end["rack"]), -(switch_end["u"] or 0), _natural(switch_end["device"]), switch_end["index"])
+            (
+                0,
+                _natural(switch_end["rack"]),
+                -(switch_end["u"] or 0),
+                _natural(switch_end["device"]),
+                switch_end["index"],
+            )
             if switch_end
             else (1, _natural(a["rack"]), -(a["u"] or 0), _natural(a["device"]), 0)
         )

@@ -11,7 +11,18 @@ import pytest
 from catalogs.catalog import BUILTIN_PATH, SCHEMA_VERSION, Catalog, CatalogError, load_builtin, validate_part
 from planner.figures import FIGURE_SETS, figure, layout_throughput
 
-PAPER_PARTS = ["7040-681", "7040-61D", "FC6239", "2109-F32", "FAStT600", "FAStT600-Turbo", "FAStT900", "ESS800", "EXP700", "DRV-36G-15K"]
+PAPER_PARTS = [
+    "7040-681",
+    "7040-61D",
+    "FC6239",
+    "2109-F32",
+    "FAStT600",
+    "FAStT600-Turbo",
+    "FAStT900",
+    "ESS800",
+    "EXP700",
+    "DRV-36G-15K",
+]
 
 
 def test_every_part_the_papers_name_is_built_in():
@@ -55,15 +66,21 @@ def test_layout_lookup_table1_and_estimates():
 def test_catalog_database_and_user_parts_survive_builtin_upgrade(tmp_path):
     path = tmp_path / "catalog.sqlite"
     cat = Catalog(path)
-    mine = {"id": "MY-HBA", "kind": "hba", "name": "4 Gb HBA", "ports": 2,
-            "figures": {"hba": {"rated": {"value": 400, "source": "vendor sheet"}}}}
+    mine = {
+        "id": "MY-HBA",
+        "kind": "hba",
+        "name": "4 Gb HBA",
+        "ports": 2,
+        "figures": {"hba": {"rated": {"value": 400, "source": "vendor sheet"}}},
+    }
     cat.add_user_part(mine)
     assert cat["MY-HBA"]["name"] == "4 Gb HBA"
     assert [p["id"] for p, user in cat.parts(kind="hba") if user] == ["MY-HBA"]
     cat.close()
     # a newer built-in catalog replaces the built-in rows; the user's part stays
     text = re.sub(r"catalog_version = \d+", "catalog_version = 99", BUILTIN_PATH.read_text()).replace(
-        'name = "2 Gb Fibre Channel PCI-X adapter, 1 port"', 'name = "FC 6239 renamed"')
+        'name = "2 Gb Fibre Channel PCI-X adapter, 1 port"', 'name = "FC 6239 renamed"'
+    )
     newer = tmp_path / "parts.toml"
     newer.write_text(text)
     cat = Catalog(path, builtin_path=newer)

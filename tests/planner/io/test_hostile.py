@@ -234,6 +234,8 @@ def test_a_multi_fabric_zoning_export_is_written_all_or_none(monkeypatch, tmp_pa
         return real_fdopen(fd, *args, **kwargs)
 
     monkeypatch.setattr("os.fdopen", failing_fdopen)
-    with pytest.raises(ExportError, match="not written \\(No space left on device\\); no file of this export was written"):
+    with pytest.raises(
+        ExportError, match="not written \\(No space left on device\\); no file of this export was written"
+    ):
         write_zoning(topo, "brocade", tmp_path / "zones.txt")
     assert list(tmp_path.iterdir()) == []
