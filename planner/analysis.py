@@ -127,16 +127,23 @@ class Analysis:
         return out
 
 
-def binding_kinds(topo: Topology, result: Analysis) -> list[tuple[str, int]]:
-    """(kind, number of paths it binds), most paths first: which kind of hop limits the design
-    (the headline's "bound by"; worked out in the editor's analysis lane with the result)."""
+def binding_counts(topo: Topology, result: Analysis) -> dict[str, int]:
+    """Kind of hop -> number of paths a hop of that kind binds, the kinds in the order their
+    first binding hop comes in the paths (the sizing and growth reports: the first of the kinds
+    binding most paths is the one they name)."""
     counts: dict[str, int] = {}
     for cid, n in result.binding_hops().items():
         load, comp = result.components.get(cid), topo.get(cid)
         kind = load.kind if load is not None else comp.kind if comp is not None else ""
         if kind:
             counts[kind] = counts.get(kind, 0) + n
-    return sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+    return counts
+
+
+def binding_kinds(topo: Topology, result: Analysis) -> list[tuple[str, int]]:
+    """(kind, number of paths it binds), most paths first: which kind of hop limits the design
+    (the headline's "bound by"; worked out in the editor's analysis lane with the result)."""
+    return sorted(binding_counts(topo, result).items(), key=lambda kv: (-kv[1], kv[0]))
 
 
 class AnalysisError(ValueError):

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from planner import edit
-from planner.analysis import Analysis
+from planner.analysis import Analysis, binding_counts
 from planner.assist.base import token
 from planner.assist.lvm import build_lvm
 from planner.assist.san import _cable_switch, host_ports_in_order
@@ -97,11 +97,8 @@ class Growth:
     notes: list[str] = field(default_factory=list)
 
     def binding_kinds(self) -> dict[str, int]:
-        out: dict[str, int] = {}
-        for hid, n in self.analysis.binding_hops().items():
-            kind = self.topology[hid].kind
-            out[kind] = out.get(kind, 0) + n
-        return out
+        """Hop kind -> paths it binds in the analysis of the grown design."""
+        return binding_counts(self.topology, self.analysis)
 
     def meets(self) -> bool:
         return meets(self.analysis, self.target_read, self.target_write)

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from planner import edit
-from planner.analysis import Analysis, analyze
+from planner.analysis import Analysis, analyze, binding_counts
 from planner.assist.base import token
 from planner.assist.lvm import build_lvm
 from planner.assist.san import cable_asic_local, host_ports_in_order, zone_for_multipath
@@ -96,11 +96,7 @@ class Sizing:
 
     def binding_kinds(self) -> dict[str, int]:
         """Hop kind -> paths it binds in the analysis of the result."""
-        out: dict[str, int] = {}
-        for hid, n in self.analysis.binding_hops().items():
-            kind = self.topology[hid].kind
-            out[kind] = out.get(kind, 0) + n
-        return out
+        return binding_counts(self.topology, self.analysis)
 
     def meets(self) -> bool:
         return meets(self.analysis, self.need_read, self.need_write)

@@ -56,10 +56,13 @@ class ElidedLabel(QLabel):
 
     def paintEvent(self, _event) -> None:  # noqa: N802
         painter = QPainter(self)
-        painter.setFont(self.font())
-        painter.setPen(self.palette().color(self.foregroundRole()))
-        text = self.fontMetrics().elidedText(self.text(), Qt.TextElideMode.ElideRight, self.width())
-        painter.drawText(self.rect(), int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter), text)
+        try:
+            painter.setFont(self.font())
+            painter.setPen(self.palette().color(self.foregroundRole()))
+            text = self.fontMetrics().elidedText(self.text(), Qt.TextElideMode.ElideRight, self.width())
+            painter.drawText(self.rect(), int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter), text)
+        finally:  # (ended here, not when the wrapper is freed: a frame kept alive, by a traceback or
+            painter.end()  # a sampling profiler, kept the label's painter open past its paint)
 
 
 class HeadlineBar(QFrame):

@@ -7,7 +7,7 @@ import math
 import pytest
 
 from planner import edit
-from planner.analysis import AnalysisError, analyze, find_paths, max_min_fair
+from planner.analysis import AnalysisError, analyze, binding_counts, binding_kinds, find_paths, max_min_fair
 
 
 def within(value: float, expected: float, pct: float) -> bool:
@@ -64,6 +64,12 @@ def test_seven_drawers_read_and_write(benchmark_design):
     # read: 7 x 2650 drawers, under the 18558 system figure
     assert {benchmark_design[b].kind for b in read.binding_hops()} == {"drawer", "rio_link"}
     assert len(read.paths) == len(write.paths) == 112
+    # by kind: the 70 paths behind the seven link1s, the 42 others behind the system; in the
+    # order of the paths for the sizing reports, most paths first for the headline
+    counts = binding_counts(benchmark_design, write)
+    assert counts == {"rio_link": 70, "server": 42}
+    assert next(iter(counts)) == benchmark_design[write.paths[0].bottleneck].kind
+    assert binding_kinds(benchmark_design, write) == [("rio_link", 70), ("server", 42)]
 
 
 def test_drawers_scale_linearly(parts):
