@@ -43,8 +43,13 @@ if TYPE_CHECKING:
 FILTER_ROLE = Qt.ItemDataRole.UserRole + 2
 PATH_ROLE = Qt.ItemDataRole.UserRole + 3
 
-#: how many rows (the first shown) the first sizing of the columns measures (see PathsPanel._size_columns)
+#: how many rows (the first shown) the first sizing of the columns measures (see PathsPanel._sizing_columns)
 SIZING_ROWS = 200
+#: ... and sizes its columns a slice of about this long at a time, one column at least, between
+#: turns of the event loop (all six in one turn took 11-14 ms on the 16x site, on a machine where
+#: the turn it shared with a paint then blocked the editor 40-90 ms: a design opened, a scenario
+#: shown)
+SIZE_SLICE_S = 0.004
 COLUMNS = ("HBA port", "Host port", "Logical drive", "MB/s", "Binding hop", "Hop utilization")
 COL_MBPS, COL_HOP, COL_UTIL = 3, 4, 5
 #: the attributes a component's label is made of (:func:`planner.naming.label`: names, the
@@ -301,6 +306,10 @@ class PathsPanel(QWidget):
         self.doc = doc
         self._restoring = False
         self._sized = False
+        self._sizing: Iterator[None] | None = None  # the columns being sized (see _size_slice)
+        self._size_timer = QTimer(self)
+        self._size_timer.setSingleShot(True)
+        self._size_timer.timeout.connect(self._size_slice)
         self._chosen: Path | None = None
 
         lay = QVBoxLayout(self)
@@ -396,6 +405,7 @@ class PathsPanel(QWidget):
         self._labelling = None
         self.follow.forget()
         self._sized = False
+        self._sizing = None
         self._chosen = None
         self.model.set_rows([])
         self.summary.setText("Analysing...")
@@ -548,26 +558,53 @@ class PathsPanel(QWidget):
                 if again.hops != chosen.hops or again.bottleneck != chosen.bottleneck:
                     self.doc.highlight_path(again)
         self._explain()
-        if not self._sized and rows:  # once per design, not on every re-analysis, on the next turn
+        if not self._sized and rows:  # once per design, not on every re-analysis, from the next turn
             self._sized = True  # (of the event loop: the rows set and the sizing took 16-20 ms in one)
-            QTimer.singleShot(1, self, self._size_columns)  # (a timer: Qt runs posted calls before timers)
+            self._sizing = self._sizing_columns()
+            self._size_timer.start(1)  # (a timer: Qt runs posted calls before timers)
         self._summarise()
 
-    def _size_columns(self) -> None:
-        """Each column as wide as the widest of a sample of its cells: the first SIZING_ROWS
-        rows shown and the cells with the longest texts. Qt's own sizing measures every row when
-        the view is not laid out yet (a panel shown for the first time): 1,792 paths of the 16x
-        site blocked the editor 0.5-0.8 s. The texts are measured with the view's font, and
-        the cell's margins once per column from Qt's size of one cell (Qt's size of each cell
-        sampled asked Python for several roles of it: 1,236 cells, 50-65 ms). Run on a turn of
-        the event loop after the rows are set (the two took 16-20 ms in one)."""
-        rows, view, proxy = self.model.rows, self.view, self.proxy
-        if not rows:
+    def _size_slice(self) -> None:
+        """Size columns for SIZE_SLICE_S, one at least; the rest on later turns."""
+        if self._sizing is None:
             return
-        shown = [proxy.mapToSource(proxy.index(r, 0)).row() for r in range(min(proxy.rowCount(), SIZING_ROWS))]
+        until = slice_budget.until(SIZE_SLICE_S)
+        if until is None:  # (this turn's other slices took its time)
+            self._size_timer.start(1)
+            return
+        try:
+            for _ in self._sizing:
+                if time.perf_counter() >= until:
+                    self._size_timer.start(0)
+                    return
+            self._sizing = None
+        finally:
+            slice_budget.ended()
+
+    def _sizing_columns(self) -> Iterator[None]:
+        """Each column as wide as the widest of a sample of its cells: the first SIZING_ROWS
+        rows shown and the cells with the longest texts, a column at a time (yielding after
+        each). Qt's own sizing measures every row when the view is not laid out yet (a panel
+        shown for the first time): 1,792 paths of the 16x site blocked the editor 0.5-0.8 s.
+        The texts are measured with the view's font, and the cell's margins once per column
+        from Qt's size of one cell (Qt's size of each cell sampled asked Python for several
+        roles of it: 1,236 cells, 50-65 ms). Run from a turn of the event loop after the rows
+        are set (the two took 16-20 ms in one). Rows set anew meanwhile are sampled from the
+        next column on."""
+        view, proxy = self.view, self.proxy
         grid = 1 if view.showGrid() else 0
         fm = view.fontMetrics()
+        sampled: list[PathRow] | None = None
         for col in range(len(COLUMNS)):
+            rows = self.model.rows
+            if not rows:
+                return
+            if rows is not sampled:  # the rows shown first: the model's own order when nothing is
+                sampled, first = rows, min(proxy.rowCount(), SIZING_ROWS)  # filtered out (the proxy
+                if proxy.rowCount() == len(rows):  # only filters; each call into Qt here waits
+                    shown = list(range(first))  # for the interpreter while a lane computes)
+                else:
+                    shown = [proxy.mapToSource(proxy.index(r, 0)).row() for r in range(first)]
             lengths = [len(r.cells[col]) for r in rows] if col < 3 else [len(_display(r, col)) for r in rows]
             longest = heapq.nlargest(3, range(len(rows)), key=lengths.__getitem__)
             probe = shown[0] if shown else longest[0]
@@ -576,6 +613,7 @@ class PathsPanel(QWidget):
             texts = {_display(rows[i], col) for i in {*shown, *longest}}
             width = max(fm.horizontalAdvance(t) for t in texts) + margin + grid
             view.horizontalHeader().resizeSection(col, max(width, view.horizontalHeader().sectionSizeHint(col)))
+            yield
 
     def _on_filter(self, text: str) -> None:
         self.proxy.setFilterFixedString(text.strip())
