@@ -284,6 +284,14 @@ def _tooltip(row: PathRow, col: int) -> str:
     return row.path.id
 
 
+def _single_shot(owner: QWidget, slot: Any) -> QTimer:
+    """A single-shot timer of ``owner`` that calls ``slot``."""
+    timer = QTimer(owner)
+    timer.setSingleShot(True)
+    timer.timeout.connect(slot)
+    return timer
+
+
 class _FilterOnly(QSortFilterProxyModel):
     """Filters the paths; a sort asked of it (a header clicked) is the source model's."""
 
@@ -307,9 +315,7 @@ class PathsPanel(QWidget):
         self._restoring = False
         self._sized = False
         self._sizing: Iterator[None] | None = None  # the columns being sized (see _size_slice)
-        self._size_timer = QTimer(self)
-        self._size_timer.setSingleShot(True)
-        self._size_timer.timeout.connect(self._size_slice)
+        self._size_timer = _single_shot(self, self._size_slice)
         self._chosen: Path | None = None
 
         lay = QVBoxLayout(self)
