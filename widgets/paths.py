@@ -375,9 +375,7 @@ class PathsPanel(QWidget):
         self._several: frozenset[str] = frozenset()  # the kinds the labelled design has two or more of
         self._labelling: tuple[Any, Iterator[None]] | None = None  # (bundle, its labels made in slices)
         self._wait_until = 0.0  # (see CANVAS_WAIT_S)
-        self._label_timer = QTimer(self)
-        self._label_timer.setSingleShot(True)
-        self._label_timer.timeout.connect(self._label_slice)
+        self._label_timer = _single_shot(self, self._label_slice)
 
     # -- public ---------------------------------------------------------------------------
     def path_at(self, view_row: int) -> Path | None:
