@@ -340,6 +340,7 @@ class BackgroundAnalysis(QObject):
         self._last: tuple[Any, Analysis] | None = None  # (bundle, ruled analysis) last checked
         self._crossed: int | None = None
         self._extras: dict[str, _Extra] = {}  # panels' computations waiting for their revision
+        self._rule_point = giveway.yielding()  # (made afresh for each check)
         self._check_origin: Any = None  # the live design the check lane's copy stands for
         self._canvas: Any = None  # the canvas figures sent last (the next ones say what changed since)
         self._sent: tuple | None = None  # (figures, direction, revision) of the analysis sent last
@@ -632,16 +633,19 @@ class BackgroundAnalysis(QObject):
             return
         if self._fill_failed:  # (once per design: the sets are analysed afresh when shown)
             return
-        lane = self._lane
+        lane, share = self._lane, giveway.Share()
         busy_at = [0.0]  # when the GUI thread was last seen working
 
         def stop() -> bool:
             giveway.pause()  # (the user moves the canvas)
+            if share.contended():  # (the GUI thread, waiting for the interpreter, looks idle)
+                busy_at[0] = time.monotonic()
             while not (lane.queued() or lane.stopped):
                 now = time.monotonic()
                 if not slice_budget.loop_waiting():
                     busy_at[0] = now
                 elif now - busy_at[0] >= FILL_QUIET_S:
+                    share.restart()
                     return False
                 time.sleep(FILL_YIELD_S)  # the GUI thread works: it has the interpreter to itself
             return True
@@ -679,21 +683,23 @@ class BackgroundAnalysis(QObject):
         for direction in wanted:
             if direction not in out:
                 giveway.pause()  # (its totals wait while the user zooms: 10-15 ms of the 16x site's lane)
-                out[direction] = self._direction(job, ids, direction)
+                out[direction] = self._direction(job, ids, direction, giveway.yielding())
         self._behind.update(d for d in self._incs if d not in wanted)  # not kept in step from now on
 
-    def _direction(self, job: _Job, ids: set[str], direction: str) -> Analysis:
+    def _direction(self, job: _Job, ids: set[str], direction: str, pause: Any = None) -> Analysis:
         """The analysis of one direction after the edits ``ids``. One skipped for an edit since
         is brought up to date too: the parts that edit re-made in the shared partition are new
-        to it, and its update allocates them."""
+        to it, and its update allocates them. ``pause``: see IncrementalAnalysis.update."""
         topo = self._replica.topo  # type: ignore[union-attr]
         inc = self._incs.get(direction)
         if inc is None:
-            inc = self._incs[direction] = IncrementalAnalysis(topo, job.figures, direction, partition=self._partition)
-            return inc.analysis
+            inc = self._incs[direction] = IncrementalAnalysis(
+                topo, job.figures, direction, partition=self._partition, pause=pause
+            )
+            return inc.analysis  # type: ignore[return-value]
         skipped = direction in self._behind or inc.analysis is None
         self._behind.discard(direction)
-        return inc.update(ids, token=topo.revision) if ids or skipped else inc.analysis  # type: ignore[return-value]
+        return inc.update(ids, token=topo.revision, pause=pause) if ids or skipped else inc.analysis  # type: ignore[return-value]
 
     # -- the check lane ------------------------------------------------------------------------
     def _check(self, items: list) -> None:
@@ -741,6 +747,7 @@ class BackgroundAnalysis(QObject):
         try:
             with gc_paused():  # an edit meanwhile stops it: its own check follows
                 topo = self._check_replica.topo
+                self._rule_point = giveway.yielding()
                 findings = check(topo, bundle.figures, ruled.direction, analysis=ruled, stop=self._rule_due)
         except CheckStopped:
             return
@@ -754,8 +761,9 @@ class BackgroundAnalysis(QObject):
 
     def _rule_due(self) -> bool:
         """Asked by the check before each rule: whether to stop (an edit arrived), once any
-        gesture on the canvas is over (see widgets.giveway)."""
-        giveway.pause()
+        gesture on the canvas is over, after a sleep while the GUI thread works (see
+        widgets.giveway.yielding)."""
+        self._rule_point()
         return self._lane.pending()
 
     def _cross_check(self) -> None:

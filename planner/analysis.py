@@ -31,7 +31,7 @@ from typing import Any
 
 from planner.capacity import Capacities as _Capacities
 from planner.demand import WorkloadResult, demand_model, workload_results
-from planner.fairshare import max_min_fair
+from planner.fairshare import PAUSE_EVERY, max_min_fair
 from planner.figures import DIRECTIONS, FIGURE_SETS, Figure
 from planner.gcpause import gc_paused
 from planner.maxflow import max_flow as _max_flow
@@ -425,10 +425,12 @@ class _HopTable:
         self.path_loads: list[list[Load]] = []
         self._seen: dict[str, tuple[Load, int]] = {}  # hop id -> (its Load, its capacity index or -1)
 
-    def add(self, paths: Iterable[Path]) -> None:
-        """Register ``paths`` (after those added before)."""
+    def add(self, paths: Iterable[Path], pause: Callable[[], None] | None = None) -> None:
+        """Register ``paths`` (after those added before); ``pause``: as for :func:`allocate`."""
         seen, new = self._seen, self._new
-        for p in paths:
+        for n, p in enumerate(paths):
+            if pause is not None and n % PAUSE_EVERY == 0:
+                pause()
             fl: list[int] = []
             pl: list[Load] = []
             for hid in p.hops:
@@ -513,10 +515,14 @@ class _Mixed:
             return [(self.index[(ld.id, k)], c) for k, c in (("r", share), ("w", 1.0 - share)) if c > 0]
         return [(self.index[(ld.id, "s")], share + (1.0 - share) * rc / wc)]
 
-    def table(self, paths: list[Path], shares: list[float]) -> tuple[list[list[int]], list[list[float]]]:
+    def table(
+        self, paths: list[Path], shares: list[float], pause: Callable[[], None] | None = None
+    ) -> tuple[list[list[int]], list[list[float]]]:
         flows: list[list[int]] = []
         coefs: list[list[float]] = []
-        for p, share in zip(paths, shares):
+        for n, (p, share) in enumerate(zip(paths, shares)):
+            if pause is not None and n % PAUSE_EVERY == 0:
+                pause()
             fl: list[int] = []
             co: list[float] = []
             pl: list[Load] = []
@@ -660,28 +666,32 @@ def allocate(
     options: tuple[str, str, str, float | None],
     demands: list[float] | None,
     table: _HopTable | None = None,
+    pause: Callable[[], None] | None = None,
 ) -> Allocation:
     """Share the hops' capacities among ``paths`` max-min fairly, each path up to its demand
     (``demands``, parallel to ``paths``; None: none). ``options`` are the analysis's (figures,
     direction, source, read_pct). Sets each path's rate, read and write parts and bottleneck;
     the hops' loads are summed in path order. Paths that share no capacity-limited hop with
     other paths outside ``paths`` get the same result here as in a whole-design run. ``table``:
-    the hop table of ``paths`` already built (single-direction runs; see :func:`_search`)."""
+    the hop table of ``paths`` already built (single-direction runs; see :func:`_search`).
+    ``pause`` (optional): called every few paths and steps of the filling, a background
+    caller's point to give way (it may wait, or raise to abandon the allocation: nothing of the
+    design is changed before the paths' results are written, at the end)."""
     figures, direction, source, read_pct = options
     if direction == "mixed":
         shares = path_read_shares(topo, paths, read_pct)
         mixed = _Mixed(topo, _Capacities(topo, figures, "read", source), _Capacities(topo, figures, "write", source))
-        flows, coefs = mixed.table(paths, shares)
+        flows, coefs = mixed.table(paths, shares, pause)
         loads, hop_ids, path_loads = mixed.loads, mixed.hop_ids, mixed.path_loads
-        rates, bott = max_min_fair(flows, mixed.caps, coefs, demands)
+        rates, bott = max_min_fair(flows, mixed.caps, coefs, demands, pause)
         new_load: Callable[[Component], Load] = mixed.load
     else:
         shares = [1.0 if direction == "read" else 0.0] * len(paths)
         if table is None:
             table = _HopTable(topo, _Capacities(topo, figures, direction, source))
-            table.add(paths)
+            table.add(paths, pause)
         loads, hop_ids, path_loads = table.loads, table.hop_ids, table.path_loads
-        rates, bott = max_min_fair(table.flows, table.caps, demands=demands)
+        rates, bott = max_min_fair(table.flows, table.caps, demands=demands, pause=pause)
         new_load = functools.partial(_single_load, table.cap)
     for p, s, r, b, lds in zip(paths, shares, rates, bott, path_loads):
         if b is None and math.isinf(r):  # no constraint and no demand: the rate is unknown

@@ -13,7 +13,11 @@ from __future__ import annotations
 
 import heapq
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+
+#: how many steps of a filling (a constraint saturated, a flow held at its demand) between two
+#: calls of its ``pause`` point
+PAUSE_EVERY = 16
 
 
 def max_min_fair(
@@ -21,6 +25,7 @@ def max_min_fair(
     capacity: list[float],
     coef: list[list[float]] | None = None,
     demands: list[float] | None = None,
+    pause: Callable[[], None] | None = None,
 ) -> tuple[list[float], list[int | None]]:
     """Max-min fair rates by progressive filling, each flow up to its demand.
 
@@ -29,7 +34,9 @@ def max_min_fair(
     (> 0); ``coef`` (optional, parallel to ``flows``) how much of a constraint one unit of the
     flow's rate uses (> 0; default 1: a mixed path uses its read share of a read capacity);
     ``demands`` (optional) each flow's upper bound (math.inf: none): a flow stops rising at its
-    demand and leaves the rest to the others.
+    demand and leaves the rest to the others. ``pause`` (optional) is called every
+    :data:`PAUSE_EVERY` steps and between groups: a background caller's point to give way (it
+    may wait, or raise to abandon the filling).
     Returns (rate per flow, binding constraint index per flow, or None for a flow held at its
     demand or with no constraint: rate inf when it has neither). Complexity O(L log l + F log f)
     for L = total path length, F flows, and l, f those of the largest group of flows that share
@@ -39,10 +46,12 @@ def max_min_fair(
     """
     groups = _independent(flows, len(capacity))
     if len(groups) <= 1:
-        return _fill(flows, capacity, coef, demands)
+        return _fill(flows, capacity, coef, demands, pause)
     rate: list[float] = [math.inf] * len(flows)
     bott: list[int | None] = [None] * len(flows)
     for fs in groups:
+        if pause is not None:
+            pause()
         hs = sorted({h for f in fs for h in flows[f]})  # the group's constraints, in their order
         local = {h: i for i, h in enumerate(hs)}
         r, b = _fill(
@@ -50,6 +59,7 @@ def max_min_fair(
             [capacity[h] for h in hs],
             [coef[f] for f in fs] if coef is not None else None,
             [demands[f] for f in fs] if demands is not None else None,
+            pause,
         )
         for f, rf, bf in zip(fs, r, b):
             rate[f] = rf
@@ -89,12 +99,17 @@ def _fill(
     capacity: list[float],
     coef: list[list[float]] | None,
     demands: list[float] | None,
+    pause: Callable[[], None] | None = None,
 ) -> tuple[list[float], list[int | None]]:
     """Progressive filling of one set of flows (see :func:`max_min_fair`)."""
     fill = _Filling(flows, capacity, coef)
     capped = sorted(((d, f) for f, d in enumerate(demands or ()) if d < math.inf), reverse=True)  # pop: lowest
     heap = fill.heap
+    steps = 0
     while heap or capped:
+        steps += 1
+        if pause is not None and steps % PAUSE_EVERY == 0:
+            pause()
         while heap and (heap[0][3] != fill.version[heap[0][2]] or fill.active[heap[0][2]] == 0):
             heapq.heappop(heap)
         if capped and (not heap or round(capped[-1][0], 6) <= heap[0][0]):

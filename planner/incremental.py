@@ -38,7 +38,7 @@ against O(whole design) of path search and allocation for a full analysis.
 
 from __future__ import annotations
 
-import copy
+import time
 import weakref
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -57,188 +57,15 @@ from planner.analysis import (
 )
 from planner.demand import demand_model, workload_results
 from planner.gcpause import gc_paused
-from planner.model import Component, Event, Topology
+from planner.model import Component, Topology
 from planner.part_search import PLACING as _PLACING
 from planner.part_search import PLACING_REFS as _PLACING_REFS
 from planner.part_search import REFS as _REFS
 from planner.part_search import lockstep
 from planner.part_search import near_ids as _near
+from planner.replica import _REPLICAS, Delta, Replica
 
-#: the designs kept in step by :meth:`Replica.apply`: a changed component there is a new object
-#: and the old one is never changed, so a part's old components say what they were connected to
-_REPLICAS: weakref.WeakSet[Topology] = weakref.WeakSet()
-
-
-# -- deltas and the replica ---------------------------------------------------------------------
-
-
-@dataclass
-class Delta:
-    """What an edit changed, with copies of the changed components (safe to hand to a worker).
-
-    ``components``: id -> (copy, creation order, index among its siblings or -1 when it stayed
-    where it was); ``removed``: ids no longer in the design; ``parts``: part id -> a copy of its
-    figures (None: removed); ``meta``: a copy of the metadata when it changed; ``revision``:
-    the design's revision after the edit.
-    """
-
-    revision: int = 0
-    components: dict[str, tuple[Component, int, int]] = field(default_factory=dict)
-    removed: tuple[str, ...] = ()
-    parts: dict[str, dict[str, Any] | None] = field(default_factory=dict)
-    meta: dict[str, Any] | None = None
-
-    @classmethod
-    def from_events(cls, topo: Topology, events: Iterable[Event]) -> Delta:
-        """The delta of ``events`` (as :meth:`Topology.subscribe` delivered them) against
-        ``topo`` as it is now. Cost O(changed components + their siblings)."""
-        ids: dict[str, None] = {}
-        moved: set[str] = set()
-        part_ids: dict[str, None] = {}
-        meta = False
-        for ev in events:
-            if ev.type in ("added", "removed", "changed"):
-                ids[ev.id] = None
-                if ev.type == "added" or ev.key == "parent":
-                    moved.add(ev.id)
-            elif ev.type == "parts":
-                part_ids[ev.id] = None
-            elif ev.type == "meta":
-                meta = True
-        comps: dict[str, tuple[Component, int, int]] = {}
-        removed = []
-        places = _places(topo, moved)
-        for cid in ids:
-            c = topo.get(cid)
-            if c is None:
-                removed.append(cid)
-                continue
-            if cid not in moved:
-                index = -1
-            elif c.parent in places:
-                index = places[c.parent][cid]
-            else:
-                index = topo._children[c.parent].index(cid)
-            comps[cid] = (c.copy(), topo.seq_of(cid), index)
-        parts = {pid: copy.deepcopy(topo.parts.get(pid)) for pid in part_ids}
-        return cls(topo.revision, comps, tuple(removed), parts, copy.deepcopy(topo.meta) if meta else None)
-
-    @property
-    def ids(self) -> set[str]:
-        """Every component id the edit touched (changed, added or removed)."""
-        return set(self.components) | set(self.removed)
-
-
-#: more components added or moved under one parent than this: their places among its
-#: children are read from one pass over them (a server undone on the 16x site adds 224 cables
-#: among 5,000 top-level components: 224 searches of that list, 1.2 ms of the edit's turn)
-_PLACES_FROM = 4
-
-
-def _places(topo: Topology, moved: set[str]) -> dict[str | None, dict[str, int]]:
-    """Child id -> its place among its parent's children, for the parents of more than
-    :data:`_PLACES_FROM` of ``moved``."""
-    under: dict[str | None, int] = {}
-    for cid in moved:
-        c = topo.get(cid)
-        if c is not None:
-            under[c.parent] = under.get(c.parent, 0) + 1
-    return {
-        parent: {x: i for i, x in enumerate(topo._children[parent])} for parent, n in under.items() if n > _PLACES_FROM
-    }
-
-
-class Replica:
-    """A copy of a design kept in step by :class:`Delta` s (for a worker thread).
-
-    ``Replica(topo)`` copies ``topo`` once (:meth:`Topology.clone`); :meth:`apply` then brings
-    it up to date with each edit's delta, keeping the design order, the order of children and
-    the reference index exactly as in the original. Observers of the replica get no events.
-    """
-
-    def __init__(self, topo: Topology) -> None:
-        self.topo = topo.clone()
-        for cid, kids in topo._children.items():  # the original's order of children, not creation order
-            self.topo._children[cid] = list(kids)
-
-    def apply(self, delta: Delta) -> None:
-        """Apply one edit's delta. Cost O(changed components + their siblings)."""
-        t = self.topo
-        _REPLICAS.add(t)
-        gone = [cid for cid in delta.removed if cid in t]
-        self._detach_all([t._components[cid] for cid in gone])
-        for cid in gone:
-            comp = t._components.pop(cid)
-            t._index_refs(comp, add=False)
-            del t._by_kind[comp.kind][cid]
-            del t._seq[cid]
-            t.positions.pop(cid, None)
-            if not t._children.get(cid):
-                t._children.pop(cid, None)
-        inserts = []
-        for cid, (comp, seq, index) in delta.components.items():
-            old = t._components.get(cid)
-            comp = comp.copy()
-            if old is not None and (index >= 0 or old.parent != comp.parent):
-                self._detach(old)
-            if old is None or index >= 0 or old.parent != comp.parent:
-                inserts.append((index, seq, comp))
-            self._put(old, comp, seq)
-        for index, _, comp in sorted(inserts, key=lambda x: (x[0] < 0, x[0], x[1])):
-            siblings = t._children.setdefault(comp.parent, [])
-            siblings.insert(len(siblings) if index < 0 else index, comp.id)
-        for pid, part in delta.parts.items():
-            if part is None:
-                t.parts.pop(pid, None)
-            else:
-                t.parts[pid] = copy.deepcopy(part)
-        if delta.meta is not None:
-            t.meta = copy.deepcopy(delta.meta)
-        t.revision = delta.revision
-
-    def _detach(self, comp: Component) -> None:
-        siblings = self.topo._children.get(comp.parent)
-        if siblings is not None and comp.id in siblings:
-            siblings.remove(comp.id)
-
-    def _detach_all(self, comps: list[Component]) -> None:
-        """Take ``comps`` out of their parents' children: in one pass over a parent's list for
-        more than :data:`_PLACES_FROM` of them (a server deleted on the 16x site: its 224 cables
-        searched for and removed one by one among 5,000 top-level components, 5-6 ms)."""
-        under: dict[str | None, list[Component]] = {}
-        for comp in comps:
-            under.setdefault(comp.parent, []).append(comp)
-        for parent, taken in under.items():
-            siblings = self.topo._children.get(parent)
-            if siblings is not None and len(taken) > _PLACES_FROM:
-                ids = {c.id for c in taken}
-                siblings[:] = [cid for cid in siblings if cid not in ids]
-            else:
-                for comp in taken:
-                    self._detach(comp)
-
-    def _put(self, old: Component | None, comp: Component, seq: int) -> None:
-        t = self.topo
-        if old is not None:
-            t._index_refs(old, add=False)
-            if old.kind != comp.kind:
-                del t._by_kind[old.kind][old.id]
-                t._by_kind[comp.kind][comp.id] = None
-                t._disordered()
-        else:
-            t._by_kind[comp.kind][comp.id] = None
-        if old is None or t._seq[comp.id] != seq:
-            if old is not None and t._seq[comp.id] != seq:
-                t._disordered()
-            elif seq < t._next_seq:
-                t._appended_late(comp.kind)  # a new component: appended below
-            t._seq[comp.id] = seq
-            t._next_seq = max(t._next_seq, seq + 1)
-        t._components[comp.id] = comp
-        t._index_refs(comp, add=True)
-
-
-# -- the incremental analysis --------------------------------------------------------------------
+__all__ = ["Delta", "IncrementalAnalysis", "Partition", "Replica", "part_users"]
 
 
 @dataclass
@@ -289,6 +116,31 @@ class _Gathered:
     demand: Any = None
     caps: list | None = None
     index: dict[int, int] = field(default_factory=dict)  # id(path) -> its place in ``paths``
+
+
+class _Stopped(Exception):
+    """A prefill's ``stop`` said stop inside a part's allocation (see :func:`_pause_point`)."""
+
+
+#: the least time between two calls of a prefill's ``stop`` inside a part's allocation (a part
+#: of the 16x site takes 6 ms: the GUI thread, once busy, waits no longer for the interpreter)
+PAUSE_S = 0.0003
+
+
+def _pause_point(stop: Callable[[], bool]) -> Callable[[], None]:
+    """The pause point given to a part's allocation by :meth:`IncrementalAnalysis.prefill`:
+    asks ``stop`` (which may wait while the editor works) every :data:`PAUSE_S` at most, and
+    raises :class:`_Stopped` when it says stop."""
+    last = [time.perf_counter()]
+
+    def pause() -> None:
+        now = time.perf_counter()
+        if now - last[0] >= PAUSE_S:
+            if stop():
+                raise _Stopped
+            last[0] = time.perf_counter()
+
+    return pause
 
 
 def _gained(old: Any, new: Any, many: bool) -> list[str] | None:
@@ -580,6 +432,7 @@ class IncrementalAnalysis:
         read_pct: float | None = None,
         partition: Partition | None = None,
         deferred: bool = False,
+        pause: Callable[[], None] | None = None,
     ) -> None:
         _check_options(figures, direction, source, read_pct)
         if partition is not None and partition.topo is not topo:
@@ -596,7 +449,7 @@ class IncrementalAnalysis:
                 raise ValueError("a deferred analysis needs a partition split already")
         elif self.partition.parts or not len(topo):  # split already (for other options)
             with gc_paused():
-                self.analysis = self._refresh([])
+                self.analysis = self._refresh([], pause)
         else:
             self.analysis = self.rebuild()
 
@@ -620,25 +473,31 @@ class IncrementalAnalysis:
             self.analysis = self._refresh([])
             return self.analysis
 
-    def update(self, changed: Delta | Iterable[str], token: Any = None) -> Analysis:
+    def update(
+        self, changed: Delta | Iterable[str], token: Any = None, pause: Callable[[], None] | None = None
+    ) -> Analysis:
         """The analysis after an edit that changed ``changed`` (a :class:`Delta`, already
         applied to the analysed design, or component ids, removed ones included, and those of
         :func:`part_users` when part figures changed: a Delta adds those itself). ``token``
         names the change for a shared partition (the analyses for other options pass the same
-        token and reuse the split); None: split now."""
+        token and reuse the split); None: split now. ``pause``: called every few paths of the
+        parts allocated (see :func:`~planner.analysis.allocate`; a caller's point to give way:
+        it may wait, not raise)."""
         if isinstance(changed, Delta):
             changed = changed.ids | part_users(self.topo, changed.parts)
         with gc_paused():
             fresh = self.partition.split_change(set(changed), token)
             before = self.analysis
-            self.analysis = self._refresh(fresh)
+            self.analysis = self._refresh(fresh, pause)
             self.analysis.touched = (weakref.ref(before), self._touched) if before is not None else None
         return self.analysis
 
     def prefill(self, stop: Callable[[], bool] = lambda: False) -> bool:
         """Allocate, a part at a time until ``stop()``, the parts of the partition (split for
         the design as it is) not allocated yet: all of a ``deferred`` analysis, those re-made
-        since for one not kept in step; whether none is left. The next :meth:`update` assembles
+        since for one not kept in step; whether none is left. ``stop`` is asked every
+        :data:`PAUSE_S` at most, inside a part's allocation too (a part stopped in is
+        allocated afresh next time; ``stop`` may wait while the editor works). The next :meth:`update` assembles
         the result and allocates only what is left (the editor fills the figure sets not shown
         while idle: 75 ms of the 16x site's first switch, 141, was this allocation)."""
         parts, allocs = self.parts, self.alloc
@@ -654,10 +513,12 @@ class IncrementalAnalysis:
             return False
         with gc_paused():
             got = self._copies(todo)
-            for key in todo:
-                if stop():
-                    return False
-                self._allocate(key, got)
+            pause = _pause_point(stop)
+            try:
+                for key in todo:
+                    self._allocate(key, got, pause)
+            except _Stopped:  # (the part stays as copied: allocated afresh next time)
+                return False
         return True
 
     def _copies(self, todo: list[int]) -> _Gathered:
@@ -679,13 +540,17 @@ class IncrementalAnalysis:
             got.index = {id(p): i for i, p in enumerate(got.paths)}
         return got
 
-    def _allocate(self, key: int, got: _Gathered) -> None:
-        """Share out part ``key``'s paths (copied by :meth:`_copies`) under the options."""
+    def _allocate(self, key: int, got: _Gathered, pause: Callable[[], None] | None = None) -> None:
+        """Share out part ``key``'s paths (copied by :meth:`_copies`) under the options;
+        ``pause``: as for :func:`~planner.analysis.allocate` (the part is left not done when it
+        raises)."""
         part, mine_alloc = self.parts[key], self.alloc[key]
         own = mine_alloc.paths
         caps, index = got.caps, got.index
         mine = [caps[index[id(p)]] for p in own] if caps is not None else None
-        alloc = allocate(self.topo, own, self.options, mine)
+        if pause is not None:
+            pause()
+        alloc = allocate(self.topo, own, self.options, mine, pause=pause)
         mine_alloc.host, mine_alloc.switch = path_sums(self.topo, own, alloc.path_loads)
         mine_alloc.loads, mine_alloc.idle, mine_alloc.rates = alloc.loads, alloc.idle(part.comps), alloc.rates
         first: dict[str, Load] = {}
@@ -697,7 +562,7 @@ class IncrementalAnalysis:
         mine_alloc.done = True
 
     # -- the result ---------------------------------------------------------------------------
-    def _refresh(self, fresh: list[int]) -> Analysis:
+    def _refresh(self, fresh: list[int], pause: Callable[[], None] | None = None) -> Analysis:
         """Allocate the fresh parts (and any this analysis has not allocated yet) and assemble
         the whole analysis in the design's order."""
         t = self.topo
@@ -712,7 +577,7 @@ class IncrementalAnalysis:
         self._touched = touched  # whose figures may differ from the analysis before
         got = self._copies(todo)
         for key in todo:
-            self._allocate(key, got)
+            self._allocate(key, got, pause)
         paths, standby, unreachable, runs, demand = got.paths, got.standby, got.unreachable, got.runs, got.demand
         loads = self._loads(paths, runs)
         idle = [(t._seq[cid], cid, ld) for key in parts for cid, ld in allocs[key].idle.items()]

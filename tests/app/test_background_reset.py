@@ -565,7 +565,7 @@ def test_the_mixed_analysis_left_is_kept_and_brought_up_to_date_when_shown_again
 def test_the_figure_sets_not_shown_are_filled_while_idle_and_a_switch_only_assembles(qtbot, parts, monkeypatch):
     """Once the editor has been quiet (IDLE_S), the analysis lane fills the read and write
     analyses of the figure sets not shown, a part at a time; an edit arriving meanwhile stops it
-    after the part under way and is analysed next (the rest is filled when quiet again). A
+    in or after the part under way and is analysed next (the rest is filled when quiet again). A
     switch to a filled set then allocates no part, only assembles: what a full analysis and
     check give. (The 16x site's first switch: 141 ms, 75 of them this allocation.)"""
     import threading
@@ -585,13 +585,13 @@ def test_the_figure_sets_not_shown_are_filled_while_idle_and_a_switch_only_assem
         finally:
             filling.discard(id(inc))
 
-    def allocating(inc, key, got):
+    def allocating(inc, key, got, pause=None):
         if id(inc) in filling:
             log.append(("fill", inc.options[0]))
             if not held.is_set():  # the first: held until an edit is queued
                 held.set()
                 go.wait(10)
-        return allocate(inc, key, got)
+        return allocate(inc, key, got, pause)
 
     def updating(inc, *args, **kwargs):
         log.append(("update", inc.options[0]))
@@ -609,7 +609,7 @@ def test_the_figure_sets_not_shown_are_filled_while_idle_and_a_switch_only_assem
     go.set()
     _assert_like_a_full_run(doc)
     first = log.index(("update", "planning"))
-    assert log[:first] == [("fill", "rated")]  # stopped after the part under way (the first set filled)
+    assert log[:first] == [("fill", "rated")]  # stopped in the part under way (the first set filled)
     qtbot.waitUntil(lambda: bg.filled("measured") and bg.filled("rated"), timeout=10000)
     doc.set_figures("measured")
     _assert_like_a_full_run(doc)

@@ -107,3 +107,60 @@ def test_independent_groups_filled_apart_give_the_same_rates(net, data):
     )
     assert len(_independent(flows, len(caps))) >= copies
     assert max_min_fair(flows, caps, coef, demands) == _fill(flows, caps, coef, demands)
+
+
+@settings(max_examples=100, deadline=None)
+@given(networks(weighted=True))
+def test_a_pause_point_is_called_and_changes_nothing(net):
+    """A background caller's pause point (planner.fairshare, ``pause``): called between groups
+    and every PAUSE_EVERY steps of a filling, the rates and bottlenecks the same as without."""
+    from planner.fairshare import PAUSE_EVERY
+
+    flows, caps, coef = net
+    nh = len(caps)
+    flows = [[h + k * nh for h in f] for k in range(3) for f in flows]  # three groups side by side
+    caps, coef = caps * 3, coef * 3 if coef is not None else None
+    calls: list[int] = []
+    assert max_min_fair(flows, caps, coef, pause=lambda: calls.append(1)) == max_min_fair(flows, caps, coef)
+    assert len(calls) >= 3
+    # one group of 3 * PAUSE_EVERY steps: a flow on each constraint, one across them all
+    n = 3 * PAUSE_EVERY
+    chain = [[h] for h in range(n)] + [list(range(n))]
+    calls.clear()
+    widths = [float(h + 1) for h in range(n)]
+    assert max_min_fair(chain, widths, pause=lambda: calls.append(1)) == max_min_fair(chain, widths)
+    assert len(calls) >= 2
+
+
+@pytest.mark.parametrize("direction", ["read", "mixed"])
+def test_an_allocation_given_way_in_is_abandoned_whole_or_the_same(parts, direction):
+    """planner.analysis.allocate with a pause point: asked every few paths and steps (the 7-drawer
+    benchmark's paths, one direction and mixed); one that raises leaves every path as it was (the
+    results are written at the end), one that returns gives the rates of an allocation without."""
+    import copy
+
+    from planner.analysis import allocate
+
+    topo = build_example("p690-benchmark", parts)
+    read_pct = 70.0 if direction == "mixed" else None
+    options = ("planning", direction, "disk", read_pct)
+    fresh = [copy.copy(p) for p in analyze(topo, "planning", direction, read_pct=read_pct).paths]
+    for p in fresh:
+        p.mbps = p.bottleneck = None
+    plain = [copy.copy(p) for p in fresh]
+    want = allocate(topo, plain, options, None)
+    calls: list[int] = []
+    paused = [copy.copy(p) for p in fresh]
+    got = allocate(topo, paused, options, None, pause=lambda: calls.append(1))
+    assert got.rates == want.rates and [p.bottleneck for p in paused] == [p.bottleneck for p in plain]
+    assert len(calls) >= 3
+
+    def give_way() -> None:
+        if len(calls) == 2:
+            raise InterruptedError
+
+    calls.clear()
+    left = [copy.copy(p) for p in fresh]
+    with pytest.raises(InterruptedError):
+        allocate(topo, left, options, None, pause=lambda: (calls.append(1), give_way()))
+    assert all(p.mbps is None and p.bottleneck is None for p in left)

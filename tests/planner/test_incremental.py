@@ -8,6 +8,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -15,7 +16,8 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
-from planner import edit
+from planner import edit, incremental
+from planner import replica as replica_module
 from planner.analysis import analyze
 from planner.commands import PutPart, UndoStack
 from planner.diagram_order import kept_and_changed, shared_bands
@@ -424,11 +426,12 @@ def test_an_edit_re_analyses_only_its_part(parts):
     assert got.paths[0] is before.paths[0]
 
 
-def test_a_deferred_analysis_filled_while_idle_allocates_only_what_it_lacks(parts):
+def test_a_deferred_analysis_filled_while_idle_allocates_only_what_it_lacks(parts, monkeypatch):
     """The editor's shelf for another figure set: made deferred on the shared partition, filled
-    part by part and stopped between parts (an edit came), edits made meanwhile; shown, its
-    update allocates only the parts it lacks (those not filled and those the edits re-made)
-    and equals a full analysis."""
+    part by part and stopped (an edit came) between parts and inside one, edits made meanwhile;
+    shown, its update allocates only the parts it lacks (those not filled, the one stopped in
+    and those the edits re-made) and equals a full analysis."""
+    monkeypatch.setattr(incremental, "PAUSE_S", 0.0)  # stop asked at every pause point
     site = build_site(parts, 3)
     replica = Replica(site)
     shown = IncrementalAnalysis(replica.topo, "planning", "read")
@@ -438,10 +441,21 @@ def test_a_deferred_analysis_filled_while_idle_allocates_only_what_it_lacks(part
     assert shelf.analysis is None and not shelf.alloc
     with_paths = [k for k, p in shelf.parts.items() if p.paths]
     assert len(with_paths) == 3
-    calls = []
-    assert not shelf.prefill(lambda: calls.append(1) or len(calls) > 2)  # stopped after one part
+    done_at: list[int] = []  # at each call of stop: how many parts are allocated
+
+    def stop_once(done: int, calls: int = 1) -> Callable[[], bool]:
+        """Stop at the ``calls``-th call that finds ``done`` parts allocated."""
+        return lambda: bool(done_at.append(sum(a.done for a in shelf.alloc.values()))) or done_at.count(done) >= calls
+
+    assert not shelf.prefill(stop_once(1))  # stopped after one part
     assert [k for k, a in shelf.alloc.items() if a.done] == [next(iter(shelf.parts))]
+    assert shelf.parts[next(iter(shelf.parts))].paths and done_at.count(0) > 3  # asked inside it
+    done_at.clear()
+    second = list(shelf.parts).index(with_paths[1])  # the second part with paths
+    assert not shelf.prefill(stop_once(second, 3))  # stopped inside it
+    assert done_at[-3:] == [second] * 3 and [k for k, a in shelf.alloc.items() if a.done] == list(shelf.parts)[:second]
     assert shelf.prefill(lambda: False) and all(a.done for a in shelf.alloc.values())
+    same_analysis(shelf.update([], token=replica.topo.revision), analyze(site, "measured", "read"))
     assert shelf.prefill(lambda: True)  # nothing left: done without asking
     # an edit in the second server while the shelf is not kept in step
     stack = UndoStack(site)
@@ -450,7 +464,7 @@ def test_a_deferred_analysis_filled_while_idle_allocates_only_what_it_lacks(part
     )
     same_analysis(got, analyze(site))
     # filled again while idle: only the part the edit re-made, stopped once its paths were copied
-    calls.clear()
+    calls: list[int] = []
     assert not shelf.prefill(lambda: calls.append(1) or len(calls) > 1)
     assert [k for k, a in shelf.alloc.items() if not a.done] == [shown.part_of["s2.p690"]]
     result = shelf.update([], token=replica.topo.revision)  # shown: the same token, no split
@@ -683,12 +697,11 @@ def test_many_components_come_back_among_the_top_level_at_their_places(parts, mo
     """A server deleted and undone on a site takes its cables out of the other top-level
     components and brings them back (in one pass over them, not searched one by one): the
     replica has every list of children in the original's order, also done one by one."""
-    import planner.incremental as incremental
 
     site = build_site(parts, 2)
     server = site.ids_of_kind("server")[0]
-    for places_from in (incremental._PLACES_FROM, 10**9):
-        monkeypatch.setattr(incremental, "_PLACES_FROM", places_from)
+    for places_from in (replica_module._PLACES_FROM, 10**9):
+        monkeypatch.setattr(replica_module, "_PLACES_FROM", places_from)
         topo = site.clone()
         replica = Replica(topo)
         events = []
@@ -700,7 +713,7 @@ def test_many_components_come_back_among_the_top_level_at_their_places(parts, mo
         back.undo(topo)
         delta = Delta.from_events(topo, events)
         cables = [cid for cid, (c, _, _) in delta.components.items() if c.kind == "cable"]
-        assert len(cables) > incremental._PLACES_FROM or places_from > 10**8
+        assert len(cables) > replica_module._PLACES_FROM or places_from > 10**8
         assert all(delta.components[c][2] == topo._children[None].index(c) for c in cables)
         replica.apply(delta)
         assert state(replica.topo) == state(topo) == state(site)

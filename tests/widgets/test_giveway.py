@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import threading
 import time
 
@@ -109,3 +110,84 @@ def test_the_other_directions_analysis_gives_way_after_an_edit(qtbot, parts, ben
         timeout=20000,
     )
     assert "_other_directions" in callers
+
+
+def _spans(n: int = 5, span: float = 0.005) -> list[bool]:
+    """A lane's work in ``n`` spans of Python, whether it had company in each."""
+    share = giveway.Share()
+    out = []
+    for _ in range(n):
+        end = time.perf_counter() + span
+        while time.perf_counter() < end:
+            pass
+        out.append(share.contended())
+    return out
+
+
+def _beside(work) -> list[bool]:
+    """:func:`_spans` in a lane while the main (GUI) thread does ``work()`` until it ends, the
+    interpreter's switch interval the editor's (``app.gui_gc``)."""
+    from app.gui_gc import GIL_SWITCH_S
+
+    out: list[bool] = []
+    going = threading.Event()
+    lane = threading.Thread(target=lambda: (going.wait(5), out.extend(_spans(10))))
+    was = sys.getswitchinterval()
+    sys.setswitchinterval(GIL_SWITCH_S)
+    try:
+        lane.start()
+        while lane.is_alive():
+            going.set()  # (once the main thread works)
+            work()
+        lane.join()
+    finally:
+        sys.setswitchinterval(was)
+    return out
+
+
+def test_a_lane_alone_has_no_company_and_looks_again_only_after_a_span():
+    assert not all(_in_a_thread(_spans))  # (the main thread waits: a span preempted may say so)
+    share = giveway.Share()
+    assert not share.contended() and not share.contended()  # too soon to tell, twice ...
+    time.sleep(giveway.SHARE_SPAN_S * 5)
+    assert share.contended()  # ... then the time since the first look counts: asleep, not on the CPU
+
+
+def test_a_lane_has_company_while_the_gui_thread_runs_python():
+    """Each call from Qt into Python waits for the interpreter while a lane runs Python."""
+
+    def python() -> None:
+        end = time.perf_counter() + 0.002
+        while time.perf_counter() < end:
+            pass
+
+    assert sum(_beside(python)) >= 8  # (of 10: a span may find the threads' turns aligned)
+
+
+def test_a_lane_has_company_while_the_gui_thread_works_in_native_code():
+    """The GUI thread on the CPU without the interpreter (here hashing, which lets it go; in the
+    editor Qt laying out and painting, then calling into Python for each cell): its CPU-time
+    clock says so, where the platform has one (Linux does)."""
+    import hashlib
+
+    if sys.platform.startswith("linux"):
+        assert giveway._gui_clock() is not None
+    if giveway._gui_clock() is None:
+        pytest.skip("this platform has no per-thread CPU clock: only the lane's own share tells")
+    data = bytes(4 << 20)
+    assert sum(_beside(lambda: hashlib.sha256(data).digest())) >= 8  # (of 10)
+
+
+def test_work_that_yields_sleeps_when_it_has_company(monkeypatch):
+    company = [True]
+    monkeypatch.setattr(giveway.Share, "contended", lambda self: company[0])
+    point = giveway.yielding()
+
+    def timed() -> float:
+        start = time.perf_counter()
+        point()
+        return time.perf_counter() - start
+
+    assert _in_a_thread(timed) >= giveway.YIELD_S * 0.9
+    company[0] = False
+    assert _in_a_thread(timed) < giveway.YIELD_S
