@@ -683,7 +683,7 @@ class BackgroundAnalysis(QObject):
         for direction in wanted:
             if direction not in out:
                 giveway.pause()  # (its totals wait while the user zooms: 10-15 ms of the 16x site's lane)
-                out[direction] = self._direction(job, ids, direction, giveway.yielding())
+                out[direction] = self._direction(job, ids, direction, giveway.yielding(self._lane.queued))
         self._behind.update(d for d in self._incs if d not in wanted)  # not kept in step from now on
 
     def _direction(self, job: _Job, ids: set[str], direction: str, pause: Any = None) -> Analysis:
@@ -747,7 +747,7 @@ class BackgroundAnalysis(QObject):
         try:
             with gc_paused():  # an edit meanwhile stops it: its own check follows
                 topo = self._check_replica.topo
-                self._rule_point = giveway.yielding()
+                self._rule_point = giveway.yielding(self._lane.pending)
                 findings = check(topo, bundle.figures, ruled.direction, analysis=ruled, stop=self._rule_due)
         except CheckStopped:
             return

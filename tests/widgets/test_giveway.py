@@ -178,7 +178,7 @@ def test_a_lane_has_company_while_the_gui_thread_works_in_native_code():
     assert sum(_beside(lambda: hashlib.sha256(data).digest())) >= 8  # (of 10)
 
 
-def test_work_that_yields_sleeps_when_it_has_company(monkeypatch):
+def test_work_that_yields_sleeps_when_it_has_company_unless_in_a_hurry(monkeypatch):
     company = [True]
     monkeypatch.setattr(giveway.Share, "contended", lambda self: company[0])
     point = giveway.yielding()
@@ -190,4 +190,8 @@ def test_work_that_yields_sleeps_when_it_has_company(monkeypatch):
 
     assert _in_a_thread(timed) >= giveway.YIELD_S * 0.9
     company[0] = False
+    assert _in_a_thread(timed) < giveway.YIELD_S
+    # an edit waits for the lane: no sleep, company or not
+    company[0] = True
+    point = giveway.yielding(hurry=lambda: True)
     assert _in_a_thread(timed) < giveway.YIELD_S
