@@ -768,7 +768,7 @@ class BackgroundAnalysis(QObject):
 
     def _cross_check(self) -> None:
         """The idle max-flow cross-check of the last checked revision. An edit that arrives
-        meanwhile cancels it: the result is dropped unsent and the lane moves on to the edit."""
+        meanwhile cancels it (at a pause point: giveway.yielding) and the lane moves on to it."""
         if self._last is None:
             return
         bundle, ruled = self._last
@@ -776,7 +776,7 @@ class BackgroundAnalysis(QObject):
             return
         try:
             with gc_paused():
-                result = cross_check(bundle, ruled)
+                result = cross_check(bundle, ruled, giveway.yielding(give_up=self._check_lane.queued))
         except Exception:  # noqa: BLE001 - the cross-check is advisory; the analysis stands
             return
         self._crossed = id(bundle)
@@ -784,13 +784,13 @@ class BackgroundAnalysis(QObject):
             self._send("crossChecked", result)
 
 
-def cross_check(bundle: Any, result: Analysis) -> CrossCheck | None:
+def cross_check(bundle: Any, result: Analysis, pause: Any = None) -> CrossCheck | None:
     """The max-flow cross-check of ``result`` (the analysis of ``bundle``'s revision in its
     direction); None for the mixed direction, a blend of the read and write analyses that no
-    single flow network describes."""
+    single flow network describes. ``pause``: see planner.maxflow.max_flow."""
     if result.direction == "mixed":
         return None
     from planner.maxflow import max_flow
 
-    flow, cut = max_flow(result.paths, result.components) if result.paths else (0.0, [])
+    flow, cut = max_flow(result.paths, result.components, pause) if result.paths else (0.0, [])
     return CrossCheck(bundle.revision, bundle.figures, bundle.direction, result.aggregate, flow, cut, bundle.origin)

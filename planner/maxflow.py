@@ -16,22 +16,36 @@ set of nodes that can still reach the sink is the same for every maximum flow)."
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
+
+from planner.fairshare import PAUSE_EVERY
 
 if TYPE_CHECKING:
     from planner.analysis import Load, Path
 
 
-def max_flow(paths: list[Path], loads: dict[str, Load]) -> tuple[float, list[str]]:
+def _no_pause() -> None:
+    pass
+
+
+def max_flow(
+    paths: list[Path], loads: dict[str, Load], pause: Callable[[], None] | None = None
+) -> tuple[float, list[str]]:
     """Max flow over the union of the paths (capacities on split nodes) and the min-cut hops.
 
     Hops crossed by exactly the same paths are in series; they are merged into one node with
     the smallest capacity first. Paths that share no capacitated hop are independent, so the
     flow is computed per connected group of paths and summed (a site of many servers).
+    ``pause`` (optional): called every few paths and before each group, a background caller's
+    point to give way (it may wait, or raise to abandon the computation; the 16x site's
+    cross-check takes 50-80 ms, two thirds of it in the passes over every path).
     """
-    group_of, groups, best = _series_groups(paths, loads)
+    pause = pause or _no_pause
+    group_of, groups, best = _series_groups(paths, loads, pause)
     total, cut = 0.0, []
-    for bundle in _independent_chains(paths, group_of, groups).values():
+    for bundle in _independent_chains(paths, group_of, groups, pause).values():
+        pause()
         seqs = [seq for seq, _ in bundle]
         if any(not s for s in seqs):
             return math.inf, []
@@ -43,12 +57,14 @@ def max_flow(paths: list[Path], loads: dict[str, Load]) -> tuple[float, list[str
 
 
 def _series_groups(
-    paths: list[Path], loads: dict[str, Load]
+    paths: list[Path], loads: dict[str, Load], pause: Callable[[], None] = _no_pause
 ) -> tuple[dict[str, int], dict[tuple[int, ...], int], list[tuple[float, str]]]:
     """Merge hops crossed by the same set of paths: (hop -> group, path set -> group, per group
     its smallest capacity and the hop that has it)."""
     members: dict[str, list[int]] = {}
     for i, p in enumerate(paths):
+        if i % PAUSE_EVERY == 0:
+            pause()
         for hid in p.hops:
             if loads[hid].capacity:
                 members.setdefault(hid, []).append(i)
@@ -69,7 +85,10 @@ def _series_groups(
 
 
 def _independent_chains(
-    paths: list[Path], group_of: dict[str, int], groups: dict[tuple[int, ...], int]
+    paths: list[Path],
+    group_of: dict[str, int],
+    groups: dict[tuple[int, ...], int],
+    pause: Callable[[], None] = _no_pause,
 ) -> dict[int, list[tuple[list[int], float | None]]]:
     """Paths as (chain of series groups, rate), bundled by connected component (union-find)."""
     parent = list(range(len(paths)))
@@ -88,6 +107,8 @@ def _independent_chains(
                 parent[ri] = r
     chains: dict[int, list[tuple[list[int], float | None]]] = {}
     for i, p in enumerate(paths):
+        if i % PAUSE_EVERY == 0:
+            pause()
         seq: list[int] = []
         for hid in p.hops:
             gid = group_of.get(hid, -1)

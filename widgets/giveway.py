@@ -111,7 +111,13 @@ class Share:
         return cpu < LOW_SHARE * wall or self.gui + gui > GUI_BUSY * wall
 
 
-def yielding(hurry: Callable[[], bool] = lambda: False) -> Callable[[], None]:
+class GaveUp(Exception):
+    """Raised at a :func:`yielding` point when its ``give_up()`` says so."""
+
+
+def yielding(
+    hurry: Callable[[], bool] = lambda: False, give_up: Callable[[], bool] = lambda: False
+) -> Callable[[], None]:
     """A pause point for a lane's work that the editor waits for, but not at once (the other
     direction's analysis, whose total the headline shows): at each call, a gesture under way
     waits (:func:`pause`), and a lane found sharing the interpreter (:class:`Share`) sleeps
@@ -119,10 +125,13 @@ def yielding(hurry: Callable[[], bool] = lambda: False) -> Callable[[], None]:
     lane: the 16x site's server deleted, then undone as soon as painted, waited for the other
     direction's analysis slowed so, 20 % longer). (The 16x site's scenario shown again: the
     other direction's analysis, 100 ms of the lane, held the paths panel's first paint to
-    50-60 ms blocks.)"""
+    50-60 ms blocks.) Work no one waits for (the idle cross-check) gives up, raising
+    :class:`GaveUp`, once ``give_up()`` (an edit came: its result would be dropped)."""
     share = Share()
 
     def point() -> None:
+        if give_up():
+            raise GaveUp
         pause()
         if share.contended() and not hurry():
             time.sleep(YIELD_S)

@@ -14,6 +14,7 @@ import app.background as background
 import planner.maxflow as maxflow
 from app.background import CrossCheck
 from planner.analysis import analyze
+from widgets import giveway
 
 
 def _action(window, action_id):
@@ -48,7 +49,7 @@ def test_cross_check_through_the_menu(window):
 
 
 def test_a_disagreement_is_reported(window, monkeypatch):
-    monkeypatch.setattr(maxflow, "max_flow", lambda paths, loads: (1.0, ["sw1.asic0"]))
+    monkeypatch.setattr(maxflow, "max_flow", lambda paths, loads, pause=None: (1.0, ["sw1.asic0"]))
     _action(window, "cross-check").trigger()
     label = window.cross_check_label
     assert label.state == "disagrees" and "claims more" in label.toolTip()
@@ -92,11 +93,18 @@ def test_an_edit_cancels_the_cross_check_under_way(window, qtbot, quick_idle, mo
     started, release = threading.Event(), threading.Event()
     real = maxflow.max_flow
 
-    def slow(paths, loads):
+    gave_up = []
+
+    def slow(paths, loads, pause=None):
         if not release.is_set():
             started.set()
             release.wait(10)
-        return real(paths, loads)
+            try:  # (the edit waits: given up at the first pause point)
+                return real(paths, loads, pause)
+            except giveway.GaveUp:
+                gave_up.append(1)
+                raise
+        return real(paths, loads, pause)
 
     monkeypatch.setattr(maxflow, "max_flow", slow)
     window.delete_ids(["hba.d1s19"])
@@ -111,7 +119,7 @@ def test_an_edit_cancels_the_cross_check_under_way(window, qtbot, quick_idle, mo
     qtbot.waitUntil(
         lambda: doc.cross_check is not None and doc.cross_check.revision == doc.topology.revision, timeout=10000
     )
-    assert first not in sent and doc.topology.revision != first
+    assert first not in sent and doc.topology.revision != first and gave_up == [1]
     assert window.cross_check_label.state == "agrees"
 
 

@@ -90,3 +90,22 @@ def test_same_value_and_cut_as_networkx_after_random_damage(drawer, cut_at, figu
         want = max_flow(a.paths, a.components)
     assert got[1] == want[1]
     assert got[0] == pytest.approx(want[0], rel=1e-9)
+
+
+def test_a_pause_point_gives_the_same_flow_and_can_abandon_it(parts):
+    """max_flow's ``pause`` (the editor's idle cross-check gives way there): called every few
+    paths and before each group of paths (a 3x site: three groups at least), the value and cut
+    the same as without; one that raises abandons the computation."""
+    site = build_site(parts, 3)
+    result = analyze(site)
+    calls: list[int] = []
+    assert max_flow(result.paths, result.components, lambda: calls.append(1)) == max_flow(
+        result.paths, result.components
+    )
+    assert len(calls) >= 3 + 2 * (len(result.paths) // 16)
+
+    def give_up() -> None:
+        raise InterruptedError
+
+    with pytest.raises(InterruptedError):
+        max_flow(result.paths, result.components, give_up)

@@ -195,3 +195,9 @@ def test_work_that_yields_sleeps_when_it_has_company_unless_in_a_hurry(monkeypat
     company[0] = True
     point = giveway.yielding(hurry=lambda: True)
     assert _in_a_thread(timed) < giveway.YIELD_S
+
+
+def test_work_no_one_waits_for_gives_up_when_told():
+    point = giveway.yielding(give_up=lambda: True)
+    with pytest.raises(giveway.GaveUp):
+        point()
