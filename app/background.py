@@ -717,8 +717,10 @@ class BackgroundAnalysis(QObject):
                 self._run_extra(extra, replica.topo)
 
     def _run_extra(self, extra: _Extra, topo: Topology) -> None:
+        point = giveway.yielding()  # (the user moves the canvas, or the GUI thread works)
+
         def progress(_fraction: float) -> None:
-            giveway.pause()  # (the user moves the canvas: see widgets.giveway)
+            point()
             if self._check_lane.queued():
                 raise Superseded(extra.key)
 

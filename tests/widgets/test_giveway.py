@@ -201,3 +201,29 @@ def test_work_no_one_waits_for_gives_up_when_told():
     point = giveway.yielding(give_up=lambda: True)
     with pytest.raises(giveway.GaveUp):
         point()
+
+
+def test_a_panels_computation_gives_way_at_each_progress_report(qtbot, parts, benchmark_design, monkeypatch):
+    """A panel's computation in the check lane (Document.compute_later, the scaling curve)
+    sleeps at its progress reports while the lane has company, and its result still comes."""
+    from tests.widgets.test_canvas import make_canvas
+
+    doc, scene, view = make_canvas(qtbot, parts, benchmark_design, width=500, height=400)
+    doc.synchronous = False
+    qtbot.waitUntil(lambda: doc.analysis is not None and doc.analysis.checked, timeout=20000)
+    monkeypatch.setattr(giveway.Share, "contended", lambda self: True)
+    gaps: list[float] = []
+
+    def work(topo, progress):
+        for i in range(4):
+            t = time.perf_counter()
+            progress(i / 4)
+            gaps.append(time.perf_counter() - t)
+        return len(topo)
+
+    got = []
+    doc.computed.connect(lambda c: got.append(c))
+    doc.compute_later("probe", work)
+    qtbot.waitUntil(lambda: any(c.key == "probe" for c in got), timeout=20000)
+    assert [c.result for c in got if c.key == "probe"] == [len(doc.topology)]
+    assert len(gaps) == 4 and min(gaps) >= giveway.YIELD_S * 0.9
