@@ -31,6 +31,15 @@ def make_canvas(qtbot, parts, topo, width=1400, height=900):
     return doc, scene, view
 
 
+def settle(view) -> None:
+    """The view's zoom settled, as ZOOM_SETTLE_MS after the last wheel step (links smooth again,
+    the overview's gesture over); a test's ``view.zoom`` jumps to a zoom rather than wheels."""
+    view._smooth_again.stop()
+    view._zoom_settled()
+    overview = view.dscene.overview
+    assert overview is None or not overview.gesture
+
+
 @pytest.fixture
 def canvas(qtbot, parts, one_drawer):
     doc, scene, view = make_canvas(qtbot, parts, one_drawer)

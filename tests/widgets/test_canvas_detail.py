@@ -14,7 +14,7 @@ from PySide6.QtGui import QColor, QImage
 from PySide6.QtWidgets import QGraphicsItem
 
 from planner import edit
-from tests.widgets.test_canvas import make_canvas
+from tests.widgets.test_canvas import make_canvas, settle
 from tests.widgets.test_canvas_overview import _gathered
 from widgets.canvas import items as canvas_items
 from widgets.canvas.backdrop import holds
@@ -31,6 +31,7 @@ def zoomed(qtbot, parts, topo, scale: float):
     scene.set_all_collapsed(False)
     view.show_legend = False
     view.zoom(scale / view.transform().m11())
+    settle(view)
     return doc, scene, view
 
 

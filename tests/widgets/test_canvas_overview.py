@@ -7,9 +7,19 @@ import math
 
 from PySide6.QtGui import QImage, QPainter
 
+import widgets.canvas.names as names_module
 from planner import edit
-from tests.widgets.test_canvas import make_canvas
-from widgets.canvas.overview import _NEAR, FAR_SCALE, STRIPE, OverviewItem, _pieces, _rows_of, _stripes_of
+from tests.widgets.test_canvas import make_canvas, settle
+from widgets.canvas.overview import (
+    _NEAR,
+    FAR_SCALE,
+    GESTURE_RANGE,
+    STRIPE,
+    OverviewItem,
+    _pieces,
+    _rows_of,
+    _stripes_of,
+)
 
 
 def render(scene) -> None:
@@ -107,6 +117,7 @@ def _expanded_far(qtbot, parts, design):
     doc.synchronous = True
     scene.set_all_collapsed(False)
     view.zoom(FAR_SCALE * 0.5 / view.transform().m11())
+    settle(view)
     overview = view.scene().items()[0]
     render(view.scene())
     return doc, scene, view, overview
@@ -509,6 +520,7 @@ def test_a_new_zoom_steps_picture_is_drawn_over_several_paints_the_former_shown_
     monkeypatch.setattr(overview_module, "PAINT_DRAW_S", 0.0)  # (a chunk of DRAW_SLICE_S a paint)
     monkeypatch.setattr(overview_module, "DRAW_SLICE_S", 0.0)
     view.zoom(1.25)
+    settle(view)  # (a wheel step's picture and names are drawn once the zoom settles)
     first = overview._picture(view.transform().m11())
     assert overview._changed and overview._former is not None  # (drawn in part)
     assert any(first[i] is former[i] for i in former)  # (the former tiles where not drawn yet)
@@ -574,6 +586,7 @@ def test_a_picture_drawn_over_several_paints_asks_for_the_next_once_the_loop_wen
     monkeypatch.setattr(overview_module, "PAINT_DRAW_S", 0.0)
     monkeypatch.setattr(overview_module, "DRAW_SLICE_S", 0.0)
     view.zoom(1.25)
+    settle(view)  # (a wheel step's picture and names are drawn once the zoom settles)
     asked: list[int] = []
     monkeypatch.setattr(overview, "update", lambda *args: asked.append(1))
     view.viewport().grab()
@@ -588,7 +601,6 @@ def test_at_a_new_zoom_a_paint_lays_a_few_names_the_others_drawn_as_laid_before(
     """Far out, a zoom lays every name again (1,152 on the 16x site expanded: 4-5 ms of the
     paint); a paint lays them for NAMES_PAINT_S, draws the others as they were laid at the
     zoom before and asks for another paint, until all are laid."""
-    import widgets.canvas.overview as overview_module
 
     doc, scene, view, overview = _expanded_far(qtbot, parts, benchmark_design)
     view.zoom(FAR_SCALE * 0.95 / view.transform().m11())
@@ -596,11 +608,12 @@ def test_at_a_new_zoom_a_paint_lays_a_few_names_the_others_drawn_as_laid_before(
     shown = {cid for cid, got in overview._names_laid.items() if cid is not None and got[2] is not None}
     assert len(shown) > 8
     doc.synchronous = False  # (as in the editor)
-    monkeypatch.setattr(overview_module, "NAMES_PAINT_S", 0.0)
+    monkeypatch.setattr(names_module, "NAMES_PAINT_S", 0.0)
     view.zoom(1.02)
+    settle(view)  # (a wheel step's picture and names are drawn once the zoom settles)
     drawn = []
-    real = overview_module._draw_name
-    monkeypatch.setattr(overview_module, "_draw_name", lambda painter, op: drawn.append(op) or real(painter, op))
+    real = names_module.draw_name
+    monkeypatch.setattr(names_module, "draw_name", lambda painter, op: drawn.append(op) or real(painter, op))
     view.viewport().grab()
     fresh = [cid for cid in overview._names_laid if cid is not None]
     assert 0 < len(fresh) <= 9 and overview._again  # a few laid; another paint asked for
@@ -632,3 +645,54 @@ def test_a_paint_stops_drawing_the_picture_when_its_time_is_up_not_a_chunk_later
     overview._picture(view.transform().m11())
     assert overview._progress is not None  # (the rest at the next paints)
     assert overview._draw_by == float("inf")  # (a slice of the scene's draws its own chunks)
+
+
+def test_while_the_view_zooms_the_overview_shows_its_picture_and_names_scaled(
+    qtbot, parts, benchmark_design, monkeypatch
+):
+    """A wheel step far out draws no picture and lays no names: the picture and names drawn
+    before are shown scaled (a step's new picture drawn for PAINT_DRAW_S and names laid for
+    NAMES_PAINT_S made paints of 7-12 ms back to back on the 16x site, 20-30 ms blocks), until
+    the zoom is too far from the picture's step (GESTURE_RANGE) or settles; then the picture and
+    names are drawn at the zoom it came to, as a picture drawn in one go shows them."""
+
+    doc, scene, view, overview = _expanded_far(qtbot, parts, benchmark_design)
+    view.show_legend = False
+    view.zoom(FAR_SCALE * 0.9 / view.transform().m11())  # (names large enough to be drawn)
+    settle(view)
+    view.viewport().grab()
+    doc.synchronous = False  # (as in the editor)
+    step, laid_at = overview._cached[1], overview._names_laid[None]
+    tiles, drawn = [], []
+    real_tile, real_draw = OverviewItem._tile, names_module.draw_name
+    monkeypatch.setattr(OverviewItem, "_tile", lambda self, i, s: tiles.append(i) or real_tile(self, i, s))
+    monkeypatch.setattr(names_module, "draw_name", lambda painter, op: drawn.append(op) or real_draw(painter, op))
+    view.zoom(1 / 1.25)
+    assert overview.gesture and view.scene() is not scene
+    view.viewport().grab()
+    assert tiles == [] and overview._cached[1] == step and overview._progress is None  # nothing drawn anew
+    assert overview._names_laid[None] == laid_at and len(drawn) > 8  # the names as laid, none laid again
+    assert not overview._again  # (no other paint asked for)
+    view.zoom(0.02 / view.transform().m11())  # too far from the picture's step: drawn at the new one
+    assert overview._step(view.transform().m11()) < step / (4 * GESTURE_RANGE)
+    view.viewport().grab()
+    assert view.scene() is not scene and tiles and overview._cached[1] < step
+    view.zoom(FAR_SCALE * 0.8 / view.transform().m11())
+    view.viewport().grab()
+    settle(view)  # (the zoom settled)
+    for _ in range(10_000):  # the picture and names at the zoom it came to, a paint at a time
+        view.viewport().grab()
+        if not overview._changed and not overview._again and overview._names_laid[None][0] == view.transform().m11():
+            break
+        qtbot.wait(2)
+    done = view.viewport().grab().toImage()
+    doc.synchronous = True
+    overview._cached = None  # drawn again in one go
+    assert view.viewport().grab().toImage() == done
+
+
+def test_the_views_zoom_settling_ends_the_overviews_gesture(qtbot, parts, benchmark_design):
+    doc, scene, view, overview = _expanded_far(qtbot, parts, benchmark_design)
+    view.zoom(1.1)
+    assert overview.gesture
+    qtbot.waitUntil(lambda: not overview.gesture, timeout=5000)  # (ZOOM_SETTLE_MS after the step)

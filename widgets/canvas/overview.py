@@ -27,13 +27,14 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 import shiboken6
-from PySide6.QtCore import QLineF, QPointF, QRectF, Qt, QTimer
-from PySide6.QtGui import QColor, QPainter, QPen, QPixmap, QStaticText, QTransform
+from PySide6.QtCore import QLineF, QRectF, Qt, QTimer
+from PySide6.QtGui import QColor, QPainter, QPen, QPixmap
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene, QStyleOptionGraphicsItem
 
 from widgets.canvas.flat import draw_flat, flat_shapes
 from widgets.canvas.grave import Grave
-from widgets.canvas.items import font, metrics, util_color
+from widgets.canvas.items import util_color
+from widgets.canvas.names import NameLaying
 
 #: below this zoom the scene shows the overview instead of its items. A row of text is 4.5
 #: pixels high there, its letters two or three: nothing can be read. 0.12 until a site's
@@ -61,11 +62,6 @@ STRIPE = 2048.0
 #: short, as the caller's slice may be nearly spent when it begins one (4 ms made Select All's
 #: turn on the 16x site 9-10 ms, over its 6 ms slice; 2 ms made a paint's PAINT_DRAW_S 4 ms)
 DRAW_SLICE_S = 0.001
-#: a paint lays the names again at a new zoom for about this long; the others are drawn as they
-#: were laid at the zoom before, and laid at the next paints (all of them, 1,152 on the 16x site
-#: expanded, took 4-5 ms of a paint; 0.8 ms took a millisecond off the bench's zoom row, but a
-#: loaded machine then showed some names a frame late, where no name laid before stood in)
-NAMES_PAINT_S = 0.0015
 #: a paint draws the picture of a new zoom step for about this long, the rest at the next paints
 #: (a paint far out also draws the picture's tiles, the names and the legend: 2-6 ms more; 4 ms made
 #: the 16x site's first paint at a new step 9-10 ms, its others 6 ms; 2.5 ms drew 3.2-3.3, its
@@ -73,6 +69,9 @@ NAMES_PAINT_S = 0.0015
 PAINT_DRAW_S = 0.002
 #: ... a few hundred lines or rectangles at a time
 _OPS_EVERY = 256
+#: while the view zooms (:attr:`OverviewItem.gesture`) the picture drawn is shown scaled as long
+#: as the zoom step wanted is at most this factor above its step, or four times this below it
+GESTURE_RANGE = 2.0
 _NEAR = 64.0  # scene units: 16 pixels at the overview's largest zoom (FAR_SCALE)
 _SELECTED = QColor(255, 140, 0)
 
@@ -146,7 +145,7 @@ def _pieces(x1: float, y1: float, x2: float, y2: float, which: range) -> list[tu
     return out
 
 
-class OverviewItem(QGraphicsItem):
+class OverviewItem(NameLaying, QGraphicsItem):
     """Summary boxes of a whole scene (see the module docstring). The scene calls
     :meth:`invalidate` when its items' colours, highlight or geometry change; they are gathered
     again at the next paint (or beforehand: :meth:`preparing`)."""
@@ -170,7 +169,7 @@ class OverviewItem(QGraphicsItem):
         self._colours: dict[tuple[int, int], QColor] = {}  # (depth, rgba) -> the colour
         self._pens: dict[tuple[int, int], QPen] = {}  # (rgba, width) -> the pen
         self._box_names: dict[str, tuple[QRectF, str]] = {}
-        #: each name as drawn at the zoom of the last paint (see _name_at; None: that zoom),
+        #: each name as drawn at the zoom of the last paint (see name_at; None: that zoom),
         #: with the name and rectangle it was worked out for (eliding all of them each paint
         #: was half the names' time)
         self._names_laid: dict[Any, tuple] = {}
@@ -189,6 +188,13 @@ class OverviewItem(QGraphicsItem):
         self._progress: tuple[tuple[float, QRectF], Iterator[None]] | None = None
         self._again = False  # a paint asked for once the event loop went round (see _paint_later)
         self._draw_by = math.inf  # a paint's drawing stops its chunk by then (see _picture)
+        #: the view is zooming (a wheel gesture; the view clears it when the zoom settles): a
+        #: paint shows the picture and the names as drawn and laid before, scaled, and draws
+        #: or lays nothing new. Each wheel step far out on the 16x site expanded drew the new
+        #: step's picture for PAINT_DRAW_S and laid names for NAMES_PAINT_S, then asked for
+        #: another paint: paints of 7-12 ms back to back, and a wheel step landing after one
+        #: made the event loop's longest block of a zoom, 20-30 ms (profile zoomprof3.py)
+        self.gesture = False
 
     def boundingRect(self) -> QRectF:
         return self._bounds
@@ -491,10 +497,13 @@ class OverviewItem(QGraphicsItem):
             return
         scale = option.levelOfDetailFromTransform(painter.worldTransform())
         exposed = painter.clipBoundingRect() if painter.hasClipping() else self._bounds
-        tiles = self._picture(scale)
+        rough = self.gesture and not self._whole() and (tiles := self._as_drawn(scale)) is not None
+        if not rough:
+            tiles = self._picture(scale)
         if tiles is not None:  # a zoom or pan step redraws the pixmaps, not every box
             painter.save()
-            painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, True)
+            # (while zooming, unsmoothed: 1.3 ms rather than 3.5-5 for a 1600 x 1000 view)
+            painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, not rough)
             # (each screen row from one tile: with antialiased edges the row two tiles share
             # was drawn half by each, lighter than both)
             painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
@@ -506,7 +515,28 @@ class OverviewItem(QGraphicsItem):
             for i in _stripes_of(exposed.left(), exposed.top(), exposed.right(), exposed.bottom()):
                 if i in self._stripes:
                     self._paint_stripe(painter, i, scale)
-        self._paint_names(painter, scale, exposed)
+        if rough and self._names_laid.get(None) is not None:
+            self._paint_names_as_laid(painter, exposed)
+        else:
+            self._paint_names(painter, scale, exposed)
+
+    def _whole(self) -> bool:
+        """Whether each paint draws the picture and lays the names whole (tests: a document
+        analysed synchronously)."""
+        scene = self._scene()
+        return scene is None or getattr(scene.doc, "synchronous", False)
+
+    def _as_drawn(self, scale: float) -> dict[tuple[int, int], tuple[QRectF, QPixmap]] | None:
+        """The picture as drawn so far (see :meth:`_shown`), to be shown scaled at ``scale``
+        while the view zooms; None when there is none of these bounds, or its zoom step is too
+        far from the one ``scale`` wants (see :data:`GESTURE_RANGE`)."""
+        cached = self._cached
+        if cached is None or cached[0] != self._bounds or not (cached[2] or self._former):
+            return None
+        wanted = self._step(scale)
+        if not cached[1] / (4 * GESTURE_RANGE) <= wanted <= cached[1] * GESTURE_RANGE:
+            return None
+        return self._shown()
 
     def _step(self, scale: float) -> float:
         """The zoom step just above ``scale`` (a fifth of an octave: a zoom redraws the picture
@@ -534,8 +564,7 @@ class OverviewItem(QGraphicsItem):
         another paint asked for (a zoom drew the whole picture at each new step in one paint:
         the 16x site expanded 22-58 ms a wheel step). None when the picture would be too large
         (then the stripes are drawn directly)."""
-        scene = self._scene()
-        whole = scene is None or getattr(scene.doc, "synchronous", False)  # (tests: drawn whole)
+        whole = self._whole()
         until = time.perf_counter() + PAINT_DRAW_S
         self._draw_by = math.inf if whole else until  # (its last chunk cut short, not a whole one more)
         try:
@@ -548,6 +577,13 @@ class OverviewItem(QGraphicsItem):
         cached = self._cached
         if cached is None or cached[1] != self._step(scale) or cached[0] != self._bounds:
             return None
+        return self._shown()
+
+    def _shown(self) -> dict[tuple[int, int], tuple[QRectF, QPixmap]]:
+        """The tiles to show: the picture's, and the former picture's (scaled) for the stripes
+        the picture has not drawn again yet."""
+        cached = self._cached
+        assert cached is not None
         if not self._changed:
             self._former = None
             return cached[2]
@@ -699,85 +735,6 @@ class OverviewItem(QGraphicsItem):
         for key, rects in fills:
             painter.setBrush(self._colours[key])
             draw_flat(painter, False, rects)
-
-    def _paint_names(self, painter: QPainter, scale: float, exposed: QRectF) -> None:
-        """The groups' and servers' names, about 9 pixels high, where the box is wide enough on
-        screen; up its left edge where it is tall and narrow instead (a server beside its
-        drawers, an expanded drawer: a site's bands zoomed to fit say which server each is)."""
-        size = 9.0 / max(scale, 1e-4)
-        f = font(round(size, 1), True)
-        painter.setFont(f)
-        painter.setPen(QColor(30, 30, 30))
-        laid, fm = self._names_laid, None
-        if laid.get(None) != (scale, f.pointSizeF()):  # (another zoom: every name elided again)
-            self._grave.bury(self._names_before)  # (freed when idle: the 16x site's 1,400 static
-            self._names_before = laid  # texts took 16-19 ms to free at once)
-            self._names_laid = laid = {None: (scale, f.pointSizeF())}
-            scene = self._scene()
-            if scene is not None:
-                scene.idle_later()
-        scene = self._scene()
-        until = (
-            None if scene is None or getattr(scene.doc, "synchronous", False) else time.perf_counter() + NAMES_PAINT_S
-        )
-        before, former, fresh = self._names_before, [], 0
-        for cid, (rect, name) in self._box_names.items():
-            if not rect.intersects(exposed):
-                continue
-            got = laid.get(cid)
-            if got is None or got[0] != name or got[1] != rect:
-                fresh += 1
-                if until is not None and fresh > 8 and time.perf_counter() >= until:  # (at the next paints)
-                    old = before.get(cid)
-                    if old is not None and old[0] == name and old[1] == rect and old[2] is not None:
-                        former.append(old[2])
-                    continue
-                fm = fm or metrics(f)
-                got = laid[cid] = (name, rect, _name_at(rect, name, scale, fm))
-            if got[2] is not None:
-                _draw_name(painter, got[2])
-        if until is not None and fresh > 8 and time.perf_counter() >= until:
-            self._paint_later()
-        if former:  # (as laid at the zoom before, in its font: a little larger or smaller a frame or two)
-            painter.setFont(font(before[None][1], True))
-            for op in former:
-                _draw_name(painter, op)
-
-
-def _draw_name(painter: QPainter, op: tuple) -> None:
-    """Draw a name laid by :func:`_name_at`."""
-    if op[0] is None:
-        painter.drawStaticText(op[1], op[2])
-    else:
-        base = painter.transform()
-        painter.setTransform(op[0] * base)  # (x up the box, y across it)
-        painter.drawStaticText(0.0, 0.0, op[2])
-        painter.setTransform(base)
-
-
-def _name_at(rect: QRectF, name: str, scale: float, fm: Any) -> tuple | None:
-    """Where and how a box's name is drawn at ``scale`` (font metrics ``fm``): (None, its
-    top-left corner, the text) across the box's top, or (the turn from the scene up the box,
-    None, the text) up its left edge; None when the box is too small for a name, or the name
-    would be elided too far. The text a :class:`QStaticText`: its glyphs laid out once (256
-    names up the drawers of the 16x site expanded took 1.9 ms a paint drawn as strings, 1.0
-    as static texts)."""
-    if rect.width() * scale >= 40:
-        text = fm.elidedText(name, Qt.TextElideMode.ElideRight, rect.width() - 4 / scale)
-        return (
-            (None, QPointF(rect.left() + 2 / scale, rect.top() + 1 / scale), _static(text)) if len(text) >= 4 else None
-        )
-    if rect.width() * scale >= 12 and rect.height() * scale >= 40:
-        text = fm.elidedText(name, Qt.TextElideMode.ElideRight, rect.height() - 4 / scale)
-        up = QTransform.fromTranslate(rect.left() + 1 / scale, rect.bottom() - 2 / scale).rotate(-90)
-        return (up, None, _static(text)) if len(text) >= 4 else None
-    return None
-
-
-def _static(text: str) -> QStaticText:
-    st = QStaticText(text)
-    st.setPerformanceHint(QStaticText.PerformanceHint.AggressiveCaching)
-    return st
 
 
 def overview_scene(scene: Any, everything: bool = True) -> QGraphicsScene:

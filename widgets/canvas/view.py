@@ -101,6 +101,8 @@ class DiagramView(QGraphicsView):
         self.summary.rough = True  # until the zoom settles (see ZOOM_SETTLE_MS)
         self._smooth_again.start()
         self._zoomed()
+        if self.dscene.overview is not None:  # (its picture and names scaled, until it settles)
+            self.dscene.overview.gesture = True
 
     def _zoom_settled(self) -> None:
         """The zoom has been still for ZOOM_SETTLE_MS: links smooth again, drawn beforehand in
@@ -134,6 +136,10 @@ class DiagramView(QGraphicsView):
             return
         self._settling = None
         self.summary.rough = False
+        overview = self.dscene.overview
+        if overview is not None and overview.gesture:
+            overview.gesture = False
+            overview.update()  # (drawn and laid at the zoom it came to)
         self.resetCachedContent()
         self.viewport().update()
 
