@@ -35,9 +35,8 @@ def settle(view) -> None:
     """The view's zoom settled, as ZOOM_SETTLE_MS after the last wheel step (links smooth again,
     the overview's gesture over); a test's ``view.zoom`` jumps to a zoom rather than wheels."""
     view._smooth_again.stop()
-    view._zoom_settled()
-    overview = view.dscene.overview
-    assert overview is None or not overview.gesture
+    view.summary.rough = False
+    view.gesture_over()
 
 
 @pytest.fixture

@@ -31,7 +31,6 @@ def zoomed(qtbot, parts, topo, scale: float):
     scene.set_all_collapsed(False)
     view.show_legend = False
     view.zoom(scale / view.transform().m11())
-    settle(view)
     return doc, scene, view
 
 
@@ -248,6 +247,7 @@ def test_far_out_a_large_selection_is_gathered_in_slices_before_the_views_paint(
     monkeypatch.setattr(scene_module, "SELECTION_AT_ONCE", 5)
     monkeypatch.setattr(overview_module, "_PAUSE_EVERY", 4)
     doc, scene, view = zoomed(qtbot, parts, benchmark_design, FAR_SCALE * 0.5)
+    settle(view)  # (the overview's gesture over: its picture drawn at the zoom)
     view.viewport().grab()
     doc.synchronous = False  # (the slices are for the editor's event loop)
     tops = [cid for cid, item in scene.items_by_id.items() if item.parentItem() is None]

@@ -519,7 +519,8 @@ def test_a_new_zoom_steps_picture_is_drawn_over_several_paints_the_former_shown_
     former = dict(overview._cached[2])
     monkeypatch.setattr(overview_module, "PAINT_DRAW_S", 0.0)  # (a chunk of DRAW_SLICE_S a paint)
     monkeypatch.setattr(overview_module, "DRAW_SLICE_S", 0.0)
-    view.zoom(1.25)
+    monkeypatch.setattr(names_module, "NAMES_PAINT_S", 60.0)  # (the names laid in one paint: a loaded
+    view.zoom(1.25)  # machine laid a few in NAMES_PAINT_S, and the last paint showed the others as before)
     settle(view)  # (a wheel step's picture and names are drawn once the zoom settles)
     first = overview._picture(view.transform().m11())
     assert overview._changed and overview._former is not None  # (drawn in part)

@@ -136,12 +136,17 @@ class DiagramView(QGraphicsView):
             return
         self._settling = None
         self.summary.rough = False
+        self.gesture_over()
+        self.resetCachedContent()
+        self.viewport().update()
+
+    def gesture_over(self) -> None:
+        """The zoom settled: the overview draws its picture and lays its names at the zoom it came
+        to (see OverviewItem.gesture)."""
         overview = self.dscene.overview
         if overview is not None and overview.gesture:
             overview.gesture = False
-            overview.update()  # (drawn and laid at the zoom it came to)
-        self.resetCachedContent()
-        self.viewport().update()
+            overview.update()
 
     def zoom_to_fit(self) -> None:
         rect = self.dscene.items_rect()
