@@ -178,6 +178,9 @@ class Document(QObject):
     computed = Signal(object)
     layoutReady = Signal(object)  # app.background.LaidOut: a layout asked for with request_layout
     totalsReady = Signal(object)  # the bundle shown, now with both directions' totals
+    #: the analysis of the revision shown is on the canvas (painted, or no canvas paints it),
+    #: or it failed: the side panels redraw what an edit changed after it (see widgets.rack_elevation)
+    analysisShown = Signal()
 
     def __init__(self, parts: dict[str, dict[str, Any]], parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -519,6 +522,8 @@ class Document(QObject):
         finally:
             if self._background is not None and not self.analysis_showing:  # else: see analysis_shown
                 self._background.gui_turn.set()  # the analysis lane goes on (see GUI_FIRST_S)
+            if not self.analysis_showing and (isinstance(bundle, Exception) or self.is_current(bundle)):
+                self.analysisShown.emit()
 
     def analysis_shown(self) -> None:
         """The canvas has painted the analysis sent last, in slices (it set
@@ -527,6 +532,7 @@ class Document(QObject):
         self.analysis_showing = False
         if self._background is not None:
             self._background.gui_turn.set()
+        self.analysisShown.emit()
 
     def accept_cross_check(self, result: Any) -> None:
         """Keep and announce a max-flow cross-check (:class:`app.background.CrossCheck`) if it is

@@ -21,7 +21,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from PySide6.QtCore import QLineF, QMimeData, QObject, QPoint, QPointF, QRectF, Qt, QTimer, Signal
+from PySide6.QtCore import QMimeData, QObject, QPoint, QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QBrush, QColor, QDrag, QFont, QPainter, QPen
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -37,7 +37,6 @@ from PySide6.QtWidgets import (
     QListWidgetItem,
     QMenu,
     QSplitter,
-    QStyleOptionGraphicsItem,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -48,13 +47,12 @@ from planner.naming import counted, label
 from planner.schema import KINDS, kind_name
 from widgets import slice_budget
 from widgets.deferred import SELECTION_LATER_FROM, turns, unseen
+from widgets.rack_scale import NUMBERS_W, UPX, UnitScale
 from widgets.retired import Retired
 from widgets.style import set_style_sheet
 
 MIME = "application/x-sanplan-unit"  # the dragged unit's id
-UPX = 14.0  # one rack unit on screen (points)
 RACK_W = 170.0
-NUMBERS_W = 22.0  # the unit numbers left of each rack
 GAP = 26.0
 TOP = 44.0  # room above the racks for their names
 ID_ROLE = 0  # QGraphicsItem data key: the component id an item stands for
@@ -68,6 +66,11 @@ DRAW_AT_ONCE = 24
 #: the editor 25-27 ms when a scenario of the benchmark was shown
 REPLACED_AFTER_MS = 2
 DRAW_SLICE_S = 0.006
+#: after an edit the racks are redrawn once the canvas shows its analysis (Document.analysisShown),
+#: or this long after the edit at the latest: redrawn on the edit's own turn (8-11 ms on the 16x
+#: site, a server deleted: its rack and the list of units not placed) they came before the
+#: analysis lane began, and the canvas waited for them (probe srvtl6.py, thirty-ninth session)
+AFTER_EDIT_MS = 400
 _LIST = "\0unplaced"  # in the panel's reads: the list of unplaced units (not a rack)
 
 
@@ -81,36 +84,6 @@ def ordered_racks(topo: Any) -> list[Any]:
     """The racks in drawing order: by site, then row and position."""
     sites = {s.id: i for i, s in enumerate(topo.of_kind("site"))}
     return sorted(topo.of_kind("rack"), key=lambda r: (sites.get(r.parent, 0), r["row"], r["position"], r.id))
-
-
-class UnitScale(QGraphicsItem):
-    """A rack's unit numbers and ticks left of its column, one item: as an item per number and
-    per tick (83 for a 42U rack) the 16x site's racks held 14,600 items, which Qt's index of the
-    scene moved one by one when an edit shifted the racks (a server deleted: 25-36 ms). Painted
-    once per zoom (the device cache)."""
-
-    def __init__(self, col: QRectF, height_u: int, parent: QGraphicsItem) -> None:
-        super().__init__(parent)
-        self.col, self.height_u = QRectF(col), height_u
-        self._bounds = QRectF(col.left() - NUMBERS_W, col.top(), NUMBERS_W + 6, col.height())
-        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
-        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
-
-    def boundingRect(self) -> QRectF:  # noqa: N802 (Qt override)
-        return self._bounds
-
-    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: Any = None) -> None:
-        x, bottom = self.col.left(), self.col.bottom()
-        font = QFont()
-        font.setPointSizeF(6.5)
-        painter.setFont(font)
-        painter.setPen(QColor("#000000"))
-        align = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop
-        for u in range(1, self.height_u + 1):
-            painter.drawText(QRectF(x - NUMBERS_W + 2, bottom - u * UPX + 1, NUMBERS_W, UPX), align, str(u))
-        painter.setPen(QPen(QColor("#b0b0b0")))
-        ys = (bottom - (u - 1) * UPX for u in range(2, self.height_u + 1))
-        painter.drawLines([QLineF(x, y, x + 6, y) for y in ys])
 
 
 class RackView(QGraphicsView):
@@ -275,7 +248,13 @@ class RackElevationPanel(QWidget):
         self._sites: set[str] = set()
         self._several: frozenset[str] = frozenset()  # kinds the design holds two or more of (see refresh)
         doc.modelEvents.connect(self._note_events)
-        doc.changed.connect(self._timer.start)
+        doc.changed.connect(self._edited)
+        self._after_edit = QTimer(self)  # (see AFTER_EDIT_MS)
+        self._after_edit.setSingleShot(True)
+        self._after_edit.setInterval(AFTER_EDIT_MS)
+        self._after_edit.timeout.connect(self._timer.start)
+        if hasattr(doc, "analysisShown"):
+            doc.analysisShown.connect(self._analysis_shown)
         doc.projectReplaced.connect(self._replaced)  # an opened site's racks wait for their tab
         doc.selectionChanged.connect(self._selection_changed)
         self.refresh()
@@ -472,6 +451,19 @@ class RackElevationPanel(QWidget):
             self._refresh_if_seen()
         else:
             self._replaced_timer.start()
+
+    def _edited(self) -> None:
+        """An edit: redrawn once the canvas shows its analysis (see AFTER_EDIT_MS); at once when
+        the document analyses synchronously (tests) or shows no analysis."""
+        if getattr(self.doc, "synchronous", True) or not hasattr(self.doc, "analysisShown"):
+            self._timer.start()
+        elif not self._after_edit.isActive():  # (the latest: not put off by the edits that follow)
+            self._after_edit.start()
+
+    def _analysis_shown(self) -> None:
+        if self._after_edit.isActive():
+            self._after_edit.stop()
+            self._timer.start()
 
     def _refresh_if_seen(self) -> None:
         """After an edit or a new design: redraw now when the panel can be seen, else when its tab
