@@ -65,6 +65,7 @@ class NameLaying:
     _box_names: dict[str, tuple[QRectF, str]]
     _names_laid: dict[Any, tuple]
     _names_before: dict[Any, tuple]
+    _whole: Any  # (the overview's: whether a paint lays every name at once)
 
     def _paint_names(self, painter: QPainter, scale: float, exposed: QRectF) -> None:
         """The groups' and servers' names, about 9 pixels high, where the box is wide enough on
@@ -82,10 +83,7 @@ class NameLaying:
             scene = self._scene()
             if scene is not None:
                 scene.idle_later()
-        scene = self._scene()
-        until = (
-            None if scene is None or getattr(scene.doc, "synchronous", False) else time.perf_counter() + NAMES_PAINT_S
-        )
+        until = None if self._whole() else time.perf_counter() + NAMES_PAINT_S
         before, former, fresh = self._names_before, [], 0
         for cid, (rect, name) in self._box_names.items():
             if not rect.intersects(exposed):
@@ -113,6 +111,7 @@ class NameLaying:
         """While the view zooms: the names as laid at the zoom of an earlier paint (and those not
         laid again yet as at the zoom before it), scaled with the picture; none laid anew."""
         laid, before, names = self._names_laid, self._names_before, self._box_names
+        painter.setPen(QColor(30, 30, 30))
         for layout, skip in ((laid, {}), (before, laid)):
             if layout.get(None) is None:
                 continue
