@@ -308,3 +308,67 @@ def test_the_layers_batches_make_no_qt_object_a_shape(qtbot, parts, benchmark_de
     made = len(shiboken6.Shiboken.getAllValidWrappers()) - before
     shapes = sum(len(b[-1]) // 4 for t in layer.tiles.values() for b in (t.boxes or []) + (t.lines or []))
     assert shapes > 5000 and made < shapes / 20  # (the batches' pens and brushes alone)
+
+
+def test_a_zoom_within_one_mode_looks_only_through_what_no_pass_brought(qtbot, parts, benchmark_design, monkeypatch):
+    """Each zoom step between two scales of one mode looked through every item in view (Qt's
+    query of 1,000-3,500 items on the 16x site, 1-7 ms a step), though none but the groups'
+    names had changed: after a pass that ended, a step looks through no item (the names in view
+    still first); before it ends, only through the parts of the view the steps before did not
+    show. The items end as a pass over all of them from nothing leaves them."""
+    doc, scene, view = make_canvas(qtbot, parts, benchmark_design, width=700, height=450)
+    scene.set_all_collapsed(False)
+    doc.synchronous = False  # (the design shown; from now on as in the editor)
+    looked: list = []
+    real = type(scene).items
+    monkeypatch.setattr(type(scene), "items", lambda self, *a: (looked.append(a[0]) if a else None) or real(self, *a))
+    view.zoom(LOW_DETAIL_SCALE * 0.95 / view.transform().m11())  # across the threshold: a pass
+    first = view.mapToScene(view.viewport().rect()).boundingRect()
+    assert scene.detail_pending() and any(r == first for r in looked)  # the view looked through
+    view.viewport().grab()  # (its summary layer cut into tiles: it knows the names in view)
+    assert view.summary.current()
+    looked.clear()
+    view.zoom(0.8)  # further out before the pass ends: only the new parts of the view
+    assert not scene.far and scene.detail_pending()
+    area = view.mapToScene(view.viewport().rect()).boundingRect()
+    looked_at = [r for r in looked if isinstance(r, type(area))]
+    assert looked_at and all(not first.contains(r) for r in looked_at)
+    assert sum(r.width() * r.height() for r in looked_at) < area.width() * area.height() * 0.9
+    qtbot.waitUntil(lambda: not scene.detail_pending(), timeout=10000)
+    looked.clear()
+    was = scene.low_detail[1]
+    view.zoom(0.55 / 0.8)  # after the pass: a new one (the names sized for another scale)
+    assert scene.detail_pending() and scene.low_detail[1] != was
+    assert [r for r in looked if isinstance(r, type(area))] == []  # no item looked through
+    area = view.mapToScene(view.viewport().rect()).boundingRect()
+    shown = {i for i in real(scene, area) if isinstance(i, BoxItem) and i.depth == 0 and i.summary is not None}
+    assert shown and set(scene._detail_first) == shown  # the names in view, found all the same
+    monkeypatch.undo()
+    qtbot.waitUntil(lambda: not scene.detail_pending(), timeout=10000)
+    looks = {cid: (i.low, i.flags().value, i.summary_scale) for cid, i in scene.items_by_id.items()}
+    scene.set_low_detail(*scene.low_detail, force=True)  # a pass from nothing (fresh)
+    qtbot.waitUntil(lambda: not scene.detail_pending(), timeout=10000)
+    assert looks == {cid: (i.low, i.flags().value, i.summary_scale) for cid, i in scene.items_by_id.items()}
+
+
+def test_the_parts_of_an_area_less_another_cover_it_less_that_one_without_overlap():
+    import random
+
+    from PySide6.QtCore import QRectF
+
+    from widgets.canvas.detail import _minus
+
+    rng = random.Random(3)
+    for _ in range(300):
+        area = QRectF(rng.uniform(0, 50), rng.uniform(0, 50), rng.uniform(1, 60), rng.uniform(1, 60))
+        cuts = [
+            QRectF(rng.uniform(0, 80), rng.uniform(0, 80), rng.uniform(1, 40), rng.uniform(1, 40)) for _ in range(3)
+        ]
+        parts = [area]
+        for cut in cuts:
+            parts = _minus(parts, cut)
+        for _ in range(50):  # a point of the area is in exactly one part, or in a cut
+            x, y = rng.uniform(area.left(), area.right()), rng.uniform(area.top(), area.bottom())
+            inside = sum(p.left() < x < p.right() and p.top() < y < p.bottom() for p in parts)
+            cut = any(c.left() < x < c.right() and c.top() < y < c.bottom() for c in cuts)
+            assert inside == (0 if cut else 1)

@@ -30,6 +30,9 @@ DETAIL_SLICE_S = 0.004
 #: ... first those in a rectangle this many times the view's (its width and height) around it:
 #: a zoom out two steps further shows them (bringing them then held that zoom's turn 9 ms)
 NEAR_FIRST = 2.0
+#: how many areas brought to a detail a scene remembers (see Detailing._unbrought)
+BROUGHT_KEPT = 16
+_EVERYWHERE = QRectF(-1e9, -1e9, 2e9, 2e9)
 _BY_RECT = Qt.ItemSelectionMode.IntersectsItemBoundingRect
 _UNSORTED = Qt.SortOrder(-1)  # (Qt's own value for items in no particular order)
 
@@ -61,6 +64,39 @@ def _around(area: QRectF) -> list[QRectF]:
     return [cell for _, cell in cells]
 
 
+def _minus(pieces: list[QRectF], cut: QRectF) -> list[QRectF]:
+    """``pieces`` less ``cut``: each piece it meets split into the bands around it."""
+    out = []
+    for r in pieces:
+        if not r.intersects(cut):
+            out.append(r)
+            continue
+        i = r.intersected(cut)
+        if r.top() < i.top():
+            out.append(QRectF(r.left(), r.top(), r.width(), i.top() - r.top()))
+        if i.bottom() < r.bottom():
+            out.append(QRectF(r.left(), i.bottom(), r.width(), r.bottom() - i.bottom()))
+        if r.left() < i.left():
+            out.append(QRectF(r.left(), i.top(), i.left() - r.left(), i.height()))
+        if i.right() < r.right():
+            out.append(QRectF(i.right(), i.top(), r.right() - i.right(), i.height()))
+    return out
+
+
+def _tops_in(area: QRectF, layer: Any) -> list[BoxItem] | None:
+    """The top-level boxes over ``area``, from the tiles of a view's summary layer; None when
+    it holds none or not the scene's items as they are."""
+    if layer is None or not layer.current() or not layer.tiles:
+        return None
+    return [
+        top
+        for tile in layer.tiles.values()
+        if tile.bounds.intersects(area)
+        for top in tile.tops
+        if top.sceneBoundingRect().intersects(area)
+    ]
+
+
 class Detailing:
     """The level-of-detail part of the diagram scene (see the module docstring)."""
 
@@ -72,11 +108,36 @@ class Detailing:
     _detail_first: list[BoxItem] = []  # (a pass's own list: see _bring_detail)
     _detail_near: list[Any] | None = None  # the views' areas around them, then their items
     _detail_timer: QTimer | None = None
+    #: what the passes brought: (the items' summary mode, the scene's generation, areas whose
+    #: every item is at that mode, awake, its figure placed); see _unbrought
+    _brought: tuple[bool, int, list[QRectF]] | None = None
+    _detail_generation = -1  # the scene's generation when the pass began
 
-    def _bring_detail(self: Any, views: list[Any]) -> None:
+    def _unbrought(self: Any, area: QRectF, low: bool) -> list[QRectF]:
+        """The parts of ``area`` whose items no pass of summary mode ``low`` brought since the
+        scene's items last changed (a zoom between two scales of one mode changes no item but
+        the groups' names: each step queried the 1,000-3,500 items in view on the 16x site,
+        1-7 ms); ``area`` is counted as brought from now on."""
+        b = self._brought
+        if b is None or b[0] != low or b[1] != self.generation:
+            self._brought = b = (low, self.generation, [])
+        parts = [area]
+        for done in b[2]:
+            parts = _minus(parts, done)
+            if not parts or len(parts) > 12:
+                break
+        b[2].append(QRectF(area))
+        del b[2][:-BROUGHT_KEPT]
+        return [area] if len(parts) > 12 else parts
+
+    def _bring_detail(self: Any, views: list[Any], fresh: bool = False) -> None:
         """Bring the items to ``low_detail``: those ``views`` show now at once, the others in
-        slices (all at once when the document works synchronously, as in tests)."""
+        slices (all at once when the document works synchronously, as in tests); ``fresh``:
+        whatever passes brought before is not taken as brought (back from far out)."""
         low, scale = self.low_detail
+        if fresh:
+            self._brought = None
+        self._detail_generation = self.generation
         if self.doc.synchronous:
             for item in self.items_by_id.values():
                 item.set_low_detail(low, scale)
@@ -89,7 +150,7 @@ class Detailing:
         self._detail_links = low  # (zoomed out: the links in view gathered first, see _links_near)
         for view in views:
             area = view.mapToScene(view.viewport().rect()).boundingRect()
-            self.detail_in(area)
+            self.detail_in(area, getattr(view, "summary", None))
             self._detail_near.extend(_around(area))
         if self._detail_timer is None:
             self._detail_timer = QTimer(self)
@@ -101,25 +162,35 @@ class Detailing:
         """Whether some items are still to be brought to the zoom's detail."""
         return self._detail_todo is not None
 
-    def detail_in(self: Any, area: QRectF) -> None:
+    def detail_in(self: Any, area: QRectF, layer: Any = None) -> None:
         """Bring the items in ``area`` (scene coordinates) to the zoom's detail now, if a pass
         is under way (a view shows them: see DiagramView.scrollContentsBy). A group's name
         sized for another scale is only resized in the pass's first slice: until then it shows
         a little larger or smaller, in its box all the same (sizing the 260 names in view at
-        0.26 on the 16x site took 4 ms of a zoom's turn)."""
+        0.26 on the 16x site took 4 ms of a zoom's turn). Only the parts of ``area`` no pass
+        brought are looked through; the groups' names over the others are found through
+        ``layer``, a view's summary layer (without it, all of ``area`` is looked through)."""
         if self._detail_todo is None or self.far:
             return
         low, scale = self.low_detail
         first = self._detail_first
+        parts = self._unbrought(area, low)
+        if low and parts != [area]:
+            tops = _tops_in(area, layer)
+            if tops is None:
+                parts = [area]
+            else:
+                first.extend(top for top in tops if top.summary_scale != scale)
         # (by bounding rectangle and in no order: Qt's default, by shape and sorted, cost 3-13 ms
         # for the 16x site's 1,000-4,500 items in view between the overview and 1:1; a margin
         # of 200 around the view doubled them, and a scroll brings what it uncovers)
-        for item in self.items(area, _BY_RECT, _UNSORTED):
-            if isinstance(item, BoxItem):
-                if item.low != low or item.asleep or item._figure_due is not None:
-                    item.set_low_detail(low, scale)
-                elif low and not item.depth and item.summary_scale != scale:
-                    first.append(item)
+        for part in parts:
+            for item in self.items(part, _BY_RECT, _UNSORTED):
+                if isinstance(item, BoxItem):
+                    if item.low != low or item.asleep or item._figure_due is not None:
+                        item.set_low_detail(low, scale)
+                    elif low and not item.depth and item.summary_scale != scale:
+                        first.append(item)
 
     def _far_prepared(self: Any, until: float) -> bool:
         """Idle work for the other side of ``FAR_SCALE`` (see Morphing._wake_slice); True when
@@ -168,7 +239,7 @@ class Detailing:
 
     def _stop_detail(self: Any) -> None:
         """Drop the pass under way (zoomed far out: the items are brought on the way back)."""
-        self._detail_todo = None
+        self._detail_todo, self._brought = None, None
         if self._detail_timer is not None:
             self._detail_timer.stop()
 
@@ -215,3 +286,6 @@ class Detailing:
             return
         self._detail_todo = None
         self._asleep.clear()  # (every item woken by the pass; the idle work goes on: _wake_slice)
+        b = self._brought
+        if b is not None and b[0] == low and b[1] == self.generation == self._detail_generation:
+            b[2][:] = [_EVERYWHERE]  # (every item brought: a step of this mode looks through none)

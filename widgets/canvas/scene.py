@@ -444,7 +444,7 @@ class DiagramScene(Painting, Morphing, Detailing, ToolLookups, QGraphicsScene):
             self._stop_detail()
             return False
         # (and woken: see BoxItem.wake); in view at once, the rest in slices (widgets.canvas.detail)
-        self._bring_detail(self.views())
+        self._bring_detail(self.views(), fresh=force)
         return True
 
     def relabel(self) -> None:

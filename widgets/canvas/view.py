@@ -185,7 +185,7 @@ class DiagramView(QGraphicsView):
         """The items in view brought to the zoom's detail now, while the scene brings the
         others in slices (see widgets.canvas.detail)."""
         if self.scene() is self.dscene and self.dscene.detail_pending():
-            self.dscene.detail_in(self.mapToScene(self.viewport().rect()).boundingRect())
+            self.dscene.detail_in(self.mapToScene(self.viewport().rect()).boundingRect(), self.summary)
 
     def scrollContentsBy(self, dx: int, dy: int) -> None:  # noqa: N802 (Qt override)
         giveway.gesture()
