@@ -126,8 +126,9 @@ class Detailing:
             parts = _minus(parts, done)
             if not parts or len(parts) > 12:
                 break
-        b[2].append(QRectF(area))
-        del b[2][:-BROUGHT_KEPT]
+        if parts:  # (else covered already: the areas kept, one of them everything once a pass ended)
+            b[2].append(QRectF(area))
+            del b[2][:-BROUGHT_KEPT]
         return [area] if len(parts) > 12 else parts
 
     def _bring_detail(self: Any, views: list[Any], fresh: bool = False) -> None:
