@@ -43,7 +43,7 @@ from planner.layout import LayoutMemo, alias_changes, changed_boxes, layout, sam
 from planner.model import Topology
 from planner.rules import CheckStopped, check
 from widgets import giveway, slice_budget
-from widgets.canvas.figures import canvas_figures
+from widgets.canvas.figures import canvas_figures, mark_boxes
 
 log = logging.getLogger(__name__)
 
@@ -466,6 +466,7 @@ class BackgroundAnalysis(QObject):
             self._send("analysed", got)
             return
         bundle, out = got
+        mark_boxes(bundle.canvas, self._laid)  # (the layout the canvas shows, or is about to)
         self.gui_turn.clear()
         self._sent = (job.figures, job.direction, bundle.revision)
         self._send("analysed", bundle)  # the canvas is recoloured from the chosen direction at once

@@ -11,6 +11,7 @@ path survive updates.
 from __future__ import annotations
 
 import heapq
+import itertools
 import re
 import time
 from collections.abc import Iterator
@@ -70,6 +71,10 @@ ROWS_AT_ONCE = 500
 #: canvas paints in slices: the canvas first (a server of the 16x site restored: its 224 rows
 #: and 672 labels, 3.7 ms, made before the canvas's first slice)
 CANVAS_WAIT_S = 1.0
+#: the rows of an analysis shown on a later turn are made in the label slices too, looking at
+#: the clock every this many (a figure set switched on the 16x site: 1,792 rows, 6-9 ms in the
+#: turn that showed them, with the sort and the model's announcements: 15-17)
+ROWS_PER_STEP = 64
 
 
 def natural_key(text: str) -> str:
@@ -436,17 +441,24 @@ class PathsPanel(QWidget):
         return got
 
     def _rows(self, result: Analysis) -> list[PathRow]:
-        """The rows of ``result``'s paths. A path object the analysis kept (a part the edit did
-        not reach keeps its paths, their rates and their hops' loads) keeps its row while no
-        label has changed since: an edit of one subsystem of the 16x site makes 112 rows
-        again, not 1,792."""
+        """The rows of ``result``'s paths (see :meth:`_making_rows`), made at once."""
+        rows: list[PathRow] = []
+        for _ in self._making_rows(result, rows):
+            pass
+        return rows
+
+    def _making_rows(self, result: Analysis, rows: list[PathRow]) -> Iterator[None]:
+        """Make the rows of ``result``'s paths into ``rows``, pausing (yielding) every
+        :data:`ROWS_PER_STEP`. A path object the analysis kept (a part the edit did not reach
+        keeps its paths, their rates and their hops' loads) keeps its row while no label has
+        changed since: an edit of one subsystem of the 16x site makes 112 rows again, not
+        1,792."""
         topo = self.doc.topology
         self._check_several()
         label = self._label
         kept = {id(r.path): r for r in self.model.rows} if self._labelled else {}
         self._labelled = True
-        rows = []
-        for p in result.paths:
+        for n, p in enumerate(result.paths):
             row = kept.get(id(p))
             if row is not None:
                 rows.append(row)
@@ -464,7 +476,8 @@ class PathsPanel(QWidget):
                     (load.source + (" (estimate)" if load.estimate else "")) if load is not None else "",
                 )
             )
-        return rows
+            if n % ROWS_PER_STEP == ROWS_PER_STEP - 1:
+                yield
 
     def _unlabelled(self, result: Analysis) -> list[str]:
         """The components ``result``'s paths name that have no label kept."""
@@ -499,18 +512,20 @@ class PathsPanel(QWidget):
             self._labelling = None
             return False
 
+        rows: list[PathRow] = []
+
         def slices() -> Iterator[bool | None]:  # (none at all: the rows shown on the next turn)
             until = slice_budget.until(LABEL_SLICE_S)
-            for cid in missing:
+            for _ in itertools.chain(map(self._label, missing), self._making_rows(bundle.result, rows)):
+                # (a label forgotten meanwhile is made again, as it reads now)
                 while until is None:  # (this turn's other slices took its time)
                     yield False
                     until = slice_budget.until(LABEL_SLICE_S)
-                self._label(cid)  # (a label forgotten meanwhile is made again, as it reads now)
                 if time.perf_counter() >= until:
                     yield
                     until = slice_budget.until(LABEL_SLICE_S)
 
-        self._labelling = (bundle, slices())
+        self._labelling = (bundle, slices(), rows)
         self._wait_until = time.perf_counter() + CANVAS_WAIT_S
         if len(missing) > LABELS_AT_ONCE:
             self.summary.setText(f"Listing {len(bundle.result.paths)} paths...")
@@ -520,7 +535,7 @@ class PathsPanel(QWidget):
     def _label_slice(self) -> None:
         if self._labelling is None:
             return
-        bundle, steps = self._labelling
+        bundle, steps, rows = self._labelling
         try:
             more = next(steps, True)
         finally:
@@ -533,15 +548,16 @@ class PathsPanel(QWidget):
             return
         self._labelling = None
         if self.doc.is_current(bundle):  # (else a newer analysis is on its way)
-            self._show(bundle)
+            self._show(bundle, rows)
 
     def _on_analysis(self, bundle: AnalysisBundle) -> None:
         if not self._label_in_slices(bundle):
             self._show(bundle)
 
-    def _show(self, bundle: AnalysisBundle) -> None:
-        """Show the rows of ``bundle``, the chosen path chosen again."""
-        rows = self._rows(bundle.result)
+    def _show(self, bundle: AnalysisBundle, made: list[PathRow] | None = None) -> None:
+        """Show the rows of ``bundle`` (``made``: already made, in slices), the chosen path
+        chosen again."""
+        rows = self._rows(bundle.result) if made is None else made
         chosen = self._chosen
         self._restoring = True
         try:

@@ -6,7 +6,8 @@ from __future__ import annotations
 import dataclasses
 
 from planner.analysis import analyze
-from widgets.canvas.figures import canvas_figures
+from planner.layout import layout
+from widgets.canvas.figures import canvas_figures, mark_boxes
 
 
 def _plain(before, after) -> set[str]:
@@ -33,3 +34,25 @@ def test_changed_components_are_those_a_plain_comparison_finds(parts, benchmark_
     assert cid in got.changed and set(got.changed) == _plain(read, got)
     same = canvas_figures(analyze(benchmark_design, "planning", "read"), read)
     assert same.changed == []  # (equal loads, other objects)
+
+
+def test_the_boxes_marked_with_the_figures_are_those_that_show_what_changed(parts, benchmark_design):
+    """The boxes worked out with the figures where the analysis is made are, for the diagram
+    given, the visible box of each component that changed (own box, or its folded group's);
+    none for a component the diagram does not show. No diagram, or nothing known to have
+    changed: nothing marked (the canvas works them out itself)."""
+    read = canvas_figures(analyze(benchmark_design, "planning", "read"))
+    write = canvas_figures(analyze(benchmark_design, "planning", "write"), read)
+    drawer = benchmark_design.ids_of_kind("drawer")[0]
+    for collapsed in (set(), {drawer}):
+        d = layout(benchmark_design, collapsed, editor=True)
+        mark_boxes(write, d)
+        want = {v for c in write.changed if (v := d.visible(c))}
+        assert write.of is d and write.boxes == want and write.wanted == set(write.changed)
+        assert any(c not in d.boxes for c in write.changed)  # (some shown by another box, or none)
+    assert drawer in write.boxes  # (a folded drawer's adapters show on it)
+    first = canvas_figures(analyze(benchmark_design, "planning", "read"))
+    mark_boxes(first, d)  # (nothing known to have changed)
+    unlaid = write.__class__(write.result, {}, {}, changed=["x"])
+    mark_boxes(unlaid, None)  # (no diagram)
+    assert first.of is None and first.boxes is None and unlaid.boxes is None

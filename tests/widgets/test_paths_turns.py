@@ -138,3 +138,42 @@ def test_paths_new_rows_wait_while_the_canvas_paints_in_slices(qtbot, doc):
     doc.set_figures("planning")
     qtbot.waitUntil(lambda: bool(seen), timeout=3000)
     assert seen == [True]
+
+
+def test_paths_rows_shown_later_are_made_in_slices_and_read_as_made_at_once(qtbot, make_doc, monkeypatch):
+    """The rows of an analysis shown on a later turn are made a few at a time between turns
+    (the 16x site's figure set switched: 1,792 rows, 6-9 ms of the turn that showed them), and
+    read as rows made at once; an analysis arriving meanwhile drops the rows half made."""
+    from widgets import paths as paths_module
+
+    monkeypatch.setattr(paths_module, "ROWS_AT_ONCE", 10)
+    monkeypatch.setattr(paths_module, "ROWS_PER_STEP", 8)
+    monkeypatch.setattr(paths_module, "LABEL_SLICE_S", 0.0)  # one step a slice
+    doc = make_doc("p690-benchmark")  # 112 paths
+    panel = shown(qtbot, PathsPanel(doc))
+    qtbot.waitUntil(lambda: panel.model.rowCount() == 112, timeout=10000)
+    per_slice: list[int] = []
+    real_making = PathsPanel._making_rows
+
+    def making(self, result, rows):
+        for _ in real_making(self, result, rows):
+            per_slice.append(len(rows))
+            yield
+
+    monkeypatch.setattr(PathsPanel, "_making_rows", making)
+
+    def current() -> bool:
+        return [id(r.path) for r in panel.model.rows] == [
+            id(r.path) for r in panel.model._sorted(panel.model.rows)
+        ] and {id(r.path) for r in panel.model.rows} == {id(p) for p in doc.analysis.result.paths}
+
+    doc.set_figures("measured")
+    assert not current() and panel._labelling is not None
+    doc.set_figures("planning")  # meanwhile: its rows are made afresh, the half made ones dropped
+    qtbot.waitUntil(lambda: panel._labelling is None, timeout=10000)
+    assert current()
+    assert len(per_slice) >= 112 // 8 and per_slice[:3] == [8, 16, 24]  # eight rows a step
+    from widgets.paths import _shown
+
+    at_once = {r.path.id: _shown(r) for r in PathsPanel._rows(panel, doc.analysis.result)}
+    assert {r.path.id: _shown(r) for r in panel.model.rows} == at_once

@@ -572,10 +572,10 @@ class DiagramScene(Painting, Morphing, Detailing, ToolLookups, QGraphicsScene):
             else:
                 self._figures, old = fig, self._figures
                 if fig.since is prev and fig.changed is not None:
-                    changed = fig.changed
+                    boxes = list(self._changed_boxes(fig.changed, result, fig))
                 else:  # the worker compared with another result than the one shown
                     changed = changed_components(prev, result, old or canvas_figures(prev), fig)
-                boxes = list(self._changed_boxes(changed, result))
+                    boxes = list(self._changed_boxes(changed, result))
             if job is not None:  # what the older result had left
                 rest, rest_links = job.rest()
                 boxes = list(dict.fromkeys(boxes + rest))
@@ -608,20 +608,23 @@ class DiagramScene(Painting, Morphing, Detailing, ToolLookups, QGraphicsScene):
                 yield
         self._members, self._member_set, self._shown = members, member_set, result
 
-    def _changed_boxes(self, changed: list[str], result: Analysis) -> set[str]:
+    def _changed_boxes(self, changed: list[str], result: Analysis, fig: CanvasFigures | None = None) -> set[str]:
         """The boxes that show the components in ``changed`` (their figures changed), and those
-        relabelled since the last paint; new components join their box's members."""
+        relabelled since the last paint; new components join their box's members. ``fig``:
+        the canvas figures ``changed`` comes from, with the boxes worked out by the worker for
+        the diagram shown (see ``mark_boxes``)."""
         d = self.diagram
         assert d is not None and self._members is not None
         new, shown, alias = result.components, d.boxes, d.alias
         members, member_set = self._members, self._member_set
-        # (set operations, not a loop: a figure set switched on the 16x site changes 27,000
-        # components, 6-8 ms as a loop in the turn that shows the analysis)
-        wanted = set(changed)
-        direct = shown.keys() & wanted
-        boxes = direct | set(map(alias.get, wanted - direct))
-        boxes.discard(None)
-        boxes.discard("")
+        if fig is not None and fig.of is d and fig.boxes is not None and fig.wanted is not None:
+            boxes, wanted = fig.boxes, fig.wanted
+        else:  # (set operations, not a loop: a figure set switched on the 16x site changes 27,000
+            wanted = set(changed)  # components, 6-8 ms as a loop in the turn that shows the analysis)
+            direct = shown.keys() & wanted
+            boxes = direct | set(map(alias.get, wanted - direct))
+            boxes.discard(None)
+            boxes.discard("")
         grown: set[str] = set()
         for cid in wanted - member_set:  # (few: the components new since the last paint)
             v = cid if cid in shown else alias.get(cid)
