@@ -87,6 +87,7 @@ class InspectorPanel(QWidget):
         self._info: dict[str, QLabel] = {}
         self._analysis_rows: QFormLayout | None = None
         self._analysis_box: QGroupBox | None = None
+        self._shaped: tuple | None = None  # the shape of the form shown (see _shape)
 
         outer = QVBoxLayout(self)
         outer.setContentsMargins(4, 4, 4, 4)
@@ -107,7 +108,7 @@ class InspectorPanel(QWidget):
         self._selection = SelectionFollower(self, doc, self._on_selection)  # (a large one: next turn)
         doc.modelEvents.connect(self._on_events)
         doc.analysisReady.connect(self._on_analysis)
-        doc.projectReplaced.connect(self.rebuild)
+        doc.projectReplaced.connect(self._rebuild_afresh)
         self.rebuild()
 
     # -- public ---------------------------------------------------------------------------
@@ -141,15 +142,26 @@ class InspectorPanel(QWidget):
 
     # -- building -------------------------------------------------------------------------
     def rebuild(self) -> None:
-        """Build the form for the current selection."""
+        """Build the form for the current selection; one component of the kind and rows the
+        form shows already only refreshes it (the next cable: a new form took 10-20 ms of
+        Qt laying out, styling and shaping its texts on the 16x site, in the turn after the
+        selection)."""
+        topo = self.doc.topology
+        comps = [topo[i] for i in self.doc.selection if i in topo]
+        shape = self._shape(comps)
+        if shape is not None and shape == self._shaped:
+            self._ids = [comps[0].id]
+            for f in self._fields.values():
+                f.reset()
+            self.refresh()
+            return
+        self._shaped = shape
         for f in self._fields.values():
             f.alive = False
         self._fields = {}
         self._info = {}
         self._analysis_rows = None
         self._analysis_box = None
-        topo = self.doc.topology
-        comps = [topo[i] for i in self.doc.selection if i in topo]
         self._ids = [c.id for c in comps]
         kinds = {c.kind for c in comps}
         self._kind = next(iter(kinds)) if len(kinds) == 1 else None
@@ -183,6 +195,22 @@ class InspectorPanel(QWidget):
         self.scroll.setWidget(body)
         self.refresh()
 
+    def _shape(self, comps: list[Component]) -> tuple | None:
+        """What the form of one component is made of (its kind, whether it has a location
+        row): the form of another with the same shape is the same (its fields read the
+        component shown when they show values); None for several or none."""
+        if len(comps) != 1:
+            return None
+        return (comps[0].kind, self._located(comps[0]))
+
+    def _located(self, comp: Component) -> bool:
+        """Whether ``comp``'s form has a Location row (rack position and AIX location code)."""
+        return comp.kind in placement.placeable_kinds() or bool(placement.location_code(self.doc.topology, comp.id))
+
+    def _rebuild_afresh(self) -> None:
+        self._shaped = None
+        self.rebuild()
+
     def _build_form(self, lay: QVBoxLayout, comps: list[Component]) -> None:
         kind = comps[0].kind
         single = len(comps) == 1
@@ -191,7 +219,7 @@ class InspectorPanel(QWidget):
         about = QGroupBox("Component" if single else f"{count_label(len(comps), kind)}")
         form = _form(about)
         rows = ("Kind", "Id", "Part", "Parent") if single else ("Kind", "Components")
-        if single and (kind in placement.placeable_kinds() or placement.location_code(self.doc.topology, comps[0].id)):
+        if single and self._located(comps[0]):
             rows += ("Location",)  # rack position and AIX location code (planner.placement)
         for row in rows:
             label = QLabel()

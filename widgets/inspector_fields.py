@@ -129,6 +129,10 @@ class Field:
     def show_values(self, values: list[Any], comps: list[Component]) -> None:
         raise NotImplementedError
 
+    def reset(self) -> None:
+        """Forget what was shown for the component before (the form shows another now)."""
+        self.clear_error()
+
     def commit(self, value: Any) -> None:
         if self.alive:
             self.panel.commit(self, value)
@@ -160,6 +164,10 @@ class TextField(Field):
     def revert(self) -> None:
         self.clear_error()
         self.line.setText(self.shown)
+
+    def reset(self) -> None:
+        super().reset()
+        self.line.setModified(False)  # (text typed for the component before is not kept)
 
     def _finished(self) -> None:
         text = self.line.text()
@@ -323,6 +331,11 @@ class ListField(Field):
         lay.addWidget(self.count)
         self.current: tuple[str, ...] = ()
         self.list.itemChanged.connect(self._changed)
+
+    def reset(self) -> None:
+        super().reset()
+        self.filter.clear()
+        self.list.verticalScrollBar().setValue(0)
 
     def show_values(self, values: list[Any], comps: list[Component]) -> None:
         topo = self.panel.doc.topology
