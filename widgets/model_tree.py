@@ -77,6 +77,10 @@ FILL_SLICE_S = 0.004
 #: design is shown: a few (the first cable selected on the 16x site built 200 rows in the
 #: selection's turn: 5-7 ms)
 REACH_AT_ONCE = 20
+#: the name column is sized to the rows shown and at most this many more (Qt's
+#: ``resizeContentsPrecision``, 1,000 by default: sized after a search of the 16x site's
+#: outline, 5-8 ms of its last turn)
+WIDTH_ROWS = 200
 #: a component row's flags (Qt's default for an item, without drag and drop: see _set_flags)
 _ROW_FLAGS = Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsEditable
 #: the drag payload of tree rows: component ids, one a line
@@ -210,6 +214,7 @@ class ModelTreePanel(OutlineSearch, QWidget):
         self.view = QTreeView()
         self.view.setModel(self.proxy)
         self.view.setUniformRowHeights(True)
+        self.view.header().setResizeContentsPrecision(WIDTH_ROWS)
         self.view.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.view.setDragDropMode(QAbstractItemView.DragDropMode.DragDrop)

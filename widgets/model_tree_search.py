@@ -38,8 +38,10 @@ FILTER_S = 0.010
 _WHOLE = object()
 #: how many components a search looks at between two looks at the clock
 _SEARCH_EVERY = 64
-#: ... and opens this many branches of what it found a step (see OutlineSearch._expanding)
-_EXPAND_EVERY = 32
+#: ... and opens this many branches of what it found a step (see OutlineSearch._expanding: each
+#: branch opened looks for its row among those the view shows, Qt's ``viewIndex``, which grows
+#: with them; 32 a step made steps of 5-10 ms on the 16x site's outline)
+_EXPAND_EVERY = 4
 
 
 def search_pattern(words: list[str]) -> QRegularExpression:
@@ -194,6 +196,7 @@ class OutlineSearch:
                 yield from self._group_built(top.kind)
             if topo.get(cid) is comp:  # (edits may come between)
                 self._ensure(cid)
+                yield  # (a match's rows, and those of the groups above it: 1-2 ms each, new)
 
     def _reveal(self: Any, ids) -> None:
         """Build the rows of the components among ``ids`` that the search words match."""

@@ -401,3 +401,35 @@ def test_a_search_opens_what_it_found_a_few_branches_a_step_and_survives_an_edit
         while parent.isValid():
             assert tree.view.isExpanded(parent), cid
             parent = parent.parent()
+
+
+def test_a_search_in_slices_builds_one_matchs_rows_a_step(tree, doc, monkeypatch):
+    """A search of a large design in slices looks at the clock after each match whose rows
+    it built (a match deep in closed branches builds the rows above it: 1-2 ms each on a site),
+    and opens the branches found a few at a time."""
+    from widgets import model_tree_search as search
+
+    monkeypatch.setattr(search, "SEARCH_AT_ONCE", 10)
+    monkeypatch.setattr(search, "SEARCH_SLICE_S", 0.0)  # (a step a slice)
+    monkeypatch.setattr(tree, "_search_slicer", type("T", (), {"start": lambda self, ms: None})())
+    tree.search.setText("port 0")
+    ports = [c.id for c in doc.topology.components() if "port 0" in tree._search_text(c) and c.id not in tree.rows]
+    assert len(ports) > 4  # (matches in branches never opened)
+    building: list[int] = []  # per slice: the matches whose rows it built
+    real = tree._ensure
+
+    def ensure(cid):
+        before = len(tree.rows)
+        got = real(cid)
+        if len(tree.rows) > before and cid in ports:
+            building[-1] += 1
+        return got
+
+    monkeypatch.setattr(tree, "_ensure", ensure)
+    building.append(0)
+    tree._search_now()  # (its first slice at once)
+    while tree._searching is not None:
+        building.append(0)
+        tree._search_slice()
+    assert max(building) == 1 and sum(building) > 4  # one match's rows a step
+    assert all(p in tree.rows for p in ports) and set(ports) <= set(tree.visible_ids())
