@@ -191,6 +191,7 @@ class ModelTreePanel(OutlineSearch, QWidget):
         self._words: list[str] = []  # the search words
         self._top: dict[str, str] = {}  # top-level component id -> its kind (the group titles count them)
         self._top_count: dict[str, int] = {}  # kind -> how many top-level components (a site has thousands)
+        self._retitling: set[str] | None = None  # kinds whose group counts change in the batch of events under way
         self._hba_slot: dict[str, str] = {}  # HBA id -> the slot whose built row drags because of it
         self._syncing = False
         self._groups_pending = False  # the group rows wait for the panel to be shown to open
@@ -535,6 +536,15 @@ class ModelTreePanel(OutlineSearch, QWidget):
         return group
 
     def _retitle(self, kind: str) -> None:
+        """Show the count of ``kind``'s group (once at the end of a batch of events: a server
+        deleted on the 16x site retitled the cables' group 112 times, each a change the view
+        and its filter followed)."""
+        if self._retitling is not None:
+            self._retitling.add(kind)
+        else:
+            self._retitle_now(kind)
+
+    def _retitle_now(self, kind: str) -> None:
         group = self.groups.get(kind)
         if group is None:
             return
@@ -559,14 +569,20 @@ class ModelTreePanel(OutlineSearch, QWidget):
         gone = {e.id for e in events if e.type == "removed"}
         new = {e.id for e in events if e.type == "added"}
         inside: list[str] = []  # added inside a component added too, whose branch is closed
-        for event in events:
-            if event.type == "removed" and event.was_in in gone:  # its row goes with its parent's
-                self._hba_slot.pop(event.id, None)
-                continue
-            if event.type == "added" and self._closed_new(event.id, new):
-                inside.append(event.id)
-                continue
-            self._on_event(event)
+        self._retitling = set()
+        try:
+            for event in events:
+                if event.type == "removed" and event.was_in in gone:  # its row goes with its parent's
+                    self._hba_slot.pop(event.id, None)
+                    continue
+                if event.type == "added" and self._closed_new(event.id, new):
+                    inside.append(event.id)
+                    continue
+                self._on_event(event)
+        finally:
+            kinds, self._retitling = self._retitling, None
+            for kind in kinds:
+                self._retitle_now(kind)
         if inside:  # rows that name them (and are not new themselves) say so now
             topo = self.topology
             self._rewrite([r for cid in inside for r in topo.referrer_ids(cid) if r in self.rows and r not in new])

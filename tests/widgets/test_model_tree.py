@@ -384,3 +384,19 @@ def test_the_search_pattern_keeps_the_rows_holding_every_word_as_python_finds_th
         assert pattern.isValid(), words
         for text in texts:
             assert pattern.match(text).hasMatch() == all(w in text for w in words), (words, text)
+
+
+def test_a_batch_of_events_retitles_each_group_once(tree, doc, monkeypatch):
+    """A server deleted takes its cables with it: the cables' group is retitled once, at the end
+    of the batch, with the count left (each retitle is a change the view and its filter follow)."""
+    retitled: list[str] = []
+    real = tree._retitle_now
+    monkeypatch.setattr(tree, "_retitle_now", lambda kind: (retitled.append(kind), real(kind)))
+    cables = len(doc.topology.of_kind("cable"))
+    server = doc.topology.of_kind("server")[0].id
+    doc.run(edit.delete, [server])
+    left = len(doc.topology.of_kind("cable"))
+    assert left < cables and retitled.count("cable") == 1 and len(retitled) == len(set(retitled))
+    assert tree.groups["cable"].text() == f"Cables ({left})" and "server" not in tree.groups
+    doc.undo_stack.undo()
+    assert tree.groups["cable"].text() == f"Cables ({cables})" and tree.groups["server"].text() == "Servers (1)"

@@ -264,6 +264,23 @@ def test_findings_follow_the_analysis(qtbot, doc):
     assert any("WWPN" in r for r in rules)
 
 
+def test_findings_keep_their_list_while_the_findings_stay_the_same(qtbot, make_doc):
+    """An analysis with the same findings keeps the list as it is (its items, the one chosen);
+    other findings list afresh, the chosen one chosen again when it is still found."""
+    doc = make_doc("p690-worst-cabling")
+    panel = shown(qtbot, FindingsPanel(doc))
+    item = panel.item_for("ASIC_CROSSING")
+    panel.tree.setCurrentItem(item)
+    before = [panel.tree.topLevelItem(0).child(i) for i in range(panel.tree.topLevelItem(0).childCount())]
+    doc.run(edit.set_attr, "fastt8.ld2", "name", "archive")  # nothing found differs ...
+    assert panel.item_for("ASIC_CROSSING") is item and panel.tree.currentItem() is item
+    assert [panel.tree.topLevelItem(0).child(i) for i in range(len(before))] == before
+    doc.run(edit.set_attr, "hba.d1s1.0", "wwpn", "")  # ... a finding more: listed afresh
+    assert panel.item_for("ASIC_CROSSING") is not item
+    assert panel.current_finding() is not None and panel.current_finding().rule == "ASIC_CROSSING"
+    assert sum(panel.tree.topLevelItem(g).childCount() for g in range(3)) == len(doc.analysis.findings)
+
+
 # -- paths -------------------------------------------------------------------------------------
 
 
