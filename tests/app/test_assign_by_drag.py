@@ -7,7 +7,7 @@ from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent
 from PySide6.QtWidgets import QApplication
 
 from planner import edit_create as ec
-from widgets.model_tree import MIME_IDS
+from widgets.outline_model import MIME_IDS
 
 HBAS = ["hba.d1s1", "hba.d1s2", "hba.d1s3"]
 ROWS = ["hba.d1s1", "d1.s2", "hba.d1s3.0"]  # an HBA, the slot holding one, an HBA's port
