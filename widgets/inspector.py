@@ -13,6 +13,7 @@ the source of the capacity figure.
 from __future__ import annotations
 
 import html
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
@@ -61,6 +62,21 @@ def location_text(topo: Any, cid: str) -> str:
     return f"{code}: {where}" if code else where
 
 
+#: the forms of this many shapes shown before are kept to be shown again (another kind
+#: selected: a new form took 7-8 ms to make and 10-20 more of Qt laying it out and styling it,
+#: blocks of 17-30 ms on the 16x site; kept, 2-3 ms)
+FORMS_KEPT = 8
+
+
+@dataclass
+class _Form:
+    """A form taken out of the panel, kept for its shape: its widget and its parts (fields,
+    info labels, analysis box and rows)."""
+
+    body: QWidget
+    parts: tuple
+
+
 class InspectorPanel(QWidget):
     """Shows and edits the document's selection. ``doc`` is an ``app.document.Document``
     (duck-typed; read only).
@@ -88,6 +104,7 @@ class InspectorPanel(QWidget):
         self._analysis_rows: QFormLayout | None = None
         self._analysis_box: QGroupBox | None = None
         self._shaped: tuple | None = None  # the shape of the form shown (see _shape)
+        self._forms: dict[tuple, _Form] = {}  # forms of other shapes shown before, oldest first
 
         outer = QVBoxLayout(self)
         outer.setContentsMargins(4, 4, 4, 4)
@@ -145,19 +162,22 @@ class InspectorPanel(QWidget):
         """Build the form for the current selection; one component of the kind and rows the
         form shows already only refreshes it (the next cable: a new form took 10-20 ms of
         Qt laying out, styling and shaping its texts on the 16x site, in the turn after the
-        selection)."""
+        selection), and one of a shape shown before gets that form back (see FORMS_KEPT)."""
         topo = self.doc.topology
         comps = [topo[i] for i in self.doc.selection if i in topo]
         shape = self._shape(comps)
         if shape is not None and shape == self._shaped:
-            self._ids = [comps[0].id]
-            for f in self._fields.values():
-                f.reset()
-            self.refresh()
+            self._show_again(comps[0])
             return
+        kept = self._forms.pop(shape, None) if shape is not None else None
+        self._keep_shown()
         self._shaped = shape
-        for f in self._fields.values():
-            f.alive = False
+        if kept is not None:  # a form of this shape shown before: shown again
+            self.scroll.setWidget(kept.body)
+            self._fields, self._info, self._analysis_box, self._analysis_rows = kept.parts
+            self._kind = comps[0].kind
+            self._show_again(comps[0])
+            return
         self._fields = {}
         self._info = {}
         self._analysis_rows = None
@@ -189,11 +209,31 @@ class InspectorPanel(QWidget):
         else:
             self._build_form(lay, comps)
         lay.addStretch(1)
-        old = self.scroll.takeWidget()
-        if old is not None:
-            old.deleteLater()
         self.scroll.setWidget(body)
         self.refresh()
+
+    def _show_again(self, comp: Component) -> None:
+        """Show ``comp`` in the form shown (of its shape), nothing left of the one before."""
+        self._ids = [comp.id]
+        for f in self._fields.values():
+            f.alive = True
+            f.reset()
+        self.refresh()
+
+    def _keep_shown(self) -> None:
+        """Take the form shown out of the panel: kept for its shape (the last FORMS_KEPT shapes),
+        or deleted (a form of several components, or none)."""
+        for f in self._fields.values():
+            f.alive = False
+        body = self.scroll.takeWidget()
+        if body is None:
+            return
+        if self._shaped is None:
+            body.deleteLater()
+            return
+        self._forms[self._shaped] = _Form(body, (self._fields, self._info, self._analysis_box, self._analysis_rows))
+        while len(self._forms) > FORMS_KEPT:
+            self._forms.pop(next(iter(self._forms))).body.deleteLater()
 
     def _shape(self, comps: list[Component]) -> tuple | None:
         """What the form of one component is made of (its kind, whether it has a location
@@ -208,7 +248,11 @@ class InspectorPanel(QWidget):
         return comp.kind in placement.placeable_kinds() or bool(placement.location_code(self.doc.topology, comp.id))
 
     def _rebuild_afresh(self) -> None:
-        self._shaped = None
+        """A design replaced: every form built anew."""
+        self._keep_shown()
+        for form in self._forms.values():
+            form.body.deleteLater()
+        self._forms, self._shaped = {}, None
         self.rebuild()
 
     def _build_form(self, lay: QVBoxLayout, comps: list[Component]) -> None:
