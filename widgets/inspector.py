@@ -64,7 +64,7 @@ def location_text(topo: Any, cid: str) -> str:
 
 #: the forms of this many shapes shown before are kept to be shown again (another kind
 #: selected: a new form took 7-8 ms to make and 10-20 more of Qt laying it out and styling it,
-#: blocks of 17-30 ms on the 16x site; kept, 2-3 ms)
+#: blocks of 17-30 ms on the 16x site; kept, 2-5 ms)
 FORMS_KEPT = 8
 
 
