@@ -154,6 +154,14 @@ def test_choosing_a_path_marks_only_its_binding_hop(qtbot, canvas):
     panel.view.clearSelection()
     assert sum(1 for i in scene.items_by_id.values() if i.binds and i.bind_shown) > 1
     assert panel.detail.isHidden()
+    # only the boxes that bind a path are repainted when the marks change (the others look the same)
+    repainted: list[str] = []
+    for cid, item in scene.items_by_id.items():
+        item.restyled = lambda cid=cid: repainted.append(cid)
+    panel.view.selectRow(0)
+    binding = {cid for cid, i in scene.items_by_id.items() if i.binds}
+    assert set(repainted) - {c for c, i in scene.items_by_id.items() if i.highlighted} <= binding
+    assert len(repainted) < len(scene.items_by_id) // 2
 
 
 def test_a_shared_binding_hop_says_how_many_paths_share_it(qtbot, parts, worst_cabling):
