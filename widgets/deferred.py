@@ -78,11 +78,14 @@ class WhenShown(QObject):
             self.take(bundle)
 
 
-#: a selection of more components than this reaches the side panels on the next turn of the
-#: event loop, after the canvas has shown it: Select All on the 16x site (1,152 boxes) took the
-#: canvas 8-9 ms, the inspector 3 ms and the model tree 5 ms, then their repaint, 18-37 ms in
-#: one turn
-SELECTION_LATER_FROM = 100
+#: a selection of more components than this reaches the side panels on a later turn of the
+#: event loop, after the canvas has shown it, one panel a turn (see :func:`turns`): any
+#: selection but none. Select All on the 16x site (1,152 boxes) took the canvas 8-9 ms, the
+#: inspector 3 ms and the model tree 5 ms, then their repaint, 18-37 ms in one turn; one HBA or
+#: cable selected after the other (the inspector's form changing, the outline opening its
+#: branch, the zone partners lit) blocked 15-27 ms shown at once, 8-13 a panel a turn (forty-
+#: first session, ``kindsprobe``: 12 selections each, alternately)
+SELECTION_LATER_FROM = 0
 #: about how long one piece of work put off takes (a selection shown by a panel: 3-9 ms on the
 #: 16x site): it runs in a turn with that much of the slices' budget left (widgets.slice_budget)
 PIECE_S = 0.005
@@ -140,11 +143,20 @@ def turns() -> _Turns:
     return _TURNS
 
 
+def shown_later(doc: Any, count: int) -> bool:
+    """Whether a side panel shows a selection that may change ``count`` of its rows, units or
+    fields on a later turn (see :data:`SELECTION_LATER_FROM`): not when the document works
+    synchronously (``doc.synchronous``: analysed in the GUI thread, every panel following at
+    once, for tests and scripts that read a panel right after selecting)."""
+    return count > SELECTION_LATER_FROM and not getattr(doc, "synchronous", False)
+
+
 class SelectionFollower(QObject):
     """``SelectionFollower(panel, doc, show)``: calls ``show(ids)`` as the document's selection
-    changes: at once for a few components, on a later turn of the event loop for more than
-    :data:`SELECTION_LATER_FROM` (the newest selection then, once; one panel a turn, see
-    :func:`turns`). A child of ``panel``: the connection goes with it."""
+    changes: on a later turn of the event loop for more than :data:`SELECTION_LATER_FROM`
+    components (the newest selection then, once; one panel a turn, see :func:`turns`), else at
+    once; at once too for a document working synchronously (see :func:`shown_later`). A child
+    of ``panel``: the connection goes with it."""
 
     def __init__(self, panel: QWidget, doc: Any, show: Callable[[list[str]], None]) -> None:
         super().__init__(panel)
@@ -152,7 +164,7 @@ class SelectionFollower(QObject):
         doc.selectionChanged.connect(self.take)
 
     def take(self, ids: list[str]) -> None:
-        if len(ids) > SELECTION_LATER_FROM:
+        if shown_later(self._doc, len(ids)):
             turns().put(self, self._shown_later)
             return
         turns().drop(self)  # (a large one pending is replaced by this one)

@@ -46,7 +46,7 @@ from planner import placement
 from planner.naming import counted, label
 from planner.schema import KINDS, kind_name
 from widgets import slice_budget
-from widgets.deferred import SELECTION_LATER_FROM, turns, unseen
+from widgets.deferred import shown_later, turns, unseen
 from widgets.rack_scale import NUMBERS_W, UPX, UnitScale
 from widgets.retired import Retired
 from widgets.style import set_style_sheet
@@ -652,10 +652,10 @@ class RackElevationPanel(QWidget):
                 keys.discard(key)
 
     def _selection_changed(self, ids: list[str]) -> None:
-        """Outline the selection at once, or on the next turn when many outlines may change
-        (Select All or its clearing on the 16x site: a thousand units' outlines, then Qt's
-        repaint of them, 5-6 ms, in the turn of the canvas's 10 ms)."""
-        if len(ids) + len(self._outlined) > SELECTION_LATER_FROM:
+        """Outline the selection on a later turn, after the canvas has shown it (Select All or
+        its clearing on the 16x site: a thousand units' outlines, then Qt's repaint of them,
+        5-6 ms, in the turn of the canvas's 10 ms; see :func:`widgets.deferred.shown_later`)."""
+        if shown_later(self.doc, len(ids) + len(self._outlined)):
             turns().put(self, self._show_selection)  # (one panel a turn: see widgets.deferred)
         else:
             turns().drop(self)  # (a large one pending is replaced by this one)

@@ -50,7 +50,7 @@ def _racks_panel(w, qtbot):
     return panel
 
 
-def test_build_racks_and_place_units_from_a_new_design(blank, qtbot, monkeypatch):
+def test_build_racks_and_place_units_from_a_new_design(blank, qtbot):
     w = blank
     w.act_new.trigger()  # File > New
     _hardware(w)
@@ -111,18 +111,16 @@ def test_build_racks_and_place_units_from_a_new_design(blank, qtbot, monkeypatch
     assert outlined() == {"sw1", "fastt1"} and "core switch" in panel.units["sw1"].childItems()[0].text()
     w.doc.select([])
     assert outlined() == set()
-    # a selection that may change many outlines (Select All on a site: a thousand units) is
-    # outlined on the next turn, not in the canvas's
-    import widgets.rack_elevation as rack_elevation
-
-    monkeypatch.setattr(rack_elevation, "SELECTION_LATER_FROM", 1)
+    # in the editor (the document not synchronous) a selection is outlined on a later turn,
+    # after the canvas has shown it, not in the canvas's turn
+    w.doc.synchronous = False
     w.doc.select(["sw1", "fastt1"])
     assert outlined() == set()
     qtbot.waitUntil(lambda: outlined() == {"sw1", "fastt1"}, timeout=2000)
     w.doc.select([])
     assert outlined() == {"sw1", "fastt1"}
     qtbot.waitUntil(lambda: outlined() == set(), timeout=2000)
-    monkeypatch.undo()
+    w.doc.synchronous = True
     w.doc.undo_stack.undo()
     w.doc.undo_stack.undo()
     _settle()
