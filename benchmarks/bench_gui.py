@@ -43,7 +43,9 @@ site's):
   ``select_all_block_ms``, ``figure_switch_block_ms``: in a window just opened on the design, the
   longest event-loop block while the paths panel is shown for the first time, a cable is
   selected with the model tree showing (its group of cables opened: the first; another: the
-  second), every top-level box is selected and the selection cleared, and the figure set is
+  second), ``kinds_select_block_ms``: the median of six selections of an HBA and a cable
+  alternately (the inspector's form changes each time, the zone partners light up), every
+  top-level box is selected and the selection cleared, and the figure set is
   switched and back; ``search_block_ms``: the model tree searched for "fcs1", then "s3 fastt",
   cleared after each; ``scenario_block_ms``: the scenario duplicated, then the first shown again;
 - ``buildsheet_s``: the PDF build sheet (``planner.exports.buildsheet.build_sheet``; target 30 s
@@ -490,6 +492,11 @@ def measure_interactions(path: Path) -> dict:
         ("cable_select_block_ms", cables[5]),
     ):
         out[key] = _block_of(lambda c=cable: doc.select([c]), lambda c=cable: w.model_tree.selected_ids() == [c])
+    hbas = doc.topology.ids_of_kind("hba")  # (the inspector's form changes each time, the zone partners light up)
+    picks = [(hbas if i % 2 == 0 else cables)[7 + 11 * i] for i in range(6)]
+    out["kinds_select_block_ms"] = statistics.median(
+        _block_of(lambda c=c: doc.select([c]), lambda c=c: w.model_tree.selected_ids() == [c]) for c in picks
+    )
     tops = [cid for cid, item in w.scene.items_by_id.items() if item.parentItem() is None]
     out["select_all_block_ms"] = max(_block_of(lambda: doc.select(tops)), _block_of(lambda: doc.select([])))
     _wait_quiet(w)
@@ -683,6 +690,7 @@ def measure(name: str, topo, array: str, args: argparse.Namespace) -> dict:
         "paths_first_show_block_ms",
         "cable_select_first_block_ms",
         "cable_select_block_ms",
+        "kinds_select_block_ms",
         "select_all_block_ms",
         "figure_switch_block_ms",
         "search_block_ms",
@@ -733,7 +741,8 @@ def human(r: dict) -> str:
         f"edit {r['panels_move_edit_ms']:.0f} ms, longest block {r['panels_move_max_block_ms']:.0f} ms",
         f"  longest blocks in a window just opened: the paths panel first shown {r['paths_first_show_block_ms']:.0f} ms, "
         f"a cable selected with the model tree showing {r['cable_select_first_block_ms']:.0f} ms (then "
-        f"{r['cable_select_block_ms']:.0f} ms), Select All / clear {r['select_all_block_ms']:.0f} ms, a figure set "
+        f"{r['cable_select_block_ms']:.0f} ms), an HBA and a cable alternately {r['kinds_select_block_ms']:.0f} ms "
+        f"(median of 6), Select All / clear {r['select_all_block_ms']:.0f} ms, a figure set "
         f"switched {r['figure_switch_block_ms']:.0f} ms, the model tree searched {r['search_block_ms']:.0f} ms, "
         f"a scenario duplicated and switched {r['scenario_block_ms']:.0f} ms (target 16 ms)",
     ]
