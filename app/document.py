@@ -195,9 +195,8 @@ class Document(QObject):
         self.direction = "read"
         self.selection: list[str] = []
         self.analysis: AnalysisBundle | None = None
-        self.synchronous = (
-            False  # tests may analyse in the GUI thread (and the panels follow the selection at once) for determinism
-        )
+        # tests may analyse in the GUI thread, the panels following the selection at once, for determinism
+        self.synchronous = False
         self.last_refusal = ""  # the reason the last refused edit gave (also sent as ``message``)
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
