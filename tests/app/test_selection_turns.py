@@ -41,3 +41,35 @@ def test_a_click_on_the_canvas_reaches_the_panels_on_later_turns(window, qtbot):
     for _ in range(5):
         QApplication.processEvents()
     assert inspector._ids == ["fastt1"] and tree.selected_ids() == ["fastt1"]
+
+
+def test_rows_stepped_through_with_the_arrow_keys_end_on_the_last_row_everywhere(window, qtbot):
+    """Down pressed in the outline faster than the panels' turns: the outline drives the
+    document's selection at each press, and the inspector ends on the last row's component,
+    none stepping back to an earlier one."""
+    from PySide6.QtTest import QTest
+
+    w = window
+    w.doc.synchronous = False
+    for name in ("tree", "inspector"):
+        w.docks[name].show()
+        w.docks[name].raise_()
+    tree, view = w.model_tree, w.model_tree.view
+    w.doc.select(["sw1"])
+    qtbot.waitUntil(lambda: tree.selected_ids() == ["sw1"] and w.inspector._ids == ["sw1"], timeout=3000)
+    view.setFocus()
+    chosen: list[list[str]] = []
+    for _ in range(12):  # (group rows between select nothing)
+        QTest.keyClick(view, Qt.Key.Key_Down)
+        assert w.doc.selection == tree.selected_ids()
+        if w.doc.selection:
+            chosen.append(list(w.doc.selection))
+        if len(chosen) == 3:
+            break
+    assert len(chosen) == 3 and len({c[0] for c in chosen}) == 3, chosen
+    last = chosen[-1]
+    assert w.inspector._ids != last  # (its turn has not come yet)
+    qtbot.waitUntil(lambda: w.inspector._ids == last, timeout=3000)
+    for _ in range(10):
+        QApplication.processEvents()
+    assert tree.selected_ids() == last == w.doc.selection and w.inspector._ids == last
