@@ -184,7 +184,9 @@ def _placed(band: BandLaid, shift: dict[str, float], where: tuple, pinned: dict)
 
 
 def _pin(boxes: dict[str, Box], positions: dict[str, tuple[float, float]]) -> None:
-    """Top-level boxes the user moved keep their place; their inner boxes move along."""
+    """Top-level boxes the user moved keep their place (none left of or above the diagram's
+    origin: the canvas and the build sheet begin there; a file may hold such a place); their
+    inner boxes move along."""
     inner: dict[str, list[Box]] = {}
     for b in boxes.values():
         root = b
@@ -196,6 +198,7 @@ def _pin(boxes: dict[str, Box], positions: dict[str, tuple[float, float]]) -> No
         box = boxes[cid]
         if box.container is not None:
             continue
+        px, py = max(px, 0.0), max(py, 0.0)
         dx, dy = px - box.x, py - box.y
         box.x, box.y = px, py
         for b in inner.get(cid, ()):

@@ -52,6 +52,17 @@ def test_user_positions_are_kept(one_drawer):
     assert "sw1" not in t.positions
 
 
+def test_a_position_left_of_or_above_the_origin_is_laid_at_it(one_drawer):
+    """The diagram begins at (0, 0): a box a file placed at negative coordinates is laid at the
+    origin's edge, its inner boxes along, inside the diagram's size."""
+    t = one_drawer
+    SetPositions({"sw1": (-250.0, 60.0), "fastt1": (400.0, -80.0)}).do(t)
+    d = layout(t, editor=True)
+    assert (d.boxes["sw1"].x, d.boxes["sw1"].y) == (0.0, 60.0)
+    assert (d.boxes["fastt1"].x, d.boxes["fastt1"].y) == (400.0, 0.0)
+    assert all(b.x >= 0 and b.y >= 0 and b.x + b.w <= d.width and b.y + b.h <= d.height for b in d.boxes.values())
+
+
 def test_editor_layout_draws_hbas_in_their_slot_rows_and_drive_bays(one_drawer):
     d = layout(one_drawer, editor=True)
     hba, slot = d.boxes["hba.d1s1"], d.boxes["d1.s1"]

@@ -210,6 +210,43 @@ def test_zoomed_far_out_boxes_become_summaries(qtbot, parts, benchmark_design):
     assert not scene.low_detail[0] and scene.items_by_id["sw1.p0"].text.isVisible() and not sw.summary.isVisible()
 
 
+def test_zoom_to_fit_frames_every_box_without_visiting_every_item(canvas, monkeypatch):
+    """Zoom to Fit takes the diagram's size, not Qt's walk over every item (107-172 ms on the
+    16x site expanded): the frame holds every box, and is no larger than the items' bounds and
+    the diagram's margin; a box placed left of the origin is shown at it, in the frame."""
+    doc, scene, view = canvas
+    scene.set_all_collapsed(False)
+    walked = scene.itemsBoundingRect()
+    monkeypatch.setattr(scene, "itemsBoundingRect", lambda: pytest.fail("walked every item"))
+    rect = scene.items_rect()
+    assert rect.contains(walked.adjusted(0, 0, -1, -1))
+    assert rect.width() <= walked.right() + 40 and rect.height() <= walked.bottom() + 40
+    scene.controller.move_boxes({"sw1": (-300.0, -50.0)})  # (a file may hold such a place)
+    sw1 = scene.items_by_id["sw1"].sceneBoundingRect()
+    assert sw1.left() == -0.5 and sw1.top() == -0.5  # (placed at the origin, its outline around it)
+    view.zoom_to_fit()
+    assert view.mapToScene(view.viewport().rect()).boundingRect().contains(sw1.adjusted(0.5, 0.5, -0.5, -0.5))
+
+
+def test_a_box_dragged_past_the_origin_stops_at_it_with_the_others_dragged(canvas, qtbot):
+    """Boxes dragged left of or above the diagram's origin are kept at it, all by one shift:
+    the scene, the overview and the build sheet begin there."""
+    doc, scene, view = canvas
+    view.zoom(0.35 / view.transform().m11())  # (the whole diagram in view, space left of it)
+    item = scene.items_by_id["sw1"]
+    doc.select(["sw1", "p690"])
+    title = view.mapFromScene(item.sceneBoundingRect().topLeft() + QPointF(30, 6))
+    origin = view.mapFromScene(QPointF(0, 0))
+    assert origin.x() > 60  # (room left of the origin to drag into)
+    before = {c: scene.items_by_id[c].pos() for c in ("sw1", "p690")}
+    drag(view, title, QPoint(origin.x() - 50, title.y()))
+    placed = doc.topology.positions
+    assert set(placed) == {"sw1", "p690"}
+    assert min(x for x, _ in placed.values()) == 0 and all(y >= 0 for _, y in placed.values())
+    shift = [placed[c][0] - before[c].x() for c in ("sw1", "p690")]
+    assert abs(shift[0] - shift[1]) <= 10  # (moved together: only the grid's rounding apart)
+
+
 def test_the_legend_keeps_out_of_the_way(canvas, qtbot):
     doc, scene, view = canvas
     view.viewport().repaint()

@@ -238,8 +238,19 @@ class MoveTool(Tool):
             p = item.pos()
             if p != start:
                 moved[item.cid] = (round(p.x() / GRID) * GRID, round(p.y() / GRID) * GRID)
-        if moved:
-            self.scene.boxesMoved.emit(moved)
+        if moved:  # kept right of and below the diagram's origin, together (see on_the_sheet)
+            self.scene.boxesMoved.emit(on_the_sheet(moved))
+
+
+def on_the_sheet(moved: dict[str, tuple[float, float]]) -> dict[str, tuple[float, float]]:
+    """``moved`` (box id -> its new place) shifted right and down as one, as far as it takes for
+    none to be left of or above the diagram's origin. The diagram, the scene's rectangle and the
+    build sheet's drawing begin there: a box dragged past it could no longer be scrolled to."""
+    dx = max(0.0, -min(x for x, _ in moved.values()))
+    dy = max(0.0, -min(y for _, y in moved.values()))
+    if not dx and not dy:
+        return moved
+    return {cid: (x + dx, y + dy) for cid, (x, y) in moved.items()}
 
 
 class RubberBandTool(Tool):
