@@ -481,15 +481,18 @@ def lost_access_by_component(
     kinds = tuple(kinds)
     fails = Paths(topo, [], kinds)  # for its _failing walk
     comps = topo._components
-    failing: dict[str, list[str]] = {}
+    # what each hop's failure takes down, for the only hops where that is anything: those of the
+    # kinds failed and those inside a switch (the 32x site: 16,000 of them worked out, where
+    # its paths' 45,000 distinct hops walked each cost 3x as much)
+    failing = {
+        cid: ups for kind in {*kinds, *_IN_SWITCH} for cid in topo.ids_of_kind(kind) if (ups := fails._failing(cid))
+    }
+    failing_of = failing.get
 
     def crossing(hops: Iterable[str]) -> set[str]:
         out: set[str] = set()
         for hid in hops:
-            ups = failing.get(hid)
-            if ups is None:
-                ups = failing[hid] = fails._failing(hid)
-            if ups:
+            if ups := failing_of(hid):
                 out.update(ups)
         return out
 
@@ -498,6 +501,7 @@ def lost_access_by_component(
     # 256 such routes)
     routes: dict[tuple[str, ...], set[str]] = {}
     common: dict[tuple[str, str], set[str]] = {}  # access -> the components all its paths cross
+    lpar_of: dict[str, str] = {}  # HBA port -> its LPAR ("" none): looked up once a port
     for p in all_paths(topo) if paths is None else paths:
         route = tuple(p.hops[:-2])
         crossed = routes.get(route)
@@ -505,8 +509,11 @@ def lost_access_by_component(
             crossed = routes[route] = crossing(route)
         if tail := crossing(p.hops[-2:]):
             crossed = crossed | tail
-        hba = comps.get(comps[p.hba_port].parent or "")
-        key = ((hba["lpar"] or "") if hba else "", p.logical_drive)
+        lpar = lpar_of.get(p.hba_port)
+        if lpar is None:
+            hba = comps.get(comps[p.hba_port].parent or "")
+            lpar = lpar_of[p.hba_port] = (hba["lpar"] or "") if hba else ""
+        key = (lpar, p.logical_drive)
         got = common.get(key)
         if got is None:
             common[key] = set(crossed)  # (a route's set is shared by its paths)
@@ -516,7 +523,11 @@ def lost_access_by_component(
     for key, crossed in common.items():
         for cid in crossed:
             lost.setdefault(cid, []).append(key)
-    return {c.id: sorted(lost[c.id]) for kind in kinds for c in topo.of_kind(kind) if c.id in lost}
+    # in the order of ``kinds``, each in design order: the few components lost sorted, not every
+    # component of those kinds walked (9.6 ms of the 32x site's 65)
+    rank = {kind: n for n, kind in enumerate(kinds)}
+    order = sorted((rank[comps[cid].kind], topo.seq_of(cid), cid) for cid in lost if comps[cid].kind in rank)
+    return {cid: sorted(lost[cid]) for _, _, cid in order}
 
 
 # -- output -------------------------------------------------------------------------------------

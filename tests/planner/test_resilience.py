@@ -200,4 +200,5 @@ def test_lost_access_by_component_equals_a_walk_of_every_hop_of_every_path(bench
             want.setdefault(cid, []).append(key)
     got = lost_access_by_component(topo, kinds)
     assert got == {cid: sorted(v) for cid, v in want.items()}
+    assert list(got) == [c.id for kind in kinds for c in topo.of_kind(kind) if c.id in want]  # (in kind, design order)
     assert any(topo[cid].kind == "array" for cid in got)  # (what the routes' last hops add)
