@@ -204,11 +204,12 @@ def _dac_findings(
     """RDAC findings for one partition (or one unmapped HBA port): per controller, more than
     one path (error) or, with logical drives mapped, none (warning)."""
     topo, conns, out = ctx.topo, ctx.connections, []
-    who = (
-        f"partition {naming.qualified_name(topo, mapping)} ({ctx.names(members)})"
-        if mapping is not None
-        else ctx.label(members[0])
-    )
+
+    def who() -> str:  # (named only for a finding: most partitions have none)
+        if mapping is None:
+            return ctx.label(members[0])
+        return f"partition {naming.qualified_name(topo, mapping)} ({ctx.names(members)})"
+
     for ctl in topo.children(sub.id, "controller"):
         seen = [(p, hp) for p in members for hp in reach.get(p, ()) if topo[hp].parent == ctl.id]
         if len(seen) > 1:
@@ -219,7 +220,7 @@ def _dac_findings(
             out.append(
                 me.finding(
                     (lpar.id, ctl.id, *dict.fromkeys(x for pair in seen for x in pair), *zones),
-                    f"{ctx.label(lpar.id)} uses RDAC, and {who} sees {naming.qualified_name(topo, ctl)} through {len(seen)} paths "
+                    f"{ctx.label(lpar.id)} uses RDAC, and {who()} sees {naming.qualified_name(topo, ctl)} through {len(seen)} paths "
                     f"({lines}); the AIX RDAC driver allows exactly one path to each controller (dac).",
                     "Zone so that each controller is reached once per partition: HBA1 to controller A, "
                     "HBA2 to controller B (remove one of these connections from the zones "
@@ -231,7 +232,7 @@ def _dac_findings(
             out.append(
                 me.finding(
                     (lpar.id, ctl.id, mapping.id),
-                    f"{who} on {naming.qualified_name(topo, sub)} reaches {naming.qualified_name(topo, ctl)} through no "
+                    f"{who()} on {naming.qualified_name(topo, sub)} reaches {naming.qualified_name(topo, ctl)} through no "
                     "HBA: RDAC needs both controllers (dacs) discovered for failover, and the logical "
                     f"drives {naming.qualified_name(topo, ctl)} owns are not reachable.",
                     f"Cable and zone one HBA of partition {naming.qualified_name(topo, mapping)} to a {naming.qualified_name(topo, ctl)} port.",

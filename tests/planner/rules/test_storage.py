@@ -96,6 +96,7 @@ def test_rdac_one_hba_port_zoned_to_both_controllers(one):
     assert len(found) == 1 and found[0].severity == "error"
     # partition P_FASTT1 now sees controller B through fcs0 and fcs1
     assert {LPAR, "fastt1.B", "hba.d1s1.0", "hba.d1s2.0", "fastt1.B1", "z.Z_BAD"} <= set(found[0].components)
+    assert "uses RDAC, and partition " in found[0].message and "P_FASTT1 (" in found[0].message  # (who, named)
     edit.set_attr(one, LPAR, "multipath", "MPIO")  # MPIO lifts the one-path rule
     assert not run(one, "RDAC_PATHS")
 
@@ -118,6 +119,7 @@ def test_rdac_controller_reached_by_no_hba_is_a_warning(one, parts):
     edit.delete(one, ["z.Z_H2_B1"])
     found = run(one, "RDAC_PATHS")
     assert [(f.severity, f.components) for f in found] == [("warning", (LPAR, "f900.B", "f900.map.P_F900"))]
+    assert found[0].message.startswith("partition ") and "P_F900 (" in found[0].message
 
 
 def test_mapping_empty(one):
