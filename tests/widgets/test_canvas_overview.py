@@ -697,3 +697,43 @@ def test_the_views_zoom_settling_ends_the_overviews_gesture(qtbot, parts, benchm
     view.zoom(1.1)
     assert overview.gesture
     qtbot.waitUntil(lambda: not overview.gesture, timeout=5000)  # (ZOOM_SETTLE_MS after the step)
+
+
+def test_a_link_whose_new_figure_stays_in_its_band_is_not_drawn_again(qtbot, parts, benchmark_design, monkeypatch):
+    """A link's pen is its band's: a new figure in the same band keeps the very pen, and the
+    link is neither restyled in its tiles nor handed to the overview to gather again (a figure
+    set switched on the 16x site gave 1,120 links a new figure, each in its band); a figure in
+    another band gets the other pen, and both are told."""
+    from planner import bands
+    from widgets.canvas.painting import PaintJob
+
+    doc, scene, view = make_canvas(qtbot, parts, benchmark_design)
+    scene.set_all_collapsed(False)
+    if not view.summary.current():  # (the links put in the view's layer, that strokes them)
+        view.summary.build()
+    told: list = []
+    monkeypatch.setattr(view.summary, "restyled", lambda li: told.append(li))
+
+    def nudged(util: float) -> float:  # another figure in the same band
+        return util * (1.0 + 1e-9) if bands.band(util * (1.0 + 1e-9)) == bands.band(util) else util * (1.0 - 1e-9)
+
+    at: dict[str, list] = {}  # box -> the links at it with a figure
+    for li in scene.links:
+        for end in (li.a.cid, li.b.cid) if li.util else ():
+            at.setdefault(end, []).append(li)
+    box, (one, other) = next((b, lis[:2]) for b, lis in at.items() if len(lis) >= 2)
+    assert one.layer is view.summary
+    pen, was = one.pen(), one.util
+    one.util = nudged(one.util)
+    assert one.restyle() is False and one.pen() is pen and not told
+    one.util = 0.01 if bands.band(was) != "ok" else bands.OVER_FROM + 0.05
+    assert one.restyle() is True and one.pen() is not pen and told == [one]
+    assert one.pen().color().rgba() != pen.color().rgba()
+    # the analysis painted again at their box: its figure comes back, in another band
+    # than the one just set (told), while a link set to another figure of its own band is not
+    other.util = nudged(other.util)
+    fig = scene._figures
+    job = PaintJob(doc.analysis, [box], [], fig.group_load, fig.binds)
+    painted, restyled = scene._paint_boxes(job, lambda: False)
+    assert painted == [box] and one in restyled and other not in restyled
+    assert one.pen() is pen

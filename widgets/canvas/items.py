@@ -45,6 +45,7 @@ def qcolor(hex_colour: str) -> QColor:
 
 
 IDLE = qcolor(bands.IDLE)
+_PV_IDLE = QColor(170, 170, 200)  # (a volume group's link to its hdisks, with no figure)
 BIND = qcolor(bands.BINDING)
 HIGHLIGHT = qcolor(bands.HIGHLIGHT)
 NO_FILL = QColor(248, 248, 248)  # a kind the schema gives no fill
@@ -552,6 +553,19 @@ BOX_PEN_MARGIN = 0.5
 
 
 _NO_PEN = QPen()  # (a link's pen until it is styled, read once: one made per link was 1 us of it)
+#: the links' pens, one per look (colour, width, cosmetic, dotted): shared, never changed
+_LINK_PENS: dict[tuple[int, float, bool, bool], QPen] = {}
+
+
+def _link_pen(color: QColor, width: float, cosmetic: bool, dotted: bool) -> QPen:
+    key = (color.rgba(), width, cosmetic, dotted)
+    pen = _LINK_PENS.get(key)
+    if pen is None:
+        pen = _LINK_PENS[key] = QPen(color, width)
+        pen.setCosmetic(cosmetic)
+        if dotted:
+            pen.setStyle(Qt.PenStyle.DotLine)
+    return pen
 
 
 def box_ends(a: Any, b: Any) -> tuple[float, float, float, float]:
@@ -668,22 +682,27 @@ class LinkItem:
         if self.layer is not None:
             self.layer.relink(self)
 
-    def restyle(self) -> None:
+    def restyle(self) -> bool:
+        """Take the pen of its utilization band and highlight; True when it is another one (the
+        layer's tiles it passes through are drawn again). A new figure in the same band draws
+        the same: a figure set or direction switched on the 16x site gave 1,120 links a new
+        figure, every one in the band it was in, and each link was handed to the layer's tiles
+        and the overview to be gathered and drawn again."""
         kind = self.link.kind
         width = LINK_WIDTH.get(kind, 1.0)
-        color = util_color(self.util) if self.util is not None else (IDLE if kind != "pv" else QColor(170, 170, 200))
+        color = util_color(self.util) if self.util is not None else (IDLE if kind != "pv" else _PV_IDLE)
         if self.highlighted:
             color, width = HIGHLIGHT, 3.0
-        pen = QPen(color, width)
-        pen.setCosmetic(kind != "cable" or self.highlighted)
         self.solid = kind not in ("owner", "pv")
-        if not self.solid:
-            pen.setStyle(Qt.PenStyle.DotLine)
+        pen = _link_pen(color, width, kind != "cable" or self.highlighted, not self.solid)
+        if pen is self._pen:
+            return False
         if pen.widthF() != self._pen.widthF():
             self._bounds = self._extent = None
         self._pen, self.rgba, self.thin = pen, color.rgba(), None
         if self.layer is not None:
             self.layer.restyled(self)
+        return True
 
 
 class RubberCableItem(QGraphicsPathItem):

@@ -84,12 +84,13 @@ class Painting:
             return budget is not None and time.perf_counter() >= budget
 
         painted, restyled = self._paint_boxes(job, spent)
-        while job.next_link < len(job.links) and not ((painted or restyled) and spent()):
+        first = job.next_link
+        while job.next_link < len(job.links) and not ((painted or job.next_link > first) and spent()):
             li = job.links[job.next_link]
             job.next_link += 1
             li.util = self._link_util(li, result)
-            li.restyle()
-            restyled.append(li)
+            if li.restyle():  # (in the same band as before it draws the same)
+                restyled.append(li)
         self._overview_changed(painted, restyled)
         job.restyled = job.restyled or bool(restyled)
         more = job.next_box < len(job.boxes) or job.next_link < len(job.links)
@@ -125,8 +126,8 @@ class Painting:
                 util = self._link_util(li, result)
                 if util != li.util:
                     li.util = util
-                    li.restyle()
-                    restyled.append(li)
+                    if li.restyle():
+                        restyled.append(li)
         if due:  # (one look at the idle timer, not one a box: 763 boxes after a server deleted)
             self._asleep += due
             self.idle_later()

@@ -680,8 +680,8 @@ class DiagramScene(Painting, Morphing, Detailing, ToolLookups, QGraphicsScene):
             now = path is not None and (li.cid in hop_set or tree)
             if now != li.highlighted:
                 li.highlighted = now
-                li.restyle()
-                restyled.append(li)
+                if li.restyle():
+                    restyled.append(li)
         self._overview_changed(lit, restyled)
 
     # -- selection ----------------------------------------------------------------------------
