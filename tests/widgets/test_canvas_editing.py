@@ -211,7 +211,7 @@ def test_zoomed_far_out_boxes_become_summaries(qtbot, parts, benchmark_design):
 
 
 def test_zoom_to_fit_frames_every_box_without_visiting_every_item(canvas, monkeypatch):
-    """Zoom to Fit takes the diagram's size, not Qt's walk over every item (107-172 ms on the
+    """Zoom to fit takes the diagram's size, not Qt's walk over every item (107-172 ms on the
     16x site expanded): the frame holds every box, and is no larger than the items' bounds and
     the diagram's margin; a box placed left of the origin is shown at it, in the frame."""
     doc, scene, view = canvas

@@ -425,7 +425,7 @@ class DiagramScene(Painting, Morphing, Detailing, ToolLookups, QGraphicsScene):
     def items_rect(self) -> QRectF:
         """The bounds of the diagram's boxes: the diagram's own size (its bands reach that far,
         the boxes the user placed included; none is placed left of or above its origin). Not
-        Qt's ``itemsBoundingRect``: it visits every item, and Zoom to Fit on the 16x site
+        Qt's ``itemsBoundingRect``: it visits every item, and Zoom to fit on the 16x site
         expanded (84,736 items) blocked the event loop 107-172 ms in it."""
         d = self.diagram
         return QRectF(0, 0, d.width, d.height) if d is not None else self.itemsBoundingRect()
