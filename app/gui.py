@@ -71,6 +71,7 @@ def run_gui(file: str | None = None, quit_after_ms: int | None = None) -> int:
     window.view.zoom_to_fit()
     if quit_after_ms is not None:
         code = 0 if quit_now else app.exec()  # (every event loop left: none to run again)
-        print(f"sanplan: the editor opened ({window.windowTitle()}) and quit after {quit_after_ms} ms")
+        shown = window.windowTitle().replace("[*]", "*" if window.isWindowModified() else "")  # (as its title bar)
+        print(f"sanplan: the editor opened ({shown}) and quit after {quit_after_ms} ms")
         return code
     return app.exec()

@@ -371,3 +371,19 @@ def test_the_editor_check_quits_even_when_a_file_cannot_be_opened(home, tmp_path
     done = subprocess.run(args, env=env, cwd=ROOT, timeout=60, capture_output=True)
     assert done.returncode == 0, done.stderr.decode()[-2000:]
     assert "the editor opened (Untitled" in done.stdout.decode()
+
+
+def test_the_editor_check_names_the_file_as_the_title_bar_does(home, tmp_path):
+    """The check's line names the window as its title bar shows it: Qt's "[*]" placeholder for
+    unsaved changes is not printed (a design just opened has none)."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT), SANPLAN_HOME=str(home / "home"), QT_QPA_PLATFORM="offscreen")
+    path = tmp_path / "bench.sanplan"
+    made = subprocess.run(
+        [sys.executable, "-m", "app.cli", "example", "p690-benchmark", str(path)], env=env, cwd=ROOT, timeout=60
+    )
+    assert made.returncode == 0 and path.exists()
+    args = [sys.executable, "-m", "app.cli", "gui", str(path), "--quit-after-ms", "500"]
+    done = subprocess.run(args, env=env, cwd=ROOT, timeout=60, capture_output=True)
+    out = done.stdout.decode()
+    assert done.returncode == 0, done.stderr.decode()[-2000:]
+    assert "the editor opened (bench.sanplan - " in out and "[*]" not in out and "bench.sanplan*" not in out
