@@ -264,6 +264,43 @@ def test_zoomed_out_a_tile_changed_is_drawn_as_it_was_then_gathered_soon_after(
     assert count(after, on_screen(view, item), ORANGE, 60) > unselected + 20  # the selected outline
 
 
+def test_while_the_user_zooms_a_tile_is_regathered_after_the_detail_pass_brought_the_view(
+    qtbot, parts, benchmark_design, monkeypatch
+):
+    """Zoomed out further right after an edit, the tiles drawn from their former batches are
+    gathered again only once the detail pass has brought the items in and around the view: the
+    give-way slices share a small budget a turn while the user zooms, and the regathering took it
+    all (zoomed out from 1:1 after an edit on the 16x site expanded, each wheel step brought the
+    300-900 items it showed in its own turn). Both are done in the end."""
+    import sys
+
+    from widgets import giveway
+    from widgets.canvas.summary import Tile
+
+    doc, scene, view = _zoomed_out(qtbot, parts, benchmark_design, LOW_DETAIL_SCALE * 0.8)
+    monkeypatch.setattr(giveway, "AFTER_S", 5.0)  # (one long gesture)
+    view.viewport().grab()
+    area = view.mapToScene(view.viewport().rect()).boundingRect()
+    item = next(i for i in scene.items(area) if isinstance(i, BoxItem) and i.depth == 0 and i.tile is not None)
+    tile = item.tile
+    seen = []  # (whether the pass had the view's items still to bring) at each regathering
+    real = Tile.gathering
+
+    def gathering(self):
+        if sys._getframe(1).f_code.co_name == "_gathering_former":  # (the regathering's)
+            seen.append(scene.detail_near_pending())
+        return real(self)
+
+    monkeypatch.setattr(Tile, "gathering", gathering)
+    item.setSelected(True)
+    view.viewport().grab()  # (drawn from its former batches; regathered in slices)
+    assert tile.boxes is None and tile.former is not None
+    view.zoom(0.55)  # (a step far enough for a new pass)
+    assert scene.detail_near_pending() and giveway.moving()
+    qtbot.waitUntil(lambda: tile.boxes is not None and not scene.detail_pending(), timeout=10000)
+    assert seen and not any(seen)
+
+
 def test_zoomed_out_a_link_is_drawn_in_as_few_pieces_as_keep_to_its_curve(qtbot, parts, benchmark_design):
     """A link's summary lines are even steps of its curve's parameter, as few as keep every
     point of the curve within PIECE_TOLERANCE of them (PIECES at most): the straighter links

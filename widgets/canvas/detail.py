@@ -163,6 +163,11 @@ class Detailing:
         """Whether some items are still to be brought to the zoom's detail."""
         return self._detail_todo is not None
 
+    def detail_near_pending(self: Any) -> bool:
+        """Whether the pass under way has still to bring the items in or around the views (its
+        first work, what the next zoom step or scroll shows)."""
+        return self._detail_todo is not None and bool(self._detail_first or self._detail_near or self._detail_links)
+
     def detail_in(self: Any, area: QRectF, layer: Any = None) -> None:
         """Bring the items in ``area`` (scene coordinates) to the zoom's detail now, if a pass
         is under way (a view shows them: see DiagramView.scrollContentsBy). A group's name
