@@ -32,6 +32,10 @@ DETAIL_SLICE_S = 0.004
 NEAR_FIRST = 2.0
 #: how many areas brought to a detail a scene remembers (see Detailing._unbrought)
 BROUGHT_KEPT = 16
+#: back from far out, the boxes given a figure meanwhile are looked through one by one up to
+#: this many (else every item in view is: Qt's query at 0.26 on the 16x site expanded took
+#: 5-6 ms of the zoom step's turn, 7.5-12.6 in all with the items looked at)
+DUE_LOOKED_AT = 2000
 _EVERYWHERE = QRectF(-1e9, -1e9, 2e9, 2e9)
 _BY_RECT = Qt.ItemSelectionMode.IntersectsItemBoundingRect
 _UNSORTED = Qt.SortOrder(-1)  # (Qt's own value for items in no particular order)
@@ -106,7 +110,9 @@ class Detailing:
     _detail_listed = True  # the pass's items listed in _detail_todo (see _bring_detail)
     _detail_links = False
     _detail_first: list[BoxItem] = []  # (a pass's own list: see _bring_detail)
+    _detail_back: list[BoxItem] = []  # the boxes given a figure while far out (see _due_since)
     _detail_near: list[Any] | None = None  # the views' areas around them, then their items
+    _detail_around: list[QRectF] = []  # the views' areas and those around them (see _near_brought)
     _detail_timer: QTimer | None = None
     #: what the passes brought: (the items' summary mode, the scene's generation, areas whose
     #: every item is at that mode, awake, its figure placed); see _unbrought
@@ -131,12 +137,15 @@ class Detailing:
             del b[2][:-BROUGHT_KEPT]
         return [area] if len(parts) > 12 else parts
 
-    def _bring_detail(self: Any, views: list[Any], fresh: bool = False) -> None:
+    def _bring_detail(self: Any, views: list[Any], fresh: bool = False, back: bool = False) -> None:
         """Bring the items to ``low_detail``: those ``views`` show now at once, the others in
         slices (all at once when the document works synchronously, as in tests); ``fresh``:
-        whatever passes brought before is not taken as brought (back from far out)."""
+        whatever passes brought before is not taken as brought; ``back`` (from far out): it is,
+        if the items are as they were and few boxes were given a figure meanwhile (see
+        :meth:`_bring_due`)."""
         low, scale = self.low_detail
-        if fresh:
+        due = self._due_since(low) if back else None
+        if fresh and due is None:
             self._brought = None
         self._detail_generation = self.generation
         if self.doc.synchronous:
@@ -147,17 +156,33 @@ class Detailing:
         # (listed when the pass comes to them, in a slice: every item of the 16x site expanded
         # took 0.5-1 ms of the zoom's turn)
         self._detail_todo, self._detail_next, self._detail_listed = [], 0, False
-        self._detail_first, self._detail_near = [], []
+        self._detail_first, self._detail_near, self._detail_around = [], [], []
         self._detail_links = low  # (zoomed out: the links in view gathered first, see _links_near)
+        if due:
+            self._detail_back = due  # (those in view brought by detail_in, the others first in the slices)
         for view in views:
             area = view.mapToScene(view.viewport().rect()).boundingRect()
             self.detail_in(area, getattr(view, "summary", None))
-            self._detail_near.extend(_around(area))
+            cells = _around(area)
+            self._detail_near.extend(cells)
+            for cell in cells:
+                area = area.united(cell)
+            self._detail_around.append(area)
         if self._detail_timer is None:
             self._detail_timer = QTimer(self)
             self._detail_timer.setSingleShot(True)
             self._detail_timer.timeout.connect(self._detail_slice)
         self._detail_timer.start(0)
+
+    def _due_since(self: Any, low: bool) -> list[BoxItem] | None:
+        """Back from far out: the boxes given a figure (or made) while far out that the idle
+        work has not woken yet, if the areas the passes brought before still hold (the items
+        have not changed since and are of summary mode ``low``) and they are few enough to look
+        through (:data:`DUE_LOOKED_AT`); else None (every item in view looked through)."""
+        b = self._brought
+        if b is None or b[0] != low or b[1] != self.generation or len(self._asleep) > DUE_LOOKED_AT:
+            return None
+        return list(self._asleep)
 
     def detail_pending(self: Any) -> bool:
         """Whether some items are still to be brought to the zoom's detail."""
@@ -166,7 +191,9 @@ class Detailing:
     def detail_near_pending(self: Any) -> bool:
         """Whether the pass under way has still to bring the items in or around the views (its
         first work, what the next zoom step or scroll shows)."""
-        return self._detail_todo is not None and bool(self._detail_first or self._detail_near or self._detail_links)
+        return self._detail_todo is not None and bool(
+            self._detail_back or self._detail_first or self._detail_near or self._detail_links
+        )
 
     def detail_in(self: Any, area: QRectF, layer: Any = None) -> None:
         """Bring the items in ``area`` (scene coordinates) to the zoom's detail now, if a pass
@@ -190,6 +217,8 @@ class Detailing:
         # (by bounding rectangle and in no order: Qt's default, by shape and sorted, cost 3-13 ms
         # for the 16x site's 1,000-4,500 items in view between the overview and 1:1; a margin
         # of 200 around the view doubled them, and a scroll brings what it uncovers)
+        if self._detail_back:
+            self._bring_back(area)
         for part in parts:
             for item in self.items(part, _BY_RECT, _UNSORTED):
                 if isinstance(item, BoxItem):
@@ -197,6 +226,26 @@ class Detailing:
                         item.set_low_detail(low, scale)
                     elif low and not item.depth and item.summary_scale != scale:
                         first.append(item)
+
+    def _near_brought(self: Any, low: bool) -> None:
+        """The areas around the views brought by the pass: counted as brought (see _unbrought;
+        the next zoom step out or a scroll there looked through their 1,000-3,000 items on the
+        16x site again, 3-7 ms of its turn), if the items have not changed since it began."""
+        if self.generation == self._detail_generation:
+            for area in self._detail_around:
+                self._unbrought(area, low)
+        self._detail_around = []
+
+    def _bring_back(self: Any, area: QRectF) -> None:
+        """The boxes given a figure while far out that are in ``area`` brought now."""
+        low, scale = self.low_detail
+        items, rest = self.items_by_id, []
+        for item in self._detail_back:
+            if not item.sceneBoundingRect().intersects(area):
+                rest.append(item)
+            elif behind(item, low, scale) and items.get(item.cid) is item:
+                item.set_low_detail(low, scale)
+        self._detail_back = rest
 
     def _far_prepared(self: Any, until: float) -> bool:
         """Idle work for the other side of ``FAR_SCALE`` (see Morphing._wake_slice); True when
@@ -244,8 +293,9 @@ class Detailing:
         return ready
 
     def _stop_detail(self: Any) -> None:
-        """Drop the pass under way (zoomed far out: the items are brought on the way back)."""
-        self._detail_todo, self._brought = None, None
+        """Drop the pass under way (zoomed far out: the items are brought on the way back; the
+        areas brought are kept for it, see :meth:`_due_since`)."""
+        self._detail_todo = None
         if self._detail_timer is not None:
             self._detail_timer.stop()
 
@@ -260,7 +310,12 @@ class Detailing:
         try:
             low, scale = self.low_detail
             items, i, n = self.items_by_id, self._detail_next, len(todo)
-            first = self._detail_first  # the names in view first
+            back = self._detail_back  # the boxes given a figure while far out first, then ...
+            while back and time.perf_counter() < until:
+                item = back.pop()
+                if behind(item, low, scale) and items.get(item.cid) is item:
+                    item.set_low_detail(low, scale)
+            first = self._detail_first  # ... the names in view
             while first and time.perf_counter() < until:
                 item = first.pop()
                 if behind(item, low, scale) and items.get(item.cid) is item:
@@ -274,6 +329,8 @@ class Detailing:
                     near.extend(self.items(item, _BY_RECT, _UNSORTED))
                 elif isinstance(item, BoxItem) and behind(item, low, scale) and items.get(item.cid) is item:
                     item.set_low_detail(low, scale)
+            if near is not None and not near and self._detail_around:
+                self._near_brought(low)
             if not self._detail_listed and not self._detail_links and not first and not near:
                 todo[:], self._detail_listed, n = items.values(), True, len(items)
             while i < n and not self._detail_links and not first and not near:
@@ -284,7 +341,7 @@ class Detailing:
                 if i % 64 == 0 and time.perf_counter() >= until:
                     break
             self._detail_next = i
-            done = self._detail_listed and i >= n and not first and not near
+            done = self._detail_listed and i >= n and not first and not near and not back
         finally:
             slice_budget.ended()
         if not done:

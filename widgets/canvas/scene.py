@@ -436,7 +436,8 @@ class DiagramScene(Painting, Morphing, Detailing, ToolLookups, QGraphicsScene):
         brought already)."""
         self.far = low and scale < FAR_SCALE
         self._detail_due = self._detail_due or self.far  # (far out even by a small step)
-        force = force or (self._detail_due and not self.far)
+        back = self._detail_due and not self.far
+        force = force or back
         if not force and self.low_detail[0] == low and (not low or abs(scale / self.low_detail[1] - 1) < 0.4):
             return False
         self.low_detail = (low, scale)
@@ -445,7 +446,7 @@ class DiagramScene(Painting, Morphing, Detailing, ToolLookups, QGraphicsScene):
             self._stop_detail()
             return False
         # (and woken: see BoxItem.wake); in view at once, the rest in slices (widgets.canvas.detail)
-        self._bring_detail(self.views(), fresh=force)
+        self._bring_detail(self.views(), fresh=force, back=back)
         return True
 
     def relabel(self) -> None:
