@@ -464,6 +464,58 @@ def test_the_areas_around_the_view_a_pass_brought_are_not_looked_through_again(
     assert looks == {cid: (i.low, i.flags().value, i.summary_scale) for cid, i in scene.items_by_id.items()}
 
 
+def test_a_box_given_a_figure_far_out_and_deleted_before_the_pass_reached_it_is_passed_over(
+    qtbot, parts, benchmark_design, monkeypatch
+):
+    """Back from far out, a box given a figure meanwhile and out of view waits for the pass's
+    slices; deleted by an edit before they reach it (its item freed), a scroll over where it was
+    and the slices pass it over: no error, and every box left ends with its figure placed."""
+    import time
+
+    from shiboken6 import isValid
+
+    import widgets.canvas.morph as morph
+
+    doc, scene, view = make_canvas(qtbot, parts, benchmark_design, width=700, height=450)
+    scene.set_all_collapsed(False)
+    doc.synchronous = False
+    held = [False]
+
+    def slice_unless_held():
+        if not held[0]:
+            type(scene)._detail_slice(scene)
+        elif scene.detail_pending():
+            scene._detail_timer.start(1)
+
+    scene._detail_slice = slice_unless_held
+    view.zoom(LOW_DETAIL_SCALE * 0.8 / view.transform().m11())
+    qtbot.waitUntil(lambda: not scene.detail_pending(), timeout=10000)
+    view.viewport().grab()
+    view.zoom(FAR_SCALE * 0.8 / view.transform().m11())
+    monkeypatch.setattr(morph, "WAKE_AFTER_MS", 60_000)  # (the idle wake held back: the boxes stay due)
+    doc.set_figures("measured" if doc.figures != "measured" else "planning")
+    qtbot.waitUntil(lambda: doc.is_current(doc.analysis) and scene.painted_revision == doc.topology.revision)
+    qtbot.waitUntil(lambda: scene._job is None)
+    held[0] = True
+    view.zoom(LOW_DETAIL_SCALE * 0.8 / view.transform().m11())
+    assert not scene.far and scene._detail_back  # (the boxes out of view: first in the slices)
+    gone = next(i for i in scene._detail_back if i.depth > 0 and not doc.topology.children(i.cid))
+    where = gone.sceneBoundingRect().center()
+    doc.run(edit.delete, [gone.cid])
+    qtbot.waitUntil(lambda: scene.painted_revision == doc.topology.revision and scene._job is None, timeout=10000)
+    assert scene.items_by_id.get(gone.cid) is None
+    if scene._spare is not None:  # (kept for the next morph: freed as that one ends)
+        scene._spare, spare = None, scene._spare
+        spare.free_rest(scene)
+    scene._grave.dig(time.perf_counter() + 5)  # its item freed
+    assert not isValid(gone) and gone in scene._detail_back
+    view.centerOn(where)  # a scroll over where it was: the boxes due there brought
+    held[0] = False
+    scene._detail_timer.start(0)
+    qtbot.waitUntil(lambda: not scene.detail_pending(), timeout=10000)
+    assert all(i._figure_due is None for i in scene.items_by_id.values())
+
+
 def test_the_parts_of_an_area_less_another_cover_it_less_that_one_without_overlap():
     import random
 

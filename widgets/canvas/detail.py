@@ -241,9 +241,11 @@ class Detailing:
         low, scale = self.low_detail
         items, rest = self.items_by_id, []
         for item in self._detail_back:
+            if items.get(item.cid) is not item:
+                continue  # (gone since: an edit's morph deleted it)
             if not item.sceneBoundingRect().intersects(area):
                 rest.append(item)
-            elif behind(item, low, scale) and items.get(item.cid) is item:
+            elif behind(item, low, scale):
                 item.set_low_detail(low, scale)
         self._detail_back = rest
 
@@ -313,7 +315,7 @@ class Detailing:
             back = self._detail_back  # the boxes given a figure while far out first, then ...
             while back and time.perf_counter() < until:
                 item = back.pop()
-                if behind(item, low, scale) and items.get(item.cid) is item:
+                if items.get(item.cid) is item and behind(item, low, scale):
                     item.set_low_detail(low, scale)
             first = self._detail_first  # ... the names in view
             while first and time.perf_counter() < until:
