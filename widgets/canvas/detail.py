@@ -89,15 +89,18 @@ def _minus(pieces: list[QRectF], cut: QRectF) -> list[QRectF]:
 
 def _tops_in(area: QRectF, layer: Any) -> list[BoxItem] | None:
     """The top-level boxes over ``area``, from the tiles of a view's summary layer; None when
-    it holds none or not the scene's items as they are."""
+    it holds none or not the scene's items as they are. Each box by its place in the diagram
+    (a top-level item stands there; asking each item for its bounds, 5,000 calls into Qt, took
+    1.5-2 ms of the first step in from the overview on the 16x site)."""
     if layer is None or not layer.current() or not layer.tiles:
         return None
+    left, top_, right, bottom = area.left(), area.top(), area.right(), area.bottom()
     return [
         top
         for tile in layer.tiles.values()
         if tile.bounds.intersects(area)
         for top in tile.tops
-        if top.sceneBoundingRect().intersects(area)
+        if (b := top.box).x < right and b.x + b.w > left and b.y < bottom and b.y + b.h > top_
     ]
 
 
