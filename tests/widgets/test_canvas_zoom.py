@@ -347,6 +347,25 @@ def test_the_layers_batches_make_no_qt_object_a_shape(qtbot, parts, benchmark_de
     assert shapes > 5000 and made < shapes / 20  # (the batches' pens and brushes alone)
 
 
+def _ends_as_a_fresh_pass_leaves(qtbot, scene, figures: bool = False) -> None:
+    """Once the pass under way ends, the items are as a pass over all of them from nothing
+    (fresh) leaves them; ``figures``: their figures placed too, none left due."""
+
+    def looks() -> dict:
+        return {
+            cid: (i.low, i.flags().value, i.summary_scale, i._figure_text if figures else None, i._figure_due)
+            for cid, i in scene.items_by_id.items()
+        }
+
+    qtbot.waitUntil(lambda: not scene.detail_pending(), timeout=10000)
+    before = looks()
+    if figures:
+        assert all(due is None for *_, due in before.values())
+    scene.set_low_detail(*scene.low_detail, force=True)  # a pass from nothing (fresh)
+    qtbot.waitUntil(lambda: not scene.detail_pending(), timeout=10000)
+    assert before == looks()
+
+
 def test_a_zoom_within_one_mode_looks_only_through_what_no_pass_brought(qtbot, parts, benchmark_design, monkeypatch):
     """Each zoom step between two scales of one mode looked through every item in view (Qt's
     query of 1,000-3,500 items on the 16x site, 1-7 ms a step), though none but the groups'
@@ -381,11 +400,7 @@ def test_a_zoom_within_one_mode_looks_only_through_what_no_pass_brought(qtbot, p
     shown = {i for i in real(scene, area) if isinstance(i, BoxItem) and i.depth == 0 and i.summary is not None}
     assert shown and set(scene._detail_first) == shown  # the names in view, found all the same
     monkeypatch.undo()
-    qtbot.waitUntil(lambda: not scene.detail_pending(), timeout=10000)
-    looks = {cid: (i.low, i.flags().value, i.summary_scale) for cid, i in scene.items_by_id.items()}
-    scene.set_low_detail(*scene.low_detail, force=True)  # a pass from nothing (fresh)
-    qtbot.waitUntil(lambda: not scene.detail_pending(), timeout=10000)
-    assert looks == {cid: (i.low, i.flags().value, i.summary_scale) for cid, i in scene.items_by_id.items()}
+    _ends_as_a_fresh_pass_leaves(qtbot, scene)
 
 
 def test_back_from_far_out_a_zoom_looks_through_the_boxes_given_a_figure_meanwhile_alone(
@@ -418,14 +433,7 @@ def test_back_from_far_out_a_zoom_looks_through_the_boxes_given_a_figure_meanwhi
     assert in_view and all(i._figure_due is None for i in in_view)  # placed at once
     assert any(i._figure_due is not None for i in due)  # (the others in the pass's slices)
     monkeypatch.undo()
-    qtbot.waitUntil(lambda: not scene.detail_pending(), timeout=10000)
-    assert all(i._figure_due is None for i in scene.items_by_id.values())
-    looks = {cid: (i.low, i.flags().value, i.summary_scale, i._figure_text) for cid, i in scene.items_by_id.items()}
-    scene.set_low_detail(*scene.low_detail, force=True)  # a pass from nothing (fresh)
-    qtbot.waitUntil(lambda: not scene.detail_pending(), timeout=10000)
-    assert looks == {
-        cid: (i.low, i.flags().value, i.summary_scale, i._figure_text) for cid, i in scene.items_by_id.items()
-    }
+    _ends_as_a_fresh_pass_leaves(qtbot, scene, figures=True)
 
 
 def test_the_areas_around_the_view_a_pass_brought_are_not_looked_through_again(
@@ -457,11 +465,7 @@ def test_the_areas_around_the_view_a_pass_brought_are_not_looked_through_again(
     assert scene.detail_pending() and [r for r in looked if hasattr(r, "width")] == []
     monkeypatch.undo()
     held[0] = False
-    qtbot.waitUntil(lambda: not scene.detail_pending(), timeout=10000)
-    looks = {cid: (i.low, i.flags().value, i.summary_scale) for cid, i in scene.items_by_id.items()}
-    scene.set_low_detail(*scene.low_detail, force=True)  # a pass from nothing (fresh)
-    qtbot.waitUntil(lambda: not scene.detail_pending(), timeout=10000)
-    assert looks == {cid: (i.low, i.flags().value, i.summary_scale) for cid, i in scene.items_by_id.items()}
+    _ends_as_a_fresh_pass_leaves(qtbot, scene)
 
 
 def test_a_box_given_a_figure_far_out_and_deleted_before_the_pass_reached_it_is_passed_over(
