@@ -145,7 +145,7 @@ class Detailing:
         slices (all at once when the document works synchronously, as in tests); ``fresh``:
         whatever passes brought before is not taken as brought; ``back`` (from far out): it is,
         if the items are as they were and few boxes were given a figure meanwhile (see
-        :meth:`_bring_due`)."""
+        :meth:`_due_since`; those are brought by :meth:`_bring_back` and the slices)."""
         low, scale = self.low_detail
         due = self._due_since(low) if back else None
         if fresh and due is None:
@@ -178,10 +178,11 @@ class Detailing:
         self._detail_timer.start(0)
 
     def _due_since(self: Any, low: bool) -> list[BoxItem] | None:
-        """Back from far out: the boxes given a figure (or made) while far out that the idle
-        work has not woken yet, if the areas the passes brought before still hold (the items
-        have not changed since and are of summary mode ``low``) and they are few enough to look
-        through (:data:`DUE_LOOKED_AT`); else None (every item in view looked through)."""
+        """Back from far out: the boxes listed for the idle wake (given a figure while far out,
+        see BoxItem.set_figure) that it has not woken yet, if the areas the passes brought
+        before still hold (the items have not changed since and are of summary mode ``low``)
+        and the boxes are few enough to look through (:data:`DUE_LOOKED_AT`); else None (every
+        item in view looked through)."""
         b = self._brought
         if b is None or b[0] != low or b[1] != self.generation or len(self._asleep) > DUE_LOOKED_AT:
             return None
