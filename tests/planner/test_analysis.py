@@ -7,7 +7,15 @@ import math
 import pytest
 
 from planner import edit
-from planner.analysis import AnalysisError, analyze, binding_counts, binding_kinds, find_paths, max_min_fair
+from planner.analysis import (
+    AnalysisError,
+    analyze,
+    binding_counts,
+    binding_kinds,
+    find_paths,
+    max_min_fair,
+    path_indexes,
+)
 
 
 def within(value: float, expected: float, pct: float) -> bool:
@@ -177,6 +185,39 @@ def test_isl_route(one_drawer, parts):
     paths, _ = find_paths(t)
     p = next(p for p in paths if p.host_port == "fastt1.A1")
     assert "sw1.p30" in p.hops and "sw9.p31" in p.hops
+
+
+def test_isl_routes_take_the_fewest_links_in_a_ring(one_drawer, parts):
+    """Five switches of one fabric in a ring: the route between any two crosses the fewest
+    links (each switch reached once per search, the searches kept for the next path), and a
+    host port two switches away is reached over both links."""
+    t = one_drawer
+    ring = ["sw1"]
+    for n in (7, 8, 9, 10):
+        edit.add_switch(t, parts["2109-F32"], "fab.FAB_D1", f"sw{n}", domain_id=n)
+        ring.append(f"sw{n}")
+    for k, sw in enumerate(ring):  # sw1.p31 - sw7.p30, sw7.p31 - sw8.p30, ... sw10.p31 - sw1.p30
+        nxt = ring[(k + 1) % len(ring)]
+        for port in (f"{sw}.p31", f"{nxt}.p30"):
+            if t.cable_at(port) is not None:
+                edit.delete(t, [t.cable_at(port).id])
+        edit.add_cable(t, f"{sw}.p31", f"{nxt}.p30", label=f"ISL{k}")
+    _, _, isl = path_indexes(t)
+    for i, a in enumerate(ring):
+        for j, b in enumerate(ring):
+            legs = isl.legs(a, b)
+            assert len(legs) == min((j - i) % 5, (i - j) % 5)
+            at = a
+            for s, out_port, _cable, in_port in legs:  # each link leaves the switch reached last
+                assert s == at and out_port.startswith(at + ".")
+                at = in_port.split(".")[0]
+            assert at == b
+            assert isl.legs(a, b) is legs  # (kept)
+    cab = t.cable_at("fastt1.A1")
+    edit.delete(t, [cab.id])
+    edit.add_cable(t, "fastt1.A1", "sw8.p0")
+    p = next(p for p in find_paths(t)[0] if p.host_port == "fastt1.A1")
+    assert [h for h in p.hops if h.endswith((".p30", ".p31"))] == ["sw1.p31", "sw7.p30", "sw7.p31", "sw8.p30"]
 
 
 def test_max_min_fair_textbook_case():
