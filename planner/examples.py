@@ -150,6 +150,105 @@ def _benchmark_aix(t: Topology, lpar: str, mapped_lds: list[str], drawers: int) 
         )
 
 
+def build_datacenter(parts: Mapping[str, dict[str, Any]], hosts: int = 384) -> Topology:
+    """A generated data centre whose hosts share their fabrics and storage: ``hosts`` p690s
+    (one LPAR, one drawer, four FC 6239 HBAs each), two fabrics (A and B) of 2109-F32 switches
+    in core-edge form (two core switches a fabric, each edge switch one inter-switch link to
+    each core), one FAStT900 with an EXP700 (two RAID 5 4+P arrays, 256 KB segments, one per controller) for
+    every eight hosts. Each host has two partitions on its subsystem (HBA 0 of fabric A with
+    HBA 2 of fabric B, HBA 1 with HBA 3), each with a logical drive on each controller and each
+    HBA zoned to one host port of its controller, so RDAC sees each controller once per
+    partition and every HBA carries a path (as the benchmark's pairs do); its LPAR stripes one
+    logical volume over the four hdisks. Everything is one connected part of
+    the design (the 16x site is sixteen): an edit's analysis is the whole design's, and what it
+    changes ripples along the shared links. Used by the speed benchmarks; at most 420 hosts
+    (the cores' 32 ports)."""
+    subs = max(1, -(-hosts // 8))
+    edges = -(-(2 * hosts + 2 * subs) // 30)  # (30 ports an edge: two go to the cores)
+    if edges > 32:
+        raise ValueError(f"{hosts} hosts need {edges} edge switches a fabric; the two cores take 32")
+    t = Topology(f"data centre, {hosts} hosts")
+    SetMeta("author", "SANplan example (generated, shared fabrics)").do(t)
+    free: dict[str, list[str]] = {}
+    fabric_edges: dict[str, list[str]] = {}
+    for f in "AB":
+        edit.add_fabric(t, f"FAB_{f}")
+        made = []
+        for n in range(edges + 2):
+            name = f"{'core' if n < 2 else 'edge'}{f}{n if n < 2 else n - 2}"
+            edit.add_switch(t, parts["2109-F32"], f"fab.FAB_{f}", name, domain_id=n + 1)
+            free[name] = [c.id for c in t.descendants(name) if c.kind == "switch_port"]
+            made.append(name)
+        fabric_edges[f] = made[2:]
+        for e in made[2:]:
+            for core in made[:2]:
+                edit.add_cable(t, free[e].pop(0), free[core].pop(0), label=f"ISL-{e.upper()}-{core.upper()}")
+
+    def to_edge(f: str, port: str, k: int) -> None:  # the least used edge switch (k: where to look first)
+        ring = fabric_edges[f][k % edges :] + fabric_edges[f][: k % edges]
+        edit.add_cable(t, port, free[max(ring, key=lambda e: len(free[e]))].pop(0))
+
+    storage: list[tuple[str, dict[str, list[str]], dict[str, str]]] = []
+    for m in range(subs):
+        sub = f"ds{m + 1}"
+        edit.add_subsystem(
+            t, parts["FAStT900"], sub, wwpn_base=_wwpn(0x20, 0x90, 4 * m // 256, 4 * m % 256)
+        )  # (four ports each)
+        edit.add_enclosure(t, sub, parts["EXP700"], drive_part=parts["DRV-36G-15K"], drives=14)
+        drives = [c.id for c in edit.free_drives(t, sub)]
+        ports = {c.id: [p.id for p in t.children(c.id, "host_port")] for c in t.children(sub, "controller")}
+        arrays: dict[str, str] = {}
+        for k, (ctl, hps) in enumerate(ports.items()):
+            edit.add_array(t, sub, 5, drives[5 * k : 5 * k + 5], segment_kb=256)  # 4+P x 256 KB: 1 MB stripes
+            arrays[ctl] = t.children(sub, "array")[-1].id
+            for i, hp in enumerate(hps):
+                to_edge("AB"[k], hp, m + i)
+        storage.append((sub, ports, arrays))
+    for h in range(hosts):
+        _datacenter_host(t, parts, h, storage[h // 8], to_edge)
+    if unplaced(t):
+        rack_everything(t)
+    t.revision = 0
+    return t
+
+
+def _datacenter_host(t: Topology, parts: Mapping[str, dict[str, Any]], h: int, storage: tuple, to_edge) -> None:
+    """Host ``h`` of :func:`build_datacenter` on its subsystem ``storage`` (id, host ports by
+    controller, array by controller); ``to_edge(fabric, port, k)`` cables a port."""
+    sub, ports, arrays = storage
+    name = f"h{h + 1:03d}"
+    edit.add_server(t, parts["7040-681"], name)
+    edit.add_lpar(t, name, "lpar1", multipath="RDAC", aix_level="5.2")
+    lpar = f"{name}.lpar1"
+    edit.add_drawer(t, name, parts["7040-61D"], index=1, location=DRAWER_LOCATIONS[0])
+    drawer = t.children(name, "drawer")[0].id
+    hba_ports = []
+    for n, slot in enumerate((1, 2, 11, 12)):  # two slots on each planar
+        s = edit.find_slot(t, drawer, slot)
+        edit.add_hba(t, s.id, parts["FC6239"], lpar=lpar, wwpns=[_wwpn(0x10, 0xD0 + h // 256, h % 256, n)])
+        hba_ports.append(t.children(t.children(s.id, "hba")[0].id, "hba_port")[0].id)
+    ctls = list(ports)
+    lds = []
+    for k in range(2):  # partition k: HBA k (fabric A) and HBA k + 2 (fabric B), a LUN on each controller
+        mine = []
+        for ctl in ctls:
+            edit.add_logical_drive(t, arrays[ctl], ctl, size_gb=50, lun=len(mine))
+            mine.append(t.children(arrays[ctl], "logical_drive")[-1].id)
+        pair = [hba_ports[k], hba_ports[k + 2]]
+        edit.add_host_mapping(t, sub, f"P_{name.upper()}_{k + 1}", pair, mine)
+        lds += mine
+        for j, (hp, ctl) in enumerate(zip(pair, ctls)):
+            fabric = "AB"[j]
+            to_edge(fabric, hp, h + k)
+            target = ports[ctl][k % len(ports[ctl])]
+            edit.add_zone(t, f"fab.FAB_{fabric}", f"Z_{name.upper()}_FCS{k + 2 * j}", [hp, target])
+    edit.add_hdisks(t, lpar, lds, max_transfer_kb=1024)
+    hdisks = [c.id for c in t.children(lpar, "hdisk")]
+    edit.add_volume_group(t, lpar, "datavg", hdisks, ltg_kb=1024, pp_mb=256)
+    edit.add_logical_volume(t, f"{lpar}.datavg", "datalv", stripe_kb=1024, width=len(hdisks), size_gb=180)
+    edit.add_workload(t, f"{lpar}.datavg.datalv", purpose="data", request_kb=1024, read_pct=100, direct_io=True)
+
+
 EXAMPLES: dict[str, tuple[str, Callable[[Mapping[str, dict[str, Any]]], Topology]]] = {
     "p690-benchmark": (
         "the paper's full configuration: 7 drawers, 112 HBAs, 56 FAStT600 Turbo",
@@ -170,6 +269,10 @@ EXAMPLES: dict[str, tuple[str, Callable[[Mapping[str, dict[str, Any]]], Topology
     "site-32x": (
         "a generated site: 32 benchmark configurations (110,432 components), for timing",
         lambda p: build_site(p, 32),
+    ),
+    "datacenter-384": (
+        "a generated data centre: 384 hosts sharing two core-edge fabrics and 48 FAStT900, for timing",
+        lambda p: build_datacenter(p, 384),
     ),
 }
 

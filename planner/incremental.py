@@ -63,6 +63,7 @@ from planner.part_search import PLACING_REFS as _PLACING_REFS
 from planner.part_search import REFS as _REFS
 from planner.part_search import lockstep
 from planner.part_search import near_ids as _near
+from planner.path_reuse import affected_ports
 from planner.replica import _REPLICAS, Delta, Replica
 
 __all__ = ["Delta", "IncrementalAnalysis", "Partition", "Replica", "part_users"]
@@ -153,6 +154,36 @@ def _gained(old: Any, new: Any, many: bool) -> list[str] | None:
     before = {x for x in old or () if x}
     now = [x for x in new or () if x]
     return [x for x in now if x not in before] if before.issubset(now) else None
+
+
+class _Kept:
+    """The parts an edit re-makes, before it, and the HBA ports whose paths it may have changed
+    (:func:`planner.path_reuse.affected_ports`; None: all of them)."""
+
+    def __init__(self, old_parts: list[_Part], affected: set[str] | None) -> None:
+        self.old_parts, self.affected = old_parts, affected
+        self._by_port: dict[str, _Part] | None = None
+
+    @classmethod
+    def of(cls, topo: Topology, ids: Iterable[str], old_parts: list[_Part]) -> _Kept:
+        olds = {c.id: c for part in old_parts for c in part.comps}
+        old_paths = [p for part in old_parts for paths in (part.paths, part.standby) for p in paths]
+        return cls(old_parts, affected_ports(topo, ids, olds, old_paths))
+
+    def parts_of(self, ports: list[Component]) -> dict[str, _Part]:
+        """Port id -> the part before the edit whose paths it keeps, for the ``ports`` of a part
+        being made that the edit cannot have changed."""
+        if self.affected is None:
+            return {}
+        affected, out = self.affected, {}
+        by_port = self._by_port
+        if by_port is None:
+            by_port = self._by_port = {hp: part for part in self.old_parts for hp in part.ports}
+        for c in ports:
+            old = by_port.get(c.id)
+            if old is not None and c.id not in affected:
+                out[c.id] = old
+        return out
 
 
 class Partition:
@@ -248,7 +279,7 @@ class Partition:
             old_parts = [self.parts.pop(k) for k in sorted(keys)]
             order = [c.id for part in old_parts for c in part.comps] + group  # (nearly in design order)
             members = [cid for part in old_parts for cid in part.members] + group
-            fresh.append(self._make_part(members, order))
+            fresh.append(self._make_part(members, order, _Kept.of(self.topo, ids, old_parts)))
         self.updates += 1
         return fresh
 
@@ -287,9 +318,10 @@ class Partition:
                 if part_of.get(cid) == key:
                     del part_of[cid]
         fresh = []
+        kept = _Kept.of(self.topo, ids, list(olds.values()))
         for group, keys in groups:
             members = [cid for key in sorted(keys) for cid in olds[key].members] + group
-            fresh.append(self._make_part(members, members))
+            fresh.append(self._make_part(members, members, kept))
         self.updates += 1
         return fresh
 
@@ -372,24 +404,36 @@ class Partition:
         self.updates += 1
         return fresh
 
-    def _make_part(self, members: list[str], order: Iterable[str]) -> int:
+    def _make_part(self, members: list[str], order: Iterable[str], kept: _Kept | None = None) -> int:
         """A part of ``members`` (its key), its components in design order (``order``: the
-        members present, in any order; sorted here) and its paths."""
+        members present, in any order; sorted here) and its paths; ``kept``: the paths of the
+        ports an edit cannot have changed, taken over from the parts before it (see
+        :mod:`planner.path_reuse`), the others searched."""
         t = self.topo
         present, seq = t._components, t._seq
         comps = [present[c] for c in sorted((c for c in order if c in present), key=seq.__getitem__)]
         ports = [c for c in comps if c.kind == "hba_port"]
+        old_of = kept.parts_of(ports) if kept is not None else {}
+        search = [c for c in ports if c.id not in old_of] if old_of else ports
         standby: list[Path] = []
-        paths, unreachable = paths_from(t, ports, path_indexes(t, comps), standby=standby)
-        paths_of: dict[str, list[Path]] = {c.id: [] for c in ports}
-        for p in paths:
+        found, lost = paths_from(t, search, path_indexes(t, comps), standby=standby) if search else ([], [])
+        paths_of: dict[str, list[Path]] = {c.id: [] for c in search}
+        for p in found:
             paths_of[p.hba_port].append(p)
         standby_of: dict[str, list[Path]] = {}
         for p in standby:
             standby_of.setdefault(p.hba_port, []).append(p)
+        unreachable = set(lost)
+        for hp, old in old_of.items():
+            paths_of[hp] = old.paths_of[hp]
+            if hp in old.standby_of:
+                standby_of[hp] = old.standby_of[hp]
+            if hp in old.unreachable:
+                unreachable.add(hp)
         ids = [c.id for c in ports]
+        paths = [p for hp in ids for p in paths_of[hp]] if old_of else found
         by_port = [p for hp in ids for p in paths_of[hp]]
-        part = _Part(members, comps, ids, paths, paths_of, set(unreachable), standby_of)
+        part = _Part(members, comps, ids, paths, paths_of, unreachable, standby_of)
         part.by_port = len(by_port) == len(paths) and all(a is b for a, b in zip(by_port, paths))
         part.standby = [p for hp in ids for p in standby_of.get(hp, ())]
         part.unreachable_ports = [hp for hp in ids if hp in part.unreachable]

@@ -1,0 +1,87 @@
+"""Which HBA ports' paths an edit can change, inside a connected part (no Qt).
+
+A part is re-made after every edit that touches it (:class:`planner.incremental.Partition`);
+its paths were searched again for every HBA port of it. On a data centre whose hosts share
+their fabrics and subsystems the whole design is one part (384 hosts, 25,658 components, 1,536
+HBA ports), and every edit searched 1,536 ports' paths, about a third of the analysis. The
+search of one port reads only what lies on its way (:func:`planner.analysis.paths_from`): its
+own chain up to the server, its cable and the switch port at the other end, the zones naming
+it and their members, those members' cables and switch ports, the inter-switch links between
+(with each switch's ASICs and backplane), the controllers and subsystems of the host ports it
+reaches (a subsystem's part says whether RDAC serves only from the owning controller), the
+host mappings naming it and their logical drives (each one's owner). :func:`affected_ports`
+names the ports whose search read or would read something the edit changed; the others keep
+their paths (the same ids, hop for hop: a fresh search would find them again).
+
+Why the list is whole. A changed component, old or new version, is either on a path found
+before (its id among that path's hops or a standby path's: the port is named), or it can make
+a path only through a reference or a parent link that the search follows from a port: a cable
+(both ends named, old and new), a zone (its members, old and new), a host mapping (its ports
+and logical drives), a logical drive or host port named by a zone or mapping (their ports
+named), a container of HBA ports (its ports now). A change to what every route between
+switches reads (a switch, an ASIC, a backplane, a fabric, a cable between two switch ports)
+names every port.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from planner.analysis import Path
+from planner.model import Component, Topology
+
+#: kinds whose change may re-route any path of the part (the routes between switches read them)
+EVERY_PORT = frozenset({"switch", "asic", "backplane", "fabric"})
+#: kinds that hold HBA ports below them (a port's path starts from its chain up to the server)
+HOLDERS = frozenset({"server", "drawer", "planar", "rio_link", "phb", "slot", "hba"})
+
+
+def affected_ports(
+    topo: Topology, ids: Iterable[str], olds: dict[str, Component], old_paths: Iterable[Path]
+) -> set[str] | None:
+    """The HBA ports of ``topo`` (after the edit) or of the parts before it whose paths may
+    differ after an edit that changed ``ids`` (added, removed or changed components, and the
+    ids named by references); ``olds``: the components before the edit, by id (those of the
+    parts re-made); ``old_paths``: those parts' paths and standby paths. None: every port."""
+    comps, kinds = topo._components, topo._by_kind
+    switch_ports = kinds["switch_port"]
+
+    def was_switch_port(x: str | None) -> bool:
+        return x in switch_ports or (x in olds and olds[x].kind == "switch_port")  # type: ignore[operator]
+
+    near: set[str] = set(ids)
+    holders: list[str] = []
+    for cid in ids:
+        for comp in (olds.get(cid), comps.get(cid)):
+            if comp is None:
+                continue
+            kind, attrs = comp.kind, comp.attrs
+            if kind in EVERY_PORT:
+                return None
+            if kind == "cable":
+                a, b = attrs.get("a"), attrs.get("b")
+                if was_switch_port(a) and was_switch_port(b):
+                    return None  # an inter-switch link
+                near.update(x for x in (a, b) if x)
+            elif kind == "zone":
+                near.update(x for x in attrs.get("members") or () if x)
+            elif kind == "host_mapping":
+                near.update(x for x in attrs.get("hba_ports") or () if x)
+                near.update(x for x in attrs.get("logical_drives") or () if x)
+            elif kind in HOLDERS and comp is comps.get(cid):
+                holders.append(cid)
+    hba_ports = kinds["hba_port"]
+    out = {p.hba_port for p in old_paths if not near.isdisjoint(p.hops)}
+    out.update(x for x in near if x in hba_ports or (x in olds and olds[x].kind == "hba_port"))
+    for x in near:  # the zones and mappings naming it now (changed ones named their members above)
+        for r, _attr in topo._refs_to.get(x, ()):
+            ref = comps.get(r)
+            if ref is None:
+                continue
+            if ref.kind == "zone":
+                out.update(m for m in ref.attrs.get("members") or () if m in hba_ports)
+            elif ref.kind == "host_mapping":
+                out.update(m for m in ref.attrs.get("hba_ports") or () if m in hba_ports)
+    for cid in holders:  # its ports now (those before: on the paths above, or changed too)
+        out.update(c.id for c in topo.descendants(cid) if c.kind == "hba_port")
+    return out
