@@ -1,11 +1,14 @@
 """Speed benchmark for the editor (issues #3 and #13). Not a test: run it and read the medians.
 
-    QT_QPA_PLATFORM=offscreen python benchmarks/bench_gui.py [--repeat N] [--json] [--only benchmark|site16|site32] [--site32]
+    QT_QPA_PLATFORM=offscreen python benchmarks/bench_gui.py [--repeat N] [--json] [--only benchmark|site16|site32|dc384] [--site32] [--datacenter]
     xvfb-run -a python benchmarks/bench_gui.py --platform xcb     # the same on a real X server
 
 Measures, on the 7-drawer p690 benchmark and on the 16x site (``planner.examples.build_site``;
 with ``--site32`` or ``--only site32`` also the 32x site, beyond the targets, which are the 16x
-site's):
+site's; with ``--datacenter`` or ``--only dc384`` also the 384-host data centre of
+``planner.examples.build_datacenter``, whose hosts share their fabrics and subsystems: one
+connected part, where an edit's analysis is the whole design's and its figures ripple along
+the shared links; there "the middle server" is a host):
 - ``open_ms``: open the .sanplan file, lay it out, draw it and finish the first analysis
   (target 2 s on the benchmark, 3 s on the site), and ``open_max_block_ms``: the longest
   event-loop block meanwhile (the file is read by a worker);
@@ -75,8 +78,9 @@ def _parse() -> argparse.Namespace:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--repeat", type=int, default=5, help="runs per figure (default 5; the medians are printed)")
     ap.add_argument("--json", action="store_true", help="print the medians as JSON")
-    ap.add_argument("--only", choices=("benchmark", "site16", "site32"), help="measure one design only")
+    ap.add_argument("--only", choices=("benchmark", "site16", "site32", "dc384"), help="measure one design only")
     ap.add_argument("--site32", action="store_true", help="the 32x site too (after the others; about 8 minutes)")
+    ap.add_argument("--datacenter", action="store_true", help="the 384-host data centre too (after the others)")
     ap.add_argument("--no-buildsheet", action="store_true", help="skip the build sheet (the slowest figure)")
     ap.add_argument("--platform", default="offscreen", help="Qt platform (offscreen; xcb under xvfb-run)")
     return ap.parse_args()
@@ -90,7 +94,7 @@ from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from catalogs.catalog import Catalog, builtin_parts  # noqa: E402
 from planner import edit  # noqa: E402
-from planner.examples import build_example, build_site  # noqa: E402
+from planner.examples import build_datacenter, build_example, build_site  # noqa: E402
 from planner.figures import FIGURE_SETS  # noqa: E402
 from planner.io import Project, save_project  # noqa: E402
 
@@ -759,6 +763,7 @@ def main(args: argparse.Namespace) -> None:
         "benchmark": (lambda: build_example("p690-benchmark", parts), "fastt1.arr1"),
         "site16": (lambda: build_site(parts, 16), "s1.fastt1.arr1"),
         "site32": (lambda: build_site(parts, 32), "s1.fastt1.arr1"),
+        "dc384": (lambda: build_datacenter(parts, 384), "ds1.arr1"),
     }
     from yardstick import yardstick  # (beside this script)
 
@@ -766,7 +771,8 @@ def main(args: argparse.Namespace) -> None:
     if not args.json:
         print(f"yardstick: Python {before['python_ms']} ms, Qt paint {before['paint_ms']} ms", flush=True)
     for name, (make, array) in designs.items():
-        if (args.only and name != args.only) or (name == "site32" and not (args.site32 or args.only == name)):
+        wanted = {"site32": args.site32, "dc384": args.datacenter}.get(name, True) or args.only == name
+        if (args.only and name != args.only) or not wanted:
             continue
         r = measure(name, make(), array, args)
         results.append(r)

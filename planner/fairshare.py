@@ -67,6 +67,15 @@ def max_min_fair(
     return rate, bott
 
 
+def fill_together(flows: list[list[int]], capacity: list[float]) -> tuple[list[float], list[int | None]]:
+    """:func:`max_min_fair` with no coefficients, demands or pause, every flow in one filling:
+    the same rates bit for bit (see the module docstring), without the search for independent
+    groups, for a caller that knows its flows share constraints (the resilience report fills a
+    data centre's one group of 1,536 flows again for each of its thousands of failures; the
+    search was a third of each fill)."""
+    return _fill(flows, capacity, None, None)
+
+
 def _independent(flows: list[list[int]], nh: int) -> list[list[int]]:
     """The flows in groups that share no constraint with each other (union-find; each group in
     flow order, the groups by their first flow)."""

@@ -25,6 +25,7 @@ from typing import Any
 
 from planner import naming
 from planner.analysis import Analysis, Path, _host_hops, _targets, analyze, max_min_fair, path_indexes
+from planner.fairshare import fill_together
 from planner.model import Component, Topology
 from planner.naming import counted
 from planner.schema import hop_kinds, kind_name, spec
@@ -305,8 +306,8 @@ class _Allocator:
         Numbered locally, the same flows and capacities give the same shares, bit for bit: they
         are computed once (a site of identical server builds fails each build's parts alike)."""
         chosen, caps = [self.flows[i] for i in flows], self.caps
-        if not local:
-            rates, bott = max_min_fair(chosen, caps)
+        if not local:  # (one group of paths: their flows share constraints, filled together)
+            rates, bott = fill_together(chosen, caps)
         else:
             number: dict[int, int] = {}
             chosen = [[number.setdefault(h, len(number)) for h in fl] for fl in chosen]
