@@ -156,6 +156,14 @@ def _gained(old: Any, new: Any, many: bool) -> list[str] | None:
     return [x for x in now if x not in before] if before.issubset(now) else None
 
 
+def _with_loads(alloc: _Alloc) -> list[str]:
+    """The components a part's allocation gives a load (the hops its paths cross and its idle
+    ones); all its members when it was not allocated. What a result's figures of the part are:
+    a data centre's one part has 28,789 members, 12,000 of them with a load, and the canvas
+    compared the figures of each member of the part before and after an edit (24 ms)."""
+    return [*alloc.loads, *alloc.idle] if alloc.done else alloc.members
+
+
 class _Kept:
     """The parts an edit re-makes, before it, and the HBA ports whose paths it may have changed
     (:func:`planner.path_reuse.affected_ports`; None: all of them)."""
@@ -616,12 +624,12 @@ class IncrementalAnalysis:
         todo = [k for k in dict.fromkeys([*fresh, *parts]) if k in parts and not getattr(allocs.get(k), "done", 0)]
         self.last_parts = len(todo)
         gone = [k for k in allocs if k not in parts]  # parts split again since (by any options)
-        touched = [cid for k in gone for cid in allocs.pop(k).members]
-        touched += [cid for k in todo for cid in parts[k].members]
-        self._touched = touched  # whose figures may differ from the analysis before
+        touched = [cid for k in gone for cid in _with_loads(allocs.pop(k))]
         got = self._copies(todo)
         for key in todo:
             self._allocate(key, got, pause)
+        touched += [cid for k in todo for cid in _with_loads(allocs[k])]
+        self._touched = touched  # whose figures may differ from the analysis before
         paths, standby, unreachable, runs, demand = got.paths, got.standby, got.unreachable, got.runs, got.demand
         loads = self._loads(paths, runs)
         idle = [(t._seq[cid], cid, ld) for key in parts for cid, ld in allocs[key].idle.items()]
