@@ -29,11 +29,35 @@ from collections.abc import Iterable
 
 from planner.analysis import Path
 from planner.model import Component, Topology
+from planner.part_search import PLACING
+from planner.schema import KINDS, spec
 
-#: kinds whose change may re-route any path of the part (the routes between switches read them)
-EVERY_PORT = frozenset({"switch", "asic", "backplane", "fabric"})
+
+def _above(kind: str) -> set[str]:
+    """The kinds a component of ``kind`` may sit inside, at any depth (from the schema)."""
+    out: set[str] = set()
+    todo = [kind]
+    while todo:
+        for parent in spec(todo.pop()).parents:
+            if parent is not None and parent not in out:
+                out.add(parent)
+                todo.append(parent)
+    return out
+
+
+#: kinds whose change may re-route any path of the part (the routes between switches read them):
+#: what holds a switch port, what else those hold (a switch's backplane), and what a switch
+#: names (its fabric; not where it stands)
+_SWITCHING = _above("switch_port")
+EVERY_PORT = frozenset(
+    {
+        *_SWITCHING,
+        *(k for k in KINDS if _SWITCHING.intersection(p for p in spec(k).parents if p)),
+        *(r for k in _SWITCHING for a in spec(k).attrs.values() if a.ref for r in a.ref if r not in PLACING),
+    }
+) - {"switch_port"}
 #: kinds that hold HBA ports below them (a port's path starts from its chain up to the server)
-HOLDERS = frozenset({"server", "drawer", "planar", "rio_link", "phb", "slot", "hba"})
+HOLDERS = frozenset(_above("hba_port"))
 
 
 def affected_ports(

@@ -21,7 +21,7 @@ from planner import replica as replica_module
 from planner.analysis import analyze
 from planner.commands import PutPart, UndoStack
 from planner.diagram_order import kept_and_changed, shared_bands
-from planner.examples import build_datacenter, build_example, build_site
+from planner.examples import build_example, build_site
 from planner.incremental import Delta, IncrementalAnalysis, Partition, Replica
 from planner.layout import COLLAPSIBLE, Diagram, LayoutMemo, alias_changes, layout
 from planner.layout_bands import EndPairs, site_bands
@@ -413,48 +413,6 @@ def test_incremental_site(parts):
     )
     Site.TestCase().runTest()
     assert Site.shared_total > 0  # (the other band, kept whole while an edit touched one)
-
-
-def test_incremental_shared_fabrics(parts):
-    """Twelve hosts sharing two core-edge fabrics and two subsystems: one connected part, in
-    which an edit keeps the paths of the ports it cannot reach (planner.path_reuse) and searches
-    the others again; links between switches laid and removed re-route every path."""
-
-    class Shared(Edits):
-        pass
-
-    Shared.base, Shared.parts = build_datacenter(parts, 12), parts
-    Shared.TestCase.settings = settings(
-        max_examples=6, stateful_step_count=10, deadline=None, suppress_health_check=list(HealthCheck)
-    )
-    Shared.TestCase().runTest()
-
-
-def test_an_edit_in_a_shared_part_keeps_the_paths_it_cannot_change(parts):
-    """In one part of twelve hosts, an HBA added to one host searches its own port only: the
-    other ports keep their very paths; an inter-switch link removed searches every port again.
-    Either way the result is a full analysis's."""
-    topo = build_datacenter(parts, 12)
-    replica = Replica(topo)
-    inc = IncrementalAnalysis(replica.topo, "planning", "read")
-    (part,) = [p for p in inc.parts.values() if p.paths]
-    before = {hp: list(v) for hp, v in part.paths_of.items()}
-    slot = next(
-        s for s in topo.of_kind("slot") if topo.ancestor(s.id, "server").id == "h001" and not topo.children(s.id, "hba")
-    )
-    result = replayed(topo, replica, inc, lambda: edit.add_hba(topo, slot.id, parts["FC6239"]))
-    same_analysis(result, analyze(topo, "planning", "read"))
-    (after,) = [p for p in inc.parts.values() if p.paths]
-    new_port = topo.children(topo.children(slot.id, "hba")[0].id, "hba_port")[0].id
-    assert set(after.paths_of) == set(before) | {new_port}
-    assert all(after.paths_of[hp][i] is q for hp, v in before.items() for i, q in enumerate(v))
-    isl = next(c for c in topo.of_kind("cable") if c["label"].startswith("ISL-"))
-    kept = {hp: list(v) for hp, v in after.paths_of.items()}
-    result = replayed(topo, replica, inc, lambda: edit.delete(topo, [isl.id]))
-    same_analysis(result, analyze(topo, "planning", "read"))
-    (last,) = [p for p in inc.parts.values() if p.paths]
-    assert not any(q is k for hp, v in kept.items() for q, k in zip(last.paths_of.get(hp, ()), v))
-    same_parts(inc.partition)
 
 
 def test_an_edit_re_analyses_only_its_part(parts):
