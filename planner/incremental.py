@@ -63,7 +63,7 @@ from planner.part_search import PLACING_REFS as _PLACING_REFS
 from planner.part_search import REFS as _REFS
 from planner.part_search import lockstep
 from planner.part_search import near_ids as _near
-from planner.path_reuse import affected_ports
+from planner.path_reuse import affected_ports, same_figures
 from planner.replica import _REPLICAS, Delta, Replica
 
 __all__ = ["Delta", "IncrementalAnalysis", "Partition", "Replica", "part_users"]
@@ -209,6 +209,10 @@ class Partition:
         self._seen: tuple[int, int] | None = None  # (topology revision, updates) split last
         self._fresh: list[int] = []  # the keys of the parts that split made
         self.updates = 0  # how many times the whole design or a change was split
+        #: the parts the last split re-made whose allocation is the one before's (new key ->
+        #: the old key): the edit changed in them only what no figure reads (see
+        #: planner.path_reuse.same_figures); their analyses keep their allocations
+        self.same: dict[int, int] = {}
 
     def split_all(self) -> list[int]:
         self.parts, self.part_of = {}, {}
@@ -219,6 +223,7 @@ class Partition:
         token again gives the same keys without splitting)."""
         if token is not None and token == self._seen:
             return self._fresh
+        self.same = {}
         fresh = self._grow(ids)
         if fresh is None and self.topo in _REPLICAS:
             fresh = self._resplit(ids)
@@ -256,10 +261,12 @@ class Partition:
                 changed.setdefault(key, []).append(cid)
         groups: list[list[str]] = []
         joins: list[set[int]] = []  # (with the keys joined by references gained)
+        before: dict[int, dict[str, Component]] = {}  # each part's changed components as they were
         for key, cids in changed.items():
             olds = {c.id: c for c in self.parts[key].comps}
             for cid in cids:
                 old, comp = olds.get(cid), comps[cid]
+                before.setdefault(key, {})[cid] = old  # type: ignore[assignment]
                 if old is None or old is comp or old.kind != comp.kind or old.parent != comp.parent:
                     return None
                 for name, many in _REFS[comp.kind]:
@@ -288,6 +295,9 @@ class Partition:
             order = [c.id for part in old_parts for c in part.comps] + group  # (nearly in design order)
             members = [cid for part in old_parts for cid in part.members] + group
             fresh.append(self._make_part(members, order, _Kept.of(self.topo, ids, old_parts)))
+            was = min(keys)
+            if not group and len(keys) == 1 and same_figures(old_parts[0], self.parts[fresh[-1]], before[was], comps):
+                self.same[fresh[-1]] = was
         self.updates += 1
         return fresh
 
@@ -620,6 +630,9 @@ class IncrementalAnalysis:
         t = self.topo
         figures, direction, source, read_pct = self.options
         parts, allocs = self.parts, self.alloc
+        for key, was in self.partition.same.items():  # re-made, its figures as they were
+            if key in parts and key not in allocs and getattr(allocs.get(was), "done", False):
+                allocs[key] = allocs.pop(was)
         # (a part re-made has a key of its own: one allocated already, filled, is not again)
         todo = [k for k in dict.fromkeys([*fresh, *parts]) if k in parts and not getattr(allocs.get(k), "done", 0)]
         self.last_parts = len(todo)

@@ -26,6 +26,7 @@ names every port.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 from planner.analysis import Path
 from planner.model import Component, Topology
@@ -109,3 +110,31 @@ def affected_ports(
     for cid in holders:  # its ports now (those before: on the paths above, or changed too)
         out.update(c.id for c in topo.descendants(cid) if c.kind == "hba_port")
     return out
+
+
+#: attributes no analysis reads (names, WWPNs, labels, cable lengths and media, where a unit
+#: stands): an edit of only these leaves a part's figures as they were
+NO_FIGURES = frozenset({"wwpn", "wwpn_placeholder", "label", "length_m", "media", "location", "description", "address"})
+
+
+def same_figures(old: Any, new: Any, before: dict[str, Component], comps: dict[str, Component]) -> bool:
+    """Whether part ``new`` (a :class:`planner.incremental._Part`, re-made after an edit that
+    changed the components of ``old`` that ``before`` lists as they were, ``comps`` the design's
+    now) has the allocation of part ``old``: the same members, ports and paths (ids and hops,
+    standby too), and every changed component of it the same but for its name and
+    :data:`NO_FIGURES`. A WWPN typed or a host renamed in a data centre whose one part holds
+    1,536 paths re-allocated all of them (70 ms)."""
+    if old.members != new.members or old.ports != new.ports or old.unreachable != new.unreachable:
+        return False
+    for cid, was in before.items():
+        now = comps.get(cid)
+        if was is None or now is None or (was.kind, was.parent, was.part) != (now.kind, now.parent, now.part):
+            return False
+        keys = was.attrs.keys() | now.attrs.keys()
+        if any(was.attrs.get(k) != now.attrs.get(k) for k in keys if k not in NO_FIGURES):
+            return False
+    return _hops(old.paths) == _hops(new.paths) and _hops(old.standby) == _hops(new.standby)
+
+
+def _hops(paths: Iterable[Path]) -> list[tuple[str, list[str]]]:
+    return [(p.id, p.hops) for p in paths]

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, settings
 from planner import edit
 from planner.analysis import analyze
 from planner.examples import build_datacenter
-from planner.incremental import IncrementalAnalysis, Replica
+from planner.incremental import Delta, IncrementalAnalysis, Replica
 
 sys.path.insert(0, str(Path(__file__).parent))
 from test_incremental import Edits, replayed, same_analysis, same_parts  # noqa: E402
@@ -58,3 +58,39 @@ def test_an_edit_in_a_shared_part_keeps_the_paths_it_cannot_change(parts):
     (last,) = [p for p in inc.parts.values() if p.paths]
     assert not any(q is k for hp, v in kept.items() for q, k in zip(last.paths_of.get(hp, ()), v))
     same_parts(inc.partition)
+
+
+def test_a_wwpn_or_a_name_keeps_the_parts_allocation(parts):
+    """An edit that changes only what no figure reads (a WWPN, a host's name) in the one part
+    keeps its allocation, Loads and all, for every direction sharing the partition; a segment
+    size changed allocates the part again. Each result is a full analysis's."""
+    topo = build_datacenter(parts, 12)
+    replica = Replica(topo)
+    read = IncrementalAnalysis(replica.topo, "planning", "read")
+    write = IncrementalAnalysis(replica.topo, "planning", "write", partition=read.partition)
+    port = topo.ids_of_kind("hba_port")[5]
+
+    def step(change):
+        events = []
+        topo.subscribe(events.append)
+        change()
+        topo.unsubscribe(events.append)
+        delta = Delta.from_events(topo, events)
+        replica.apply(delta)
+        before = read.analysis
+        got = read.update(delta, token=delta.revision), write.update(delta, token=delta.revision)
+        same_analysis(got[0], analyze(topo, "planning", "read"))
+        same_analysis(got[1], analyze(topo, "planning", "write"))
+        return before, got[0]
+
+    for change in (
+        lambda: edit.set_attr(topo, port, "wwpn", "10:00:00:00:c9:aa:bb:cc"),
+        lambda: edit.set_attr(topo, "h003", "name", "db-host-3"),
+    ):
+        before, after = step(change)
+        assert read.last_parts == 0 and write.last_parts == 0
+        assert all(after.components[c] is ld for c, ld in before.components.items())
+    before, after = step(lambda: edit.set_attr(topo, "ds1.arr1", "segment_kb", 64))
+    assert read.last_parts == 1 and write.last_parts == 1
+    assert any(after.components[c] is not ld for c, ld in before.components.items())
+    same_parts(read.partition)
