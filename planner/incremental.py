@@ -289,6 +289,14 @@ class Partition:
             merged = [m for m in merged if not m[1] & keys] + [(group, keys)]
         taken = {k for _, keys in merged for k in keys}
         merged += [([], {key}) for key in changed if key not in taken]
+        return self._remake(merged, ids, before)
+
+    def _remake(
+        self, merged: list[tuple[list[str], set[int]]], ids: set[str], before: dict[int, dict[str, Component]]
+    ) -> list[int]:
+        """The parts :meth:`_grow` makes: each of the ids added (``merged``: with the keys of the
+        old parts it joins), the changed components of each old part as they were (``before``);
+        their keys. A part re-made whose figures are as they were is noted in :attr:`same`."""
         fresh = []
         for group, keys in merged:
             old_parts = [self.parts.pop(k) for k in sorted(keys)]
@@ -296,8 +304,9 @@ class Partition:
             members = [cid for part in old_parts for cid in part.members] + group
             fresh.append(self._make_part(members, order, _Kept.of(self.topo, ids, old_parts)))
             was = min(keys)
-            if not group and len(keys) == 1 and same_figures(old_parts[0], self.parts[fresh[-1]], before[was], comps):
-                self.same[fresh[-1]] = was
+            if not group and len(keys) == 1:
+                if same_figures(old_parts[0], self.parts[fresh[-1]], before.get(was, {}), self.topo._components):
+                    self.same[fresh[-1]] = was
         self.updates += 1
         return fresh
 

@@ -53,16 +53,21 @@ def same_analysis(a, b) -> None:
     assert a == b
 
 
-def replayed(topo, replica, inc, change):
-    """Run ``change`` on ``topo``, bring ``replica`` up to date by its delta and return the
-    analysis ``inc`` (of the replica) makes of it."""
+def applied(topo, replica, change):
+    """Run ``change`` on ``topo`` and bring ``replica`` up to date: the delta applied."""
     events = []
     topo.subscribe(events.append)
     change()
     topo.unsubscribe(events.append)
     delta = Delta.from_events(topo, events)
     replica.apply(delta)
-    return inc.update(delta)
+    return delta
+
+
+def replayed(topo, replica, inc, change):
+    """Run ``change`` on ``topo``, bring ``replica`` up to date by its delta and return the
+    analysis ``inc`` (of the replica) makes of it."""
+    return inc.update(applied(topo, replica, change))
 
 
 def same_parts(partition):
@@ -373,46 +378,39 @@ class Edits(RuleBasedStateMachine):
         self.laid = got
 
 
+def run_edits(base, parts, examples: int, steps: int) -> type:
+    """Run the :class:`Edits` state machine on ``base`` (a built design); returns its class
+    (what its runs counted)."""
+
+    class Run(Edits):
+        pass
+
+    Run.base, Run.parts = base, parts
+    Run.TestCase.settings = settings(
+        max_examples=examples, stateful_step_count=steps, deadline=None, suppress_health_check=list(HealthCheck)
+    )
+    Run.TestCase().runTest()
+    return Run
+
+
 @pytest.fixture(scope="module")
 def small(parts):
     return build_example("p690-one-drawer", parts)
 
 
 def test_incremental_small_design(parts, small):
-    class Small(Edits):
-        pass
-
-    Small.base, Small.parts = small, parts
-    Small.TestCase.settings = settings(
-        max_examples=25, stateful_step_count=12, deadline=None, suppress_health_check=list(HealthCheck)
-    )
-    Small.TestCase().runTest()
+    run_edits(small, parts, 25, 12)
 
 
 def test_incremental_benchmark(parts, _benchmark):
-    class Bench(Edits):
-        pass
-
-    Bench.base, Bench.parts = _benchmark, parts
-    Bench.TestCase.settings = settings(
-        max_examples=4, stateful_step_count=8, deadline=None, suppress_health_check=list(HealthCheck)
-    )
-    Bench.TestCase().runTest()
+    run_edits(_benchmark, parts, 4, 8)
 
 
 def test_incremental_site(parts):
     """Two servers in one site: two connected parts, which edits join (a zone naming ports of
     both) and split again."""
-
-    class Site(Edits):
-        pass
-
-    Site.base, Site.parts = build_site(parts, 2), parts
-    Site.TestCase.settings = settings(
-        max_examples=4, stateful_step_count=8, deadline=None, suppress_health_check=list(HealthCheck)
-    )
-    Site.TestCase().runTest()
-    assert Site.shared_total > 0  # (the other band, kept whole while an edit touched one)
+    site = run_edits(build_site(parts, 2), parts, 4, 8)
+    assert site.shared_total > 0  # (the other band, kept whole while an edit touched one)
 
 
 def test_an_edit_re_analyses_only_its_part(parts):

@@ -7,30 +7,20 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from hypothesis import HealthCheck, settings
-
 from planner import edit
 from planner.analysis import analyze
 from planner.examples import build_datacenter
-from planner.incremental import Delta, IncrementalAnalysis, Replica
+from planner.incremental import IncrementalAnalysis, Replica
 
 sys.path.insert(0, str(Path(__file__).parent))
-from test_incremental import Edits, replayed, same_analysis, same_parts  # noqa: E402
+from test_incremental import applied, replayed, run_edits, same_analysis, same_parts  # noqa: E402
 
 
 def test_incremental_shared_fabrics(parts):
     """Twelve hosts sharing two core-edge fabrics and two subsystems: one connected part, in
     which an edit keeps the paths of the ports it cannot reach (planner.path_reuse) and searches
     the others again; links between switches laid and removed re-route every path."""
-
-    class Shared(Edits):
-        pass
-
-    Shared.base, Shared.parts = build_datacenter(parts, 12), parts
-    Shared.TestCase.settings = settings(
-        max_examples=6, stateful_step_count=10, deadline=None, suppress_health_check=list(HealthCheck)
-    )
-    Shared.TestCase().runTest()
+    run_edits(build_datacenter(parts, 12), parts, 6, 10)
 
 
 def test_an_edit_in_a_shared_part_keeps_the_paths_it_cannot_change(parts):
@@ -71,12 +61,7 @@ def test_a_wwpn_or_a_name_keeps_the_parts_allocation(parts):
     port = topo.ids_of_kind("hba_port")[5]
 
     def step(change):
-        events = []
-        topo.subscribe(events.append)
-        change()
-        topo.unsubscribe(events.append)
-        delta = Delta.from_events(topo, events)
-        replica.apply(delta)
+        delta = applied(topo, replica, change)
         before = read.analysis
         got = read.update(delta, token=delta.revision), write.update(delta, token=delta.revision)
         same_analysis(got[0], analyze(topo, "planning", "read"))
