@@ -23,7 +23,7 @@ from PySide6.QtCore import QRectF
 
 from planner.diagram_order import containers_first, heads, kept_frames, shared_bands
 from planner.layout import Box, Diagram, alias_changes
-from widgets import slice_budget
+from widgets import giveway, slice_budget
 from widgets.canvas.items import BoxItem, LinkItem, box_ends
 from widgets.canvas.spare import SPARE_AT_MOST, Spare
 
@@ -670,8 +670,11 @@ class Morphing:
     def _wake_slice(self: Any) -> None:
         """Wake a slice of the boxes made asleep, then free a slice of what the grave holds,
         unless the canvas is changing or an analysis is still to be painted (an edit under
-        way waits for none of it)."""
+        way waits for none of it), or the user zooms and the detail pass has still to bring
+        the items in and around the view (the give-way slices share a small budget a turn
+        then, and the layers' idle gathering took it first on a slow machine: CI)."""
         busy = self._job is not None or self._morphing is not None or self._build is not None
+        busy = busy or (giveway.moving() and self.detail_near_pending())
         if busy or self._held or self.analysis_to_paint():
             self._wake_timer.start(WAKE_AFTER_MS)
             return
