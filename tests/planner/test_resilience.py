@@ -162,8 +162,8 @@ def test_identical_server_builds_share_their_fair_shares_with_the_same_results(p
     from planner.examples import build_site
 
     calls = []
-    fair = res_module.max_min_fair
-    monkeypatch.setattr(res_module, "max_min_fair", lambda *a: calls.append(1) or fair(*a))
+    fair = res_module.fill_together
+    monkeypatch.setattr(res_module, "fill_together", lambda *a: calls.append(1) or fair(*a))
     two = resilience(build_site(parts, 2))
     once = len(calls)
     calls.clear()
@@ -202,3 +202,44 @@ def test_lost_access_by_component_equals_a_walk_of_every_hop_of_every_path(bench
     assert got == {cid: sorted(v) for cid, v in want.items()}
     assert list(got) == [c.id for kind in kinds for c in topo.of_kind(kind) if c.id in want]  # (in kind, design order)
     assert any(topo[cid].kind == "array" for cid in got)  # (what the routes' last hops add)
+
+
+def test_a_shared_fabric_fails_as_a_fresh_fill_of_the_paths_left(parts, monkeypatch):
+    """In hosts that share their fabrics and storage (one set of flows), each failure's
+    bandwidth is that of a fresh max-min fair fill of the paths it leaves, unmerged; filled
+    from the state of the paths with nothing failed (a large set) or afresh, the report is the
+    same bit for bit."""
+    import planner.resilience as res_module
+    from planner.examples import build_datacenter
+    from planner.fairshare import max_min_fair
+    from planner.resilience import Paths
+
+    topo = build_datacenter(parts, hosts=8)
+    monkeypatch.setattr(res_module, "SHAPE_KEPT_FLOWS", 4)  # (the set counts as large)
+    refills = []
+    real = res_module.Refilling.fill
+    monkeypatch.setattr(res_module.Refilling, "fill", lambda self, chosen: refills.append(1) or real(self, chosen))
+    res = resilience(topo)
+    assert len(refills) > 50
+    base, paths = analyze(topo, cross_check=False), Paths(topo)
+    index, caps, flows = {}, [], []
+    for p in paths.paths:
+        fl = []
+        for hid in p.hops:
+            load = base.components.get(hid)
+            if load is not None and load.capacity and load.capacity > 0:
+                fl.append(index.setdefault(hid, len(index)))
+                if len(caps) < len(index):
+                    caps.append(load.capacity)
+        flows.append(fl)
+    checked = 0
+    for f in res.failures:
+        left, _ = paths.serving(set(paths.crossing[f.component]))
+        rates, bott = max_min_fair([flows[i] for i in left], caps)
+        assert f.aggregate_mbps == pytest.approx(sum(r for r, b in zip(rates, bott) if b is not None), rel=1e-12)
+        checked += 1
+    assert checked > 100 and len({round(f.aggregate_mbps, 3) for f in res.failures}) >= 3
+    monkeypatch.setattr(res_module, "SHAPE_KEPT_FLOWS", 10**6)  # (filled afresh, shapes kept)
+    refills.clear()
+    again = resilience(topo)
+    assert refills == [] and [vars(f) for f in again.failures] == [vars(f) for f in res.failures]
