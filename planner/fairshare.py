@@ -111,13 +111,19 @@ def series_merged(
     return [[h for h, _ in m] for m in merged], [[c for _, c in m] for m in merged]
 
 
-def fill_together(flows: list[list[int]], capacity: list[float]) -> tuple[list[float], list[int | None]]:
-    """:func:`max_min_fair` with no coefficients, demands or pause, every flow in one filling:
-    the same rates bit for bit (see the module docstring), without the search for independent
-    groups, for a caller that knows its flows share constraints (the resilience report fills a
-    data centre's one group of 1,536 flows again for each of its thousands of failures; the
-    search was a third of each fill)."""
-    return _fill(flows, capacity, None, None)
+def fill_together(
+    flows: list[list[int]],
+    capacity: list[float],
+    coef: list[list[float]] | None = None,
+    demands: list[float] | None = None,
+) -> tuple[list[float], list[int | None]]:
+    """:func:`max_min_fair` with no pause, every flow in one filling and no merge: the same
+    rates bit for bit (see the module docstring), without the search for independent groups or
+    the merge of constraints in series (:func:`series_merged`), for a caller that merged its
+    flows once and fills many subsets of them (the resilience report fills a data centre's
+    shared set of 1,536 flows again for each of its thousands of failures, the scaling curve
+    once per HBA added; the search was a third of each fill)."""
+    return _fill(flows, capacity, coef, demands)
 
 
 def _independent(flows: list[list[int]], nh: int) -> list[list[int]]:

@@ -278,9 +278,10 @@ def _shape(flows: list[list[int]], caps: list[float]) -> bytes:
 
 
 #: a set of flows this size or smaller has its fair shares kept by its shape (see
-#: :meth:`_Allocator.rates`); a larger one is filled each time (a data centre's fabric of 768
-#: flows, failed 3,400 ways, would keep some 200 MB of shapes no other failure repeats)
-SHAPE_KEPT_FLOWS = 512
+#: :meth:`_Allocator.rates`: a site of identical builds, 56 flows a build, fills each shape
+#: once); a larger one is filled from the state of the flows with nothing failed (a data
+#: centre's 768 flows failed 3,400 ways would keep some 200 MB of shapes no other repeats)
+SHAPE_KEPT_FLOWS = 128
 
 
 class _Allocator:

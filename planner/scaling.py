@@ -29,11 +29,10 @@ from planner.analysis import (
     _hop_table,
     _Mixed,
     find_paths,
-    max_min_fair,
     path_read_shares,
 )
 from planner.demand import demand_model
-from planner.fairshare import independent_flows
+from planner.fairshare import fill_together, independent_flows, series_merged
 from planner.model import ModelError, Topology
 from planner.schema import hop_kinds, kind_name
 
@@ -145,6 +144,8 @@ class _Problem:
                 topo, self.paths, _Capacities(topo, figures, direction, source)
             )
             self.coefs = None
+        # (once: each point fills a subset of these flows, see _Group.refill)
+        self.flows, self.coefs = series_merged(self.flows, self.caps, self.coefs)
         self.kind = {hid: topo[hid].kind for hid in self.hop_ids}
         self.hba_of = [topo[p.hba_port].parent for p in self.paths]
         self.server_hops = [[(h, topo[h].kind) for h in p.hops if topo[h].kind in SERVER_SIDE] for p in self.paths]
@@ -217,7 +218,7 @@ class _Group:
         sub = [i for i in self.paths if problem.hba_of[i] in running]
         coefs = [problem.coefs[i] for i in sub] if problem.coefs is not None else None
         demands = [problem.caps_of_demand[i] for i in sub] if problem.caps_of_demand is not None else None
-        rates, bott = max_min_fair([self.flows[i] for i in sub], self.caps, coefs, demands)
+        rates, bott = fill_together([self.flows[i] for i in sub], self.caps, coefs, demands)
         self.rate, self.bott, self.binding = {}, {}, {}
         self.mbps = self.read_mbps = self.write_mbps = 0.0
         for i, r, b in zip(sub, rates, bott):

@@ -86,7 +86,8 @@ def test_bad_by(one_drawer):
 
 def _refilled_from_scratch(topo, figures, direction, source, by):
     """The curve as it was first computed: every point fills all its running paths afresh."""
-    from planner.scaling import _order, _Problem, max_min_fair
+    from planner.fairshare import max_min_fair
+    from planner.scaling import _order, _Problem
 
     problem, running, out = _Problem(topo, figures, direction, source), set(), []
     for _, hbas in _order(topo, by):
