@@ -227,10 +227,9 @@ class _Filling:
             done[f] = True
             rate[f] = level
             bott[f] = hop
-            if coef is None:  # every coefficient 1: the same sums as below, fewer steps
-                for g in flows[f]:
+            if coef is None:  # every coefficient 1: the same sums as below, fewer steps (the
+                for g in flows[f]:  # weight is the count of rising flows: not kept apart)
                     active[g] -= 1
-                    weight[g] -= 1.0
                     frozen[g] += level
                 touched.update(flows[f])
                 continue
@@ -240,6 +239,8 @@ class _Filling:
                 frozen[g] += c * level
                 touched.add(g)
         capacity, version, heap = self.capacity, self.version, self.heap
+        if coef is None:
+            weight = active  # (an exact float of the count: the same quotient)
         for g in touched:
             version[g] += 1
             if active[g]:
@@ -297,7 +298,7 @@ class Refilling:
                     users[h] = [*users[h], f]
                 changed.update(flows[f])
         fill.users, fill.active, fill.done = users, active, done
-        fill.weight = [float(a) for a in active]  # (the sum of as many coefficients of 1: exact)
+        fill.weight = []  # (every coefficient 1: the count of rising flows is the weight, see freeze)
         fill.frozen_load = [0.0] * len(capacity)
         fill.version = [0] * len(capacity)
         fill.rate, fill.bott = [math.inf] * len(flows), [None] * len(flows)
