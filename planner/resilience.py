@@ -525,13 +525,14 @@ def _failure(
 
 
 def _impact(f: Failure) -> tuple:
-    """Worst first: more logical drives lost, then less bandwidth left; then in path order."""
+    """Worst first: more logical drives lost, then less bandwidth left, then by kind; ties stay
+    in the design's order (the sort is stable: a data centre's hosts h001, h002, ... rather
+    than in the order of their internal ids, h001, h010, h011, ..., h002)."""
     return (
         -len(f.lost_logical_drives),
         -len(f.lost_workloads),
         round(f.aggregate_mbps, 6),
         FAIL_KINDS.index(f.kind),
-        f.component,
     )
 
 

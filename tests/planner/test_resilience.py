@@ -243,3 +243,15 @@ def test_a_shared_fabric_fails_as_a_fresh_fill_of_the_paths_left(parts, monkeypa
     refills.clear()
     again = resilience(topo)
     assert refills == [] and [vars(f) for f in again.failures] == [vars(f) for f in res.failures]
+
+
+def test_failures_of_equal_impact_keep_the_designs_order(parts):
+    """Twelve hosts whose drawers fail alike are listed host by host, as the design has them
+    (their ids sort d1, d1-10, d1-11, d1-12, d1-2, ...)."""
+    from planner.examples import build_datacenter
+
+    topo = build_datacenter(parts, hosts=12)
+    res = resilience(topo, kinds=("drawer",))
+    got = [f.component for f in res.failures]
+    assert len({(len(f.lost_logical_drives), round(f.aggregate_mbps, 6)) for f in res.failures}) == 1
+    assert got == [c.id for c in topo.of_kind("drawer")] and got != sorted(got)
