@@ -290,13 +290,16 @@ class Refilling:
                 active[h] -= 1
             changed.update(flows[f])
         if added:
-            users = list(users)
+            more: dict[int, list[int]] = {}
             for f in added:
                 done[f] = False
                 for h in flows[f]:
                     active[h] += 1
-                    users[h] = [*users[h], f]
-                changed.update(flows[f])
+                    more.setdefault(h, []).append(f)
+            users = list(users)
+            for h, fs in more.items():
+                users[h] = users[h] + fs  # (the base's lists are not changed)
+            changed.update(more)
         fill.users, fill.active, fill.done = users, active, done
         fill.weight = []  # (every coefficient 1: the count of rising flows is the weight, see freeze)
         fill.frozen_load = [0.0] * len(capacity)

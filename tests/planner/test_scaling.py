@@ -125,3 +125,24 @@ def test_refilling_only_the_touched_groups_gives_the_same_curve(by, figures, dir
     for p, (mbps, binding, added) in zip(r.points, want):
         assert p.mbps == pytest.approx(mbps, rel=1e-12) and p.binding == binding and p.added_binding == added
     assert r.points[-1].mbps == analyze(site, figures, direction, source).aggregate  # exactly
+
+
+def test_a_single_direction_curve_fills_its_points_from_a_filling_made_every_few_points(monkeypatch):
+    """Read alone with no demands, each point is filled from the filling made at most
+    REBASE_EVERY points before (the paths added since put in), and the curve is the one a
+    fresh fill of every point's running paths gives (above: to 1e-12, with the same binding
+    kinds; here the last point is the analysis's aggregate to the last bit)."""
+    from catalogs.catalog import builtin_parts
+    from planner import fairshare, scaling as scaling_module
+    from planner.examples import build_site
+
+    site = build_site(builtin_parts(), 2)
+    made, filled = [], []
+    real_init, real_fill = fairshare.Refilling.__init__, fairshare.Refilling.fill
+    monkeypatch.setattr(fairshare.Refilling, "__init__", lambda self, *a: made.append(1) or real_init(self, *a))
+    monkeypatch.setattr(fairshare.Refilling, "fill", lambda self, c: filled.append(len(c)) or real_fill(self, c))
+    r = scaling(site, "planning", "read", "disk", by="hba")
+    assert len(filled) == len(r.points) and len(made) <= len(r.points) / scaling_module.REBASE_EVERY + 2
+    assert r.points[-1].mbps == analyze(site, "planning", "read", "disk").aggregate
+    want = _refilled_from_scratch(site, "planning", "read", "disk", "hba")
+    assert [p.mbps for p in r.points] == pytest.approx([w[0] for w in want], rel=1e-12)
