@@ -286,9 +286,10 @@ SHAPE_KEPT_FLOWS = 128
 
 class _Allocator:
     """Max-min fair rates of any subset of the paths, with the capacities of one analysis.
-    The constraints are merged in series (:func:`planner.fairshare.series_merged`) and the flows kept in their
-    independent sets (those that share no constraint through any path): a failure fills again
-    only the sets it changed (a data centre's other fabric keeps its rates)."""
+    The constraints are merged in series (:func:`planner.fairshare.series_merged`) and the flows
+    kept in their independent sets (those that share no constraint through any path): a failure
+    fills again only the sets it changed (a site's other servers keep their rates; a data
+    centre's hosts share their subsystems' controllers across both fabrics: one set)."""
 
     def __init__(self, paths: Paths, result: Analysis) -> None:
         index: dict[str, int] = {}

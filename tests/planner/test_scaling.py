@@ -133,7 +133,8 @@ def test_a_single_direction_curve_fills_its_points_from_a_filling_made_every_few
     fresh fill of every point's running paths gives (above: to 1e-12, with the same binding
     kinds; here the last point is the analysis's aggregate to the last bit)."""
     from catalogs.catalog import builtin_parts
-    from planner import fairshare, scaling as scaling_module
+    from planner import fairshare
+    from planner import scaling as scaling_module
     from planner.examples import build_site
 
     site = build_site(builtin_parts(), 2)
