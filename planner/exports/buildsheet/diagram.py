@@ -111,8 +111,8 @@ def _box_utilization(sheet: Sheet, view: Topology, d: Diagram) -> dict[str, floa
     own: dict[str, float] = {}
     inner: dict[str, float] = {}
     loads = sheet.read.components
-    mine = loads.items() if len(view) >= len(loads) else ((c.id, loads.get(c.id)) for c in view.components())
-    for cid, ld in mine:
+    for comp in view.components():
+        cid, ld = comp.id, loads.get(comp.id)
         if ld is None:
             continue
         u = ld.utilization
