@@ -20,6 +20,7 @@ from planner.schema import KINDS, collapsible_kinds, count_label
 
 HEADING_H = 30.0  # room a diagram page's title takes
 LEGEND_H = 16.0
+NOTE_H = 11.0  # a drawer page's line under the legend saying what it leaves out
 PDF_COLUMN = 120.0  # width on paper of a column whose kind gives none (schema KindSpec.pdf_width)
 PDF_GAP = 22.0
 READABLE_SX = 0.75  # columns narrower than this cut most 7 pt labels: take more pages instead
@@ -40,6 +41,7 @@ class _Geometry:
     old: dict[str, tuple[float, float]]  # column -> (x, width) in the layout
     new: dict[str, tuple[float, float]]  # column -> (x, width) on paper
     bands: list[_Band]
+    foot: float = LEGEND_H  # room under the drawing: the legend, and the note if any
 
     def x(self, box: Box) -> tuple[float, float]:
         ox, ow = self.old[box.column]
@@ -53,9 +55,11 @@ def _pdf_width(column: str) -> float:
     return spec.pdf_width if spec is not None and spec.pdf_width is not None else PDF_COLUMN
 
 
-def _geometry(sheet: Sheet, d: Diagram) -> _Geometry:
+def _geometry(sheet: Sheet, d: Diagram, note: str = "") -> _Geometry:
     """Columns packed side by side on paper, the page orientation with the fewest pages, and the
-    horizontal bands the diagram is split into so labels stay at least MIN_FONT high."""
+    horizontal bands the diagram is split into so labels stay at least MIN_FONT high (with room
+    under each for the legend and ``note``)."""
+    foot = LEGEND_H + (NOTE_H if note else 0.0)
     boxes = list(d.boxes.values())
     old: dict[str, tuple[float, float]] = {}
     for b in boxes:
@@ -69,7 +73,7 @@ def _geometry(sheet: Sheet, d: Diagram) -> _Geometry:
     best = None
     for page in (sheet.portrait, sheet.landscape):
         sx = min(1.25, page.width / total)
-        room = page.height - HEADING_H - LEGEND_H - 2
+        room = page.height - HEADING_H - foot - 2
         sy = max(min(1.0, room / (bottom - top)), MIN_SY)
         pages = math.ceil((bottom - top) * sy / room - 1e-9)
         score = (sx < READABLE_SX, pages, -min(sx, 1.0))  # readable labels first, then fewest pages
@@ -81,7 +85,7 @@ def _geometry(sheet: Sheet, d: Diagram) -> _Geometry:
         w = _pdf_width(c) * sx
         new[c] = (x, w)
         x += w + PDF_GAP * sx
-    return _Geometry(page, sx, sy, old, new, _bands(boxes, top, bottom, room / sy))
+    return _Geometry(page, sx, sy, old, new, _bands(boxes, top, bottom, room / sy), foot)
 
 
 def _bands(boxes: Sequence[Box], top: float, bottom: float, height: float) -> list[_Band]:
@@ -142,91 +146,165 @@ def _link_utilization(sheet: Sheet, topo: Topology, d: Diagram) -> dict[frozense
     return out
 
 
-def views(sheet: Sheet) -> list[tuple[str, Topology, Diagram]]:
-    """The diagrams of the sheet, in order: (title, the design drawn, its layout). The overview
-    collapses drawers, switches and subsystems; then one view per drawer."""
+@dataclass
+class View:
+    """One diagram of the sheet: its title, the design drawn, its layout, and a line saying what
+    a drawer's page leaves out ("" when it shows everything it reaches)."""
+
+    title: str
+    topo: Topology
+    diagram: Diagram
+    note: str = ""
+
+
+def views(sheet: Sheet) -> list[View]:
+    """The diagrams of the sheet, in order. The overview collapses drawers, switches and
+    subsystems; then one view per drawer."""
     topo = sheet.topo
     overview = topo.clone()
     overview.positions = {}  # the paper layout packs columns itself
     groups = {c.id for kind in collapsible_kinds() for c in overview.of_kind(kind)}
-    out = [("Overview: drawers, switches and subsystems collapsed", overview, layout(overview, groups))]
+    out = [View("Overview: drawers, switches and subsystems collapsed", overview, layout(overview, groups))]
     for drawer in topo.of_kind("drawer"):
-        view, n_subs = _drawer_view(sheet, drawer)
+        view, n_subs, note = _drawer_view(sheet, drawer)
         where = f" ({one_line(drawer['location'])})" if drawer["location"] else ""
         title = (
             f"{label(topo, drawer)}{where}: its slots, switches and the {count_label(n_subs, 'subsystem')} it reaches"
         )
-        out.append((title, view, layout(view, set())))
+        out.append(View(title, view, layout(view, set()), note))
     return out
 
 
 def diagrams(sheet: Sheet) -> list[Any]:
     pages: list[Any] = []
-    for i, (title, view, d) in enumerate(views(sheet)):
-        pages += _diagram_pages(sheet, view, d, title, first=i == 0)
+    for i, v in enumerate(views(sheet)):
+        pages += _diagram_pages(sheet, v, first=i == 0)
     return pages + [rl_api().NextPageTemplate("portrait")]
 
 
-def _drawer_view(sheet: Sheet, drawer: Component) -> tuple[Topology, int]:
-    """A design of one drawer with the switches its HBAs are cabled or routed to and the
-    subsystems they reach (zones and paths), for that drawer's diagram page."""
+@dataclass
+class _Reach:
+    """What one drawer uses: the switches and subsystems it reaches, and within them the switch
+    ports and logical drives its cables, paths, zones and host mappings use."""
+
+    ports: set[str]  # the drawer's HBA ports
+    switches: dict[str, None]
+    subsystems: dict[str, None]
+    zones: list[Component]
+    switch_ports: set[str]
+    drives: set[str]
+
+
+def _reach(sheet: Sheet, drawer: Component) -> _Reach:
     topo = sheet.topo
     ports = {c.id for c in topo.descendants(drawer.id) if c.kind == "hba_port"}
-    switches: dict[str, None] = {}
-    subsystems: dict[str, None] = {}
+    r = _Reach(ports, {}, {}, [], set(), set())
     for pid in ports:
         peer = topo.peer_port(pid)
         sw = topo.ancestor(peer, "switch") if peer else None
         sub = topo.ancestor(peer, "subsystem") if peer else None  # direct attach
         if sw is not None:
-            switches[sw.id] = None
+            r.switches[sw.id] = None
+            r.switch_ports.add(peer)
         if sub is not None:
-            subsystems[sub.id] = None
+            r.subsystems[sub.id] = None
     for p in sheet.read.paths:
         if p.hba_port in ports:
             for hop in p.hops:
                 if topo[hop].kind == "switch_port":
-                    switches[topo.ancestor(hop, "switch").id] = None
+                    r.switches[topo.ancestor(hop, "switch").id] = None
+                    r.switch_ports.add(hop)
             sub = topo.ancestor(p.host_port, "subsystem")
             if sub is not None:
-                subsystems[sub.id] = None
-    zones = [z for z in topo.of_kind("zone") if ports.intersection(z["members"])]
-    for z in zones:
+                r.subsystems[sub.id] = None
+            r.drives.add(p.logical_drive)
+    r.zones = [z for z in topo.of_kind("zone") if ports.intersection(z["members"])]
+    for z in r.zones:
         for m in z["members"]:
-            sub = topo.ancestor(m, "subsystem") if m in topo else None
+            comp = topo.get(m)
+            sub = topo.ancestor(m, "subsystem") if comp is not None else None
             if sub is not None:
-                subsystems[sub.id] = None
+                r.subsystems[sub.id] = None
+            if comp is not None and comp.kind == "switch_port":  # a port zone
+                r.switch_ports.add(m)
+    for hm in topo.of_kind("host_mapping"):
+        if ports.intersection(hm["hba_ports"]):
+            r.drives.update(hm["logical_drives"])
+    return r
+
+
+def _drawer_view(sheet: Sheet, drawer: Component) -> tuple[Topology, int, str]:
+    """A design of one drawer with the switches its HBAs are cabled or routed to and the
+    subsystems they reach (zones and paths), for that drawer's diagram page. Of those switches
+    only the ports the drawer uses are drawn, and of those subsystems only the logical drives its
+    paths and host mappings reach: a data centre's switches and subsystems serve hundreds of hosts,
+    and drawn whole they took 5 to 13 pages a drawer. The note says what was left out."""
+    topo = sheet.topo
+    r = _reach(sheet, drawer)
     view = Topology(topo.meta.get("name", ""))
     view.parts = topo.parts
     server = topo.ancestor(drawer.id, "server")
     if server is not None:
         view._add_silent(server.copy())  # without its other drawers and partitions
-    for root in [drawer.id, *switches, *subsystems]:
-        _copy_tree(topo, view, topo[root])
-    for fab in dict.fromkeys(z.parent for z in zones):
+    _copy_tree(topo, view, drawer)
+    ports = [c.id for sid in r.switches for c in topo.descendants(sid) if c.kind == "switch_port"]
+    used = r.switch_ports.intersection(ports)
+    for sid in r.switches:
+        _copy_tree(topo, view, topo[sid], lambda c: _holds(topo, c, "switch_port", used))
+    drives = shown = 0
+    for sid in r.subsystems:
+        mine = {c.id for c in topo.descendants(sid) if c.kind == "logical_drive"}
+        drives += len(mine)
+        mine = mine & r.drives or mine  # nothing of it reached: all of it
+        shown += len(mine)
+        _copy_tree(topo, view, topo[sid], lambda c, mine=mine: _holds(topo, c, "logical_drive", mine))
+    for fab in dict.fromkeys(z.parent for z in r.zones):
         view._add_silent(topo[fab].copy())
-    for z in zones:
+    for z in r.zones:
         view._add_silent(z.copy())
     for cab in topo.of_kind("cable"):
         if cab["a"] in view and cab["b"] in view:
             view._add_silent(cab.copy())
-    return view, len(subsystems)
+    return view, len(r.subsystems), _left_out(len(used), len(ports), shown, drives)
 
 
-def _copy_tree(topo: Topology, view: Topology, comp: Component) -> None:
-    """Copy a component and everything below it, keeping the sibling order."""
+def _holds(topo: Topology, comp: Component, kind: str, kept: set[str]) -> bool:
+    """Whether a drawer's view draws ``comp``: a ``kind`` leaf when kept, a group of them (an
+    ASIC, an array) when it holds one kept, anything else always."""
+    if comp.kind == kind:
+        return comp.id in kept
+    kids = topo.children(comp.id, kind)
+    return not kids or any(k.id in kept for k in kids)
+
+
+def _left_out(ports: int, all_ports: int, drives: int, all_drives: int) -> str:
+    """The note of a drawer's page when it leaves ports or logical drives out ("" if none)."""
+    parts = []
+    if ports < all_ports:
+        parts.append(f"{ports} of its switches' {all_ports} ports (all of them: Switch port maps)")
+    if drives < all_drives:
+        parts.append(f"{drives} of its subsystems' {all_drives} logical drives (all of them: Storage layout)")
+    return f"Only what this drawer uses is drawn: {' and '.join(parts)}." if parts else ""
+
+
+def _copy_tree(
+    topo: Topology, view: Topology, comp: Component, keep: Callable[[Component], bool] | None = None
+) -> None:
+    """Copy a component and everything below it that ``keep`` keeps, in sibling order."""
     view._add_silent(comp.copy())  # a view for drawing, not an edit: no events, no undo
     for child in topo.children(comp.id):
-        _copy_tree(topo, view, child)
+        if keep is None or keep(child):
+            _copy_tree(topo, view, child, keep)
 
 
-def _diagram_pages(sheet: Sheet, view: Topology, d: Diagram, title: str, first: bool = False) -> list[Any]:
+def _diagram_pages(sheet: Sheet, v: View, first: bool = False) -> list[Any]:
     rl = rl_api()
+    view, d, title = v.topo, v.diagram, v.title
     if not d.boxes:
         return (
             [*new_section(sheet, "Topology diagram"), sheet.p("The design has nothing to draw yet.")] if first else []
         )
-    geo = _geometry(sheet, d)
+    geo = _geometry(sheet, d, v.note)
     utils = _box_utilization(sheet, view, d)
     links = _link_utilization(sheet, view, d)
     for sw in view.of_kind("switch"):  # the backplane is drawn as its switch: say how busy it is
@@ -242,18 +320,20 @@ def _diagram_pages(sheet: Sheet, view: Topology, d: Diagram, title: str, first: 
         out.append(
             sheet.heading(title + part, 0 if first and i == 0 else 1, "Topology diagram" if first and i == 0 else short)
         )
-        out.append(_drawing(d, geo, b, utils, links))
+        out.append(_drawing(d, geo, b, utils, links, v.note))
     return out
 
 
-def _drawing(d: Diagram, geo: _Geometry, b: _Band, utils: dict[str, float], links: dict[frozenset, float]) -> Any:
+def _drawing(
+    d: Diagram, geo: _Geometry, b: _Band, utils: dict[str, float], links: dict[frozenset, float], note: str = ""
+) -> Any:
     rl = rl_api()
     sy = geo.sy
-    height = (b.y1 - b.y0) * sy + LEGEND_H + 2
+    height = (b.y1 - b.y0) * sy + geo.foot + 2
     drawing = rl.Drawing(geo.page.width, height)
 
     def y_of(y: float) -> float:
-        return LEGEND_H + 2 + (b.y1 - y) * sy
+        return geo.foot + 2 + (b.y1 - y) * sy
 
     font = min(MAX_FONT, max(MIN_FONT, 0.6 * (ROW - 3) * sy))
     containers = {x.container for x in d.boxes.values() if x.container}
@@ -267,7 +347,10 @@ def _drawing(d: Diagram, geo: _Geometry, b: _Band, utils: dict[str, float], link
     for box in visible:
         if box.id not in containers:
             _draw_box(drawing, box, geo, b, y_of, font, utils.get(box.id), container=False)
-    _legend(drawing)
+    _legend(drawing, geo.foot - LEGEND_H)
+    if note:
+        text, size = fit_text(note, geo.page.width, 7, FONT, rl.stringWidth)
+        drawing.add(rl.String(0, 3, text, fontName=FONT, fontSize=size, fillColor=rl.colors.HexColor("#555555")))
     return drawing
 
 
@@ -512,9 +595,9 @@ def _clip(x0: float, y0: float, x1: float, y1: float, lo: float, hi: float) -> t
     return at(ya), ya, at(yb), yb
 
 
-def _legend(drawing: Any) -> None:
+def _legend(drawing: Any, above: float = 0.0) -> None:
     rl = rl_api()
-    x, y = 0.0, 3.0
+    x, y = 0.0, 3.0 + above
     entries = [
         ("ok", f"below {threshold(OK_BELOW)}"),
         ("busy", f"{threshold(OK_BELOW).removesuffix(' %')} to {threshold(OVER_FROM)}"),

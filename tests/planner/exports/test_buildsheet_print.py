@@ -11,7 +11,7 @@ import pytest
 
 from planner import placement
 from planner.commands import SetMeta
-from planner.examples import build_example
+from planner.examples import build_datacenter, build_example
 from planner.exports.buildsheet import _history, build_sheet, diagram, sections_install
 from planner.exports.buildsheet.sections_overview import LABEL_H, LABEL_W, MM
 from planner.exports.buildsheet.sheet import Sheet
@@ -74,8 +74,9 @@ def _hits(p: tuple[float, float], q: tuple[float, float], rect: tuple[float, flo
 def _crossings(sheet: Sheet, route) -> list[str]:
     """Cables whose line runs through a box that is neither of its ports nor a box around them."""
     bad = []
-    for title, _, d in diagram.views(sheet):
-        geo = diagram._geometry(sheet, d)
+    for v in diagram.views(sheet):
+        title, d = v.title, v.diagram
+        geo = diagram._geometry(sheet, d, v.note)
         for link in (k for k in d.links if k.kind == "cable"):
             own = set()
             for end in (link.a, link.b):
@@ -257,3 +258,92 @@ def test_a_part_record_without_optics_is_named_in_the_notes(parts):
     sfps, notes = sections_install.sfp_count(Sheet(topo, "planning", "", "", "a4"))
     assert sfps == {}
     assert any("2109-F32 does not say whether its ports take SFPs" in n for n in notes)
+
+
+def _drawer_uses(sheet: Sheet, drawer) -> tuple[set[str], set[str], list]:
+    """The switch ports and logical drives a drawer's cables and paths use, found independently."""
+    topo = sheet.topo
+    ports = {c.id for c in topo.descendants(drawer.id) if c.kind == "hba_port"}
+    paths = [p for p in sheet.read.paths if p.hba_port in ports]
+    used = {h for p in paths for h in p.hops if topo[h].kind == "switch_port"}
+    used |= {topo.peer_port(x) for x in ports if topo.peer_port(x) and topo[topo.peer_port(x)].kind == "switch_port"}
+    drives = {p.logical_drive for p in paths}
+    for hm in topo.of_kind("host_mapping"):
+        if ports & set(hm["hba_ports"]):
+            drives |= set(hm["logical_drives"])
+    return used, drives, paths
+
+
+def test_a_data_centre_drawer_page_draws_only_the_ports_and_drives_it_uses(parts):
+    """Hosts sharing switches and subsystems: a drawer's page drew every port of every switch and
+    every LUN of the subsystem (5-13 pages a drawer); now only what the drawer uses, with a note
+    that counts what was left out and says where to find it."""
+    topo = build_datacenter(parts, hosts=8)
+    sheet = Sheet(topo, "planning", "", "", "a4")
+    drawer_views = diagram.views(sheet)[1:]
+    assert len(drawer_views) == len(topo.of_kind("drawer")) == 8
+    for v, drawer in zip(drawer_views, topo.of_kind("drawer")):
+        used, drives, paths = _drawer_uses(sheet, drawer)
+        assert paths and {c.id for c in v.topo.of_kind("switch_port")} == used
+        assert {c.id for c in v.topo.of_kind("logical_drive")} == drives
+        assert all(h in v.topo for p in paths for h in p.hops)  # every hop of its paths is drawn
+        cabled = {
+            c.id for c in topo.of_kind("cable") if {c["a"], c["b"]} & used and c["a"] in v.topo and c["b"] in v.topo
+        }
+        assert cabled and cabled <= {c.id for c in v.topo.of_kind("cable")}
+        assert all(v.topo.children(a.id) for a in v.topo.of_kind("asic"))  # no empty ASIC drawn
+        switches = v.topo.of_kind("switch")
+        n_ports = sum(1 for s in switches for c in topo.descendants(s.id) if c.kind == "switch_port")
+        n_drives = sum(
+            1 for s in v.topo.of_kind("subsystem") for c in topo.descendants(s.id) if c.kind == "logical_drive"
+        )
+        assert len(used) < n_ports and len(drives) < n_drives
+        assert v.note == (
+            f"Only what this drawer uses is drawn: {len(used)} of its switches' {n_ports} ports (all of them: "
+            f"Switch port maps) and {len(drives)} of its subsystems' {n_drives} logical drives (all of them: "
+            "Storage layout)."
+        )
+        assert len(diagram._geometry(sheet, v.diagram, v.note).bands) <= 2
+
+
+def test_the_data_centre_sheet_prints_the_note_under_each_drawer_diagram(parts, tmp_path):
+    topo = build_datacenter(parts, hosts=4)
+    path = tmp_path / "dc.pdf"
+    pages = build_sheet(topo, str(path), compress=False)
+    lines = pdf_lines(path.read_bytes())
+    notes = [ln for ln in lines if ln.startswith("Only what this drawer uses is drawn: ")]
+    titles = [ln for ln in lines if "its slots, switches and the" in ln and "(part " not in ln]
+    parted = [ln for ln in lines if "its slots, switches and the" in ln and "(part " in ln]
+    assert len(notes) == len(titles) + len(parted) >= 4  # one under each page's drawing
+    assert pages < 120
+
+
+def test_the_papers_drawer_pages_still_draw_every_port_and_drive(bench, parts):
+    """The benchmark's drawers use every port of sw1 and every LUN: nothing is left out, no note."""
+    sheet = Sheet(build_example("p690-benchmark", parts), "planning", "", "", "a4")
+    for v in diagram.views(sheet)[1:]:
+        topo = sheet.topo
+        drawn_sw = v.topo.of_kind("switch")
+        assert v.note == "" and drawn_sw
+        assert len(v.topo.of_kind("switch_port")) == sum(
+            1 for s in drawn_sw for c in topo.descendants(s.id) if c.kind == "switch_port"
+        )
+        subs = v.topo.of_kind("subsystem")
+        assert len(v.topo.of_kind("logical_drive")) == sum(
+            1 for s in subs for c in topo.descendants(s.id) if c.kind == "logical_drive"
+        )
+
+
+def test_a_subsystem_no_path_reaches_is_drawn_whole(parts):
+    """Zoned but with no path (nothing mapped yet): the drawer's page draws all of its subsystem."""
+    topo = build_example("p690-one-drawer", parts)
+    sheet = Sheet(topo, "planning", "", "", "a4")
+    sheet.read.paths.clear()
+    for hm in topo.of_kind("host_mapping"):
+        set_raw(topo, hm.id, "logical_drives", [])
+    (v,) = diagram.views(sheet)[1:]
+    assert v.topo.of_kind("subsystem")
+    assert len(v.topo.of_kind("logical_drive")) == len(topo.of_kind("logical_drive")) > 0
+    cabled = {topo.peer_port(c.id) for c in topo.of_kind("hba_port") if topo.peer_port(c.id)}
+    assert {c.id for c in v.topo.of_kind("switch_port")} >= cabled
+    assert "logical drives" not in v.note

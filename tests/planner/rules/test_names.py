@@ -59,7 +59,7 @@ def test_the_build_sheet_heads_each_drawer_with_its_server_in_a_site(parts):
     site = build_site(parts, 2)
     edit.delete(site, [d.id for d in site.of_kind("drawer") if d.id not in ("s1.d1", "s2.d1")])
     sheet = Sheet(site, "planning", "", "", "a4")
-    titles = [t for t, _, _ in diagram.views(sheet)[1:]]
+    titles = [v.title for v in diagram.views(sheet)[1:]]
     assert [t.split(" (")[0] for t in titles] == ["Drawer 1 of s1_p690", "Drawer 1 of s2_p690"]
     headings = [
         x.title for f in sections_hardware.slots(sheet) for x in getattr(f, "_content", ()) if hasattr(x, "title")
