@@ -55,6 +55,7 @@ from planner.analysis import (
     path_totals,
     paths_from,
 )
+from planner.capacity import Capacities
 from planner.demand import demand_model, workload_results
 from planner.gcpause import gc_paused
 from planner.model import Component, Topology
@@ -63,10 +64,13 @@ from planner.part_search import PLACING_REFS as _PLACING_REFS
 from planner.part_search import REFS as _REFS
 from planner.part_search import lockstep
 from planner.part_search import near_ids as _near
-from planner.path_reuse import affected_ports, same_figures
+from planner.path_reuse import affected_ports, figure_changes, same_shape
 from planner.replica import _REPLICAS, Delta, Replica
+from planner.schema import hop_kinds
 
 __all__ = ["Delta", "IncrementalAnalysis", "Partition", "Replica", "part_users"]
+
+HOP_KINDS = frozenset(hop_kinds())  # the kinds with a capacity (planner.analysis: the hops)
 
 
 @dataclass
@@ -103,6 +107,7 @@ class _Alloc:
     rates: list[float] = field(default_factory=list)
     host: dict[str, float] = field(default_factory=dict)  # LPAR -> MB/s (as analysis._groups sums)
     switch: dict[str, float] = field(default_factory=dict)  # switch -> MB/s
+    demanded: bool = False  # allocated under workloads' demands
     done: bool = False  # allocated (False: only its paths copied, by an interrupted prefill)
 
 
@@ -211,8 +216,13 @@ class Partition:
         self.updates = 0  # how many times the whole design or a change was split
         #: the parts the last split re-made whose allocation is the one before's (new key ->
         #: the old key): the edit changed in them only what no figure reads (see
-        #: planner.path_reuse.same_figures); their analyses keep their allocations
+        #: planner.path_reuse.figure_changes, same_shape); their analyses keep their allocations
         self.same: dict[int, int] = {}
+        #: the parts the last split re-made with the members and paths they had but a figure
+        #: attribute changed (a segment size, a port's speed): new key -> (the old key, the
+        #: components changed); an analysis whose loads those leave as they were keeps its
+        #: allocation (see IncrementalAnalysis._same_loads)
+        self.alike: dict[int, tuple[int, list[str]]] = {}
 
     def split_all(self) -> list[int]:
         self.parts, self.part_of = {}, {}
@@ -223,7 +233,7 @@ class Partition:
         token again gives the same keys without splitting)."""
         if token is not None and token == self._seen:
             return self._fresh
-        self.same = {}
+        self.same, self.alike = {}, {}
         fresh = self._grow(ids)
         if fresh is None and self.topo in _REPLICAS:
             fresh = self._resplit(ids)
@@ -305,8 +315,12 @@ class Partition:
             fresh.append(self._make_part(members, order, _Kept.of(self.topo, ids, old_parts)))
             was = min(keys)
             if not group and len(keys) == 1:
-                if same_figures(old_parts[0], self.parts[fresh[-1]], before.get(was, {}), self.topo._components):
-                    self.same[fresh[-1]] = was
+                changes = figure_changes(before.get(was, {}), self.topo._components)
+                if changes is not None and same_shape(old_parts[0], self.parts[fresh[-1]]):
+                    if changes:
+                        self.alike[fresh[-1]] = (was, changes)
+                    else:
+                        self.same[fresh[-1]] = was
         self.updates += 1
         return fresh
 
@@ -630,6 +644,7 @@ class IncrementalAnalysis:
                 if h not in first:
                     first[h] = alloc.loads[h]
         mine_alloc.first = first
+        mine_alloc.demanded = mine is not None
         mine_alloc.done = True
 
     # -- the result ---------------------------------------------------------------------------
@@ -641,6 +656,10 @@ class IncrementalAnalysis:
         parts, allocs = self.parts, self.alloc
         for key, was in self.partition.same.items():  # re-made, its figures as they were
             if key in parts and key not in allocs and getattr(allocs.get(was), "done", False):
+                allocs[key] = allocs.pop(was)
+        for key, (was, changes) in self.partition.alike.items():  # ... or its loads as they were
+            old = allocs.get(was)
+            if key in parts and key not in allocs and getattr(old, "done", False) and self._same_loads(old, changes):
                 allocs[key] = allocs.pop(was)
         # (a part re-made has a key of its own: one allocated already, filled, is not again)
         todo = [k for k in dict.fromkeys([*fresh, *parts]) if k in parts and not getattr(allocs.get(k), "done", 0)]
@@ -664,6 +683,43 @@ class IncrementalAnalysis:
         if demand is not None:
             result.workloads = workload_results(demand, paths, self._rates(paths), loads)
         return result
+
+    def _same_loads(self, old: _Alloc, changes: list[str]) -> bool:
+        """Whether a part re-made with the members and paths it had (``old``: its allocation),
+        whose components ``changes`` changed an attribute an analysis may read, keeps that
+        allocation: each of them (and the subsystem of a changed array) has the capacity,
+        source and estimate it had, in a single direction with no workload's demand. Exact
+        because an allocation reads nothing else that an attribute sets: a component's
+        capacity comes from its own attributes and the parts of it and its ancestors (the edit
+        changed no part), a subsystem's also from its arrays' layouts (planner.capacity); the
+        paths are the same; the demands and a mixed run's read shares, which workloads and
+        volumes set, are left out. A segment size changed on the data centre (one part of
+        1,536 paths) re-allocated all of them: 100-150 ms of the edit in the editor."""
+        figures, direction, source, _ = self.options
+        topo = self.topo
+        if direction == "mixed" or old.demanded or any(wl["target_mbps"] > 0 for wl in topo.of_kind("workload")):
+            return False
+        comps = topo._components
+        ids = dict.fromkeys(changes)
+        for cid in changes:
+            if comps[cid].kind == "array":  # (a subsystem's figure from disk reads its arrays)
+                ids[comps[cid].parent] = None  # type: ignore[index]
+        cap = Capacities(topo, figures, direction, source)
+        for cid in ids:
+            comp = comps.get(cid)
+            if comp is None:
+                return False
+            fig = cap(comp) if comp.kind in HOP_KINDS else None
+            was = old.loads.get(cid) or old.idle.get(cid)  # (an idle one with no capacity: none)
+            if was is None:
+                if fig is not None:
+                    return False
+                continue
+            if (was.capacity, was.source, was.estimate) != (
+                (None, "", False) if fig is None else (fig.value, fig.source, fig.estimate)
+            ):
+                return False
+        return True
 
     def _gather(self, paths: list[Path], standby: list[Path], unreachable: list[str]) -> list[int]:
         """Fill ``paths``, ``standby`` and ``unreachable`` port by port in the design's order of

@@ -117,20 +117,27 @@ def affected_ports(
 NO_FIGURES = frozenset({"wwpn", "wwpn_placeholder", "label", "length_m", "media", "location", "description", "address"})
 
 
-def same_figures(old: Any, new: Any, before: dict[str, Component], comps: dict[str, Component]) -> bool:
-    """Whether part ``new`` (a :class:`planner.incremental._Part`, re-made after an edit that
-    changed the components of ``old`` that ``before`` lists as they were, ``comps`` the design's
-    now) has the allocation of part ``old``: the same members, ports and paths (ids and hops,
-    standby too), and every changed component of it the same but for its name and
-    :data:`NO_FIGURES`. A WWPN typed or a host renamed in a data centre whose one part holds
-    1,536 paths re-allocated all of them (70 ms)."""
-    for cid, was in before.items():  # (first: most edits change a figure, and fail here at once)
+def figure_changes(before: dict[str, Component], comps: dict[str, Component]) -> list[str] | None:
+    """Of the components an edit changed (``before``: each as it was; ``comps``: the design's
+    now), those that changed an attribute an analysis may read (any but the name and
+    :data:`NO_FIGURES`); None when one was removed or changed its kind, parent or part."""
+    out = []
+    for cid, was in before.items():
         now = comps.get(cid)
         if was is None or now is None or (was.kind, was.parent, was.part) != (now.kind, now.parent, now.part):
-            return False
+            return None
         keys = was.attrs.keys() | now.attrs.keys()
         if any(was.attrs.get(k) != now.attrs.get(k) for k in keys if k not in NO_FIGURES):
-            return False
+            out.append(cid)
+    return out
+
+
+def same_shape(old: Any, new: Any) -> bool:
+    """Whether part ``new`` (a :class:`planner.incremental._Part` re-made after an edit) has
+    the members, ports and paths of part ``old`` (ids and hops, standby too): with the changed
+    components' figures as they were (:func:`figure_changes` empty), its allocation is old's.
+    A WWPN typed or a host renamed in a data centre whose one part holds 1,536 paths
+    re-allocated all of them (70 ms)."""
     if old.members != new.members or old.ports != new.ports or old.unreachable != new.unreachable:
         return False
     return _hops(old.paths) == _hops(new.paths) and _hops(old.standby) == _hops(new.standby)
