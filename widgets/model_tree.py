@@ -132,7 +132,8 @@ class ModelTreePanel(OutlineSearch, QWidget):
         #: whether a group opened may be filled in slices (off while every branch is opened)
         self.fill_later = True
         self.fill_first = FILL_AT_ONCE  # ... and how many of its rows are built at once then
-        self._filling: dict[str, list[Component]] = {}  # group kind -> the components whose rows are still to build
+        #: a group's kind, or ("row", id) of a component's row -> the components whose rows are still to build inside it
+        self._filling: dict[object, list[Component]] = {}
         self._shown_later: list[str] | None = None  # a selection shown once the groups it needs are filled
         self._fill_timer = QTimer(self)
         self._fill_timer.setSingleShot(True)
@@ -303,14 +304,14 @@ class ModelTreePanel(OutlineSearch, QWidget):
         :meth:`_fill_slice`). Its placeholder row becomes the first, not removed: a proxy
         filtering recursively drops a branch whose last row goes, and the views and searches
         opening branches hold its index meanwhile."""
-        kind = None if item.data(ID_ROLE) else item.data(KIND_ROLE)
+        key = self._fill_key(item)
         comps = [c for c in self._below(item) if c.id not in self.rows]
-        if later and kind is not None and len(comps) > FILL_AT_ONCE:
-            self._filling[kind] = comps[at_once:][::-1]  # (taken from the end)
+        if later and len(comps) > FILL_AT_ONCE:
+            self._filling[key] = comps[at_once:][::-1]  # (taken from the end)
             self._fill_timer.start(1)
             comps = comps[:at_once]
         else:
-            self._filling.pop(kind, None)
+            self._filling.pop(key, None)
             self._fetched.add(self._key(item))
         mark = item.child(0) if item.rowCount() == 1 and item.child(0).data(PLACEHOLDER_ROLE) else None
         for i, comp in enumerate(comps):
@@ -332,11 +333,21 @@ class ModelTreePanel(OutlineSearch, QWidget):
             slice_budget.ended()
         self._show_waiting()
 
-    def _fill_rows(self, kind: str, until: float | None = None, count: int | None = None) -> bool:
-        """Build the next rows of the group of ``kind`` being filled, until the clock reaches
-        ``until`` or ``count`` rows are built; True once the group is whole (it counts as
-        opened then)."""
-        todo, group, topo, built = self._filling.get(kind), self.groups.get(kind), self.topology, 0
+    @staticmethod
+    def _fill_key(item: QStandardItem) -> object:
+        """What ``_filling`` holds for a row filled in slices: a group's kind, or ("row", id)."""
+        cid = item.data(ID_ROLE)
+        return ("row", cid) if cid else item.data(KIND_ROLE)
+
+    def _filled(self, key: object) -> QStandardItem | None:
+        """The row being filled that ``key`` (see _fill_key) names, if it is still there."""
+        return self.rows.get(key[1]) if isinstance(key, tuple) else self.groups.get(key)  # type: ignore[arg-type]
+
+    def _fill_rows(self, kind: object, until: float | None = None, count: int | None = None) -> bool:
+        """Build the next rows of the group of ``kind`` (or the row: see _fill_key) being
+        filled, until the clock reaches ``until`` or ``count`` rows are built; True once the
+        group is whole (it counts as opened then)."""
+        todo, group, topo, built = self._filling.get(kind), self._filled(kind), self.topology, 0
         while todo and group is not None:
             comp = todo.pop()
             if topo.get(comp.id) is comp and comp.id not in self.rows:  # (edits finish the fill first)
@@ -364,6 +375,27 @@ class ModelTreePanel(OutlineSearch, QWidget):
         while not self._fill_rows(kind, count=GROUP_STEP):
             yield
 
+    def _rows_built(self, cid: str) -> Iterator[None]:
+        """Build the rows inside each component above ``cid`` (top first) that holds more than
+        FILL_AT_ONCE, GROUP_STEP rows a step (yielding between): a search's slices (see
+        ``OutlineSearch._revealing``). A match among a data centre's fabric of 768 zones built
+        them all in one turn: 30-45 ms."""
+        topo, chain = self.topology, []
+        comp = topo.get(cid)
+        while comp is not None and comp.parent is not None:
+            comp = topo.get(comp.parent)
+            if comp is not None:
+                chain.append(comp)
+        for above in reversed(chain):
+            item = self._ensure(above.id)  # (the rows above it built by the steps before)
+            if item is None or not self._unfetched(item) or len(topo.children(above.id)) <= FILL_AT_ONCE:
+                continue
+            key = ("row", above.id)
+            if key not in self._filling:
+                self._fetch(item, later=True, at_once=1)  # (the placeholder becomes the first row)
+            while not self._fill_rows(key, count=GROUP_STEP):
+                yield
+
     def _show_waiting(self) -> None:
         """Show the selection that waited for the groups being filled, if still the document's."""
         waiting, self._shown_later = self._shown_later, None
@@ -374,7 +406,7 @@ class ModelTreePanel(OutlineSearch, QWidget):
         """Build at once the rows of the groups being filled (an edit comes, every branch is
         opened); the selection waiting for them is shown by the caller (``_show_waiting``)."""
         for kind in list(self._filling):
-            group = self.groups.get(kind)
+            group = self._filled(kind)
             if group is None:
                 self._filling.pop(kind)
             else:
@@ -706,19 +738,29 @@ class ModelTreePanel(OutlineSearch, QWidget):
 
     def _reach(self, cid: str) -> QStandardItem | None:
         """The row of ``cid``, building the rows above it; None when it is not in the design or
-        sits in a group of many being filled (which this starts)."""
+        sits in a group or a component of many being filled (which this starts: a zone
+        selected in a data centre's fabric of 768 built all their rows in one turn)."""
         item = self.rows.get(cid)
         if item is not None:
             return item
         topo = self.topology
-        top = topo.get(cid)
-        while top is not None and top.parent is not None:
-            top = topo.get(top.parent)
+        chain = [topo.get(cid)]
+        while chain[-1] is not None and chain[-1].parent is not None:
+            chain.append(topo.get(chain[-1].parent))
+        top = chain[-1]
         group = self.groups.get(top.kind) if top is not None else None
         if self.fill_later and group is not None and top.id not in self.rows and self._unfetched(group):
             if top.kind not in self._filling and self._top_count.get(top.kind, 0) > FILL_AT_ONCE:
                 self._fetch(group, later=True, at_once=REACH_AT_ONCE)
             if top.kind in self._filling and top.id not in self.rows:
+                return None
+        pairs = zip(chain[:0:-1], chain[-2::-1]) if self.fill_later and None not in chain else ()
+        for above, below in pairs:  # (each component above it and the next one down, top first)
+            held, key = self._ensure(above.id), ("row", above.id)  # type: ignore[union-attr]
+            if held is not None and self._unfetched(held) and key not in self._filling:
+                if len(topo.children(above.id)) > FILL_AT_ONCE:  # type: ignore[union-attr]
+                    self._fetch(held, later=True, at_once=REACH_AT_ONCE)
+            if key in self._filling and below.id not in self.rows:  # type: ignore[union-attr]
                 return None
         return self._ensure(cid)
 

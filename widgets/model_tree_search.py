@@ -195,6 +195,8 @@ class OutlineSearch:
             if top is not None:
                 yield from self._group_built(top.kind)
             if topo.get(cid) is comp:  # (edits may come between)
+                yield from self._rows_built(cid)
+            if topo.get(cid) is comp:
                 self._ensure(cid)
                 yield  # (a match's rows, and those of the groups above it: 1-2 ms each, new)
 

@@ -285,6 +285,73 @@ def test_a_search_builds_a_group_of_many_a_few_rows_a_step(tree, doc, monkeypatc
     assert target in tree.visible_ids()
 
 
+def test_a_search_builds_the_rows_inside_a_component_of_many_a_few_a_step(tree, doc, monkeypatch):
+    """A match among a data centre's fabric of 768 zones built all of them in one turn of the
+    search (30-45 ms): the rows inside a component of many are built a few a step, the search
+    pausing between, in the design's order, and the match shown."""
+    import widgets.model_tree as model_tree
+
+    topo = doc.topology
+    fabric = max(topo.of_kind("fabric"), key=lambda f: len(topo.children(f.id)))
+    zones = [c.id for c in topo.children(fabric.id)]
+    assert len(zones) > 6
+    monkeypatch.setattr(model_tree, "FILL_AT_ONCE", 2)
+    monkeypatch.setattr(model_tree, "GROUP_STEP", 1)
+    tree.rebuild()
+    assert fabric.id in tree.rows and not any(z in tree.rows for z in zones)
+    target = zones[-1]
+    built = [0]
+    for _ in tree._filtering(target):
+        built.append(sum(1 for z in zones if z in tree.rows))
+    steps = [b - a for a, b in zip(built, built[1:]) if b > a]
+    assert len(steps) >= len(zones) // 2 and max(steps) <= 2  # (the first: the placeholder's and one)
+    row = tree.rows[fabric.id]
+    assert [row.child(i).data(model_tree.ID_ROLE) for i in range(row.rowCount())] == zones
+    assert target in tree.visible_ids() and ("row", fabric.id) not in tree._filling
+
+
+def test_a_component_of_many_opened_fills_in_slices(tree, doc, qtbot, monkeypatch):
+    """Opened by the user, a component of more than FILL_AT_ONCE rows (a data centre's fabric)
+    builds its first rows at once and the others in slices between turns, as a group of many
+    does; then it shows every row in the design's order."""
+    import widgets.model_tree as model_tree
+
+    topo = doc.topology
+    fabric = max(topo.of_kind("fabric"), key=lambda f: len(topo.children(f.id)))
+    zones = [c.id for c in topo.children(fabric.id)]
+    monkeypatch.setattr(model_tree, "FILL_AT_ONCE", 3)
+    monkeypatch.setattr(model_tree, "FILL_SLICE_S", 0.0)  # one row a slice
+    tree.rebuild()
+    tree.fill_first = 3
+    index = tree.proxy.mapFromSource(tree.rows[fabric.id].index())
+    tree.view.expand(index)
+    assert ("row", fabric.id) in tree._filling and sum(z in tree.rows for z in zones) == 3
+    qtbot.waitUntil(lambda: not tree._filling, timeout=5000)
+    row = tree.rows[fabric.id]
+    assert [row.child(i).data(model_tree.ID_ROLE) for i in range(row.rowCount())] == zones
+    assert not tree._unfetched(row)
+
+
+def test_a_selection_inside_a_component_of_many_waits_for_its_rows(tree, doc, qtbot, monkeypatch):
+    """A zone selected (on the canvas, in the zoning editor) inside a fabric of many zones builds
+    only REACH_AT_ONCE of them in its turn, the others in slices, and then selects the row."""
+    import widgets.model_tree as model_tree
+
+    topo = doc.topology
+    fabric = max(topo.of_kind("fabric"), key=lambda f: len(topo.children(f.id)))
+    zones = [c.id for c in topo.children(fabric.id)]
+    monkeypatch.setattr(model_tree, "FILL_AT_ONCE", 3)
+    monkeypatch.setattr(model_tree, "REACH_AT_ONCE", 2)
+    monkeypatch.setattr(model_tree, "FILL_SLICE_S", 0.0)  # one row a slice
+    tree.rebuild()
+    doc.select([zones[-2]])
+    assert sum(z in tree.rows for z in zones) == 2 and tree.selected_ids() == []
+    assert ("row", fabric.id) in tree._filling
+    qtbot.waitUntil(lambda: tree.selected_ids() == [zones[-2]], timeout=5000)
+    row = tree.rows[fabric.id]
+    assert [row.child(i).data(model_tree.ID_ROLE) for i in range(row.rowCount())] == zones
+
+
 def test_a_search_builds_no_rows_inside_its_matches(tree, doc, qtbot):
     """The view opening every branch a search found asked for the rows inside each match (the
     16x site searched for "fcs1": 1,104 rows made and filtered, 42 ms); none of them would

@@ -682,8 +682,10 @@ def test_paths_rows_of_parts_an_edit_did_not_reach_are_kept(qtbot, parts):
 
     settled()
     mine, other = of_server(first), of_server(second)
-    port = next(iter(mine.values())).ids[1]  # a host port of the first server's storage, slower
-    doc.run(edit.set_attr, port, "speed_gbps", 1)
+    # a segment size in the first server's storage: its FAStT's figure becomes the mean of its
+    # array layouts (a port's speed would move no load: its part's figure holds)
+    sub = topo.ancestor(next(iter(mine.values())).ids[1], "subsystem")
+    doc.run(edit.set_attr, topo.children(sub.id, "array")[0].id, "segment_kb", 64)
     settled()
     assert all(of_server(second)[p] is row for p, row in other.items())  # kept
     assert not any(of_server(first).get(p) is row for p, row in mine.items())  # made again
