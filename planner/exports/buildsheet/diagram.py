@@ -59,7 +59,6 @@ def _geometry(sheet: Sheet, d: Diagram, note: str = "") -> _Geometry:
     """Columns packed side by side on paper, the page orientation with the fewest pages, and the
     horizontal bands the diagram is split into so labels stay at least MIN_FONT high (with room
     under each for the legend and ``note``)."""
-    foot = LEGEND_H + (NOTE_H if note else 0.0)
     boxes = list(d.boxes.values())
     old: dict[str, tuple[float, float]] = {}
     for b in boxes:
@@ -73,13 +72,14 @@ def _geometry(sheet: Sheet, d: Diagram, note: str = "") -> _Geometry:
     best = None
     for page in (sheet.portrait, sheet.landscape):
         sx = min(1.25, page.width / total)
+        foot = LEGEND_H + NOTE_H * (bool(note) + (_legend_width() > page.width))  # (its last words: a line below)
         room = page.height - HEADING_H - foot - 2
         sy = max(min(1.0, room / (bottom - top)), MIN_SY)
         pages = math.ceil((bottom - top) * sy / room - 1e-9)
         score = (sx < READABLE_SX, pages, -min(sx, 1.0))  # readable labels first, then fewest pages
         if best is None or score < best[0]:
-            best = (score, page, sx, sy, room)
-    _, page, sx, sy, room = best
+            best = (score, page, sx, sy, room, foot)
+    _, page, sx, sy, room, foot = best
     new, x = {}, 0.0
     for c in columns:
         w = _pdf_width(c) * sx
@@ -347,7 +347,7 @@ def _drawing(
     for box in visible:
         if box.id not in containers:
             _draw_box(drawing, box, geo, b, y_of, font, utils.get(box.id), container=False)
-    _legend(drawing, geo.foot - LEGEND_H)
+    _legend(drawing, geo.foot - LEGEND_H, geo.page.width)
     if note:
         text, size = fit_text(note, geo.page.width, 7, FONT, rl.stringWidth)
         drawing.add(rl.String(0, 3, text, fontName=FONT, fontSize=size, fillColor=rl.colors.HexColor("#555555")))
@@ -595,16 +595,33 @@ def _clip(x0: float, y0: float, x1: float, y1: float, lo: float, hi: float) -> t
     return at(ya), ya, at(yb), yb
 
 
-def _legend(drawing: Any, above: float = 0.0) -> None:
-    rl = rl_api()
-    x, y = 0.0, 3.0 + above
-    entries = [
+def _legend_entries() -> list[tuple[str | None, str]]:
+    return [
         ("ok", f"below {threshold(OK_BELOW)}"),
         ("busy", f"{threshold(OK_BELOW).removesuffix(' %')} to {threshold(OVER_FROM)}"),
         ("over", f"{threshold(OVER_FROM)} or more (binds)"),
         (None, "no capacity figure"),
     ]
-    for colour, text in entries:
+
+
+_LINES = ((None, "cable"), ([2, 1.5], "LUN owner"), ([0.6, 1.4], "PV of a volume group"))
+_READS = "utilization of each part, read, data from disk"
+
+
+def _legend_width() -> float:
+    """Width of the legend on one line, its last words included (wider than a portrait page)."""
+    rl = rl_api()
+    boxes = sum(24 + rl.stringWidth(text, FONT, 7) for _, text in _legend_entries())
+    lines = sum(26 + rl.stringWidth(text, FONT, 7) for _, text in _LINES)
+    return boxes + lines + 6 + rl.stringWidth(_READS, FONT, 7)
+
+
+def _legend(drawing: Any, above: float = 0.0, width: float = math.inf) -> None:
+    """The legend, ``above`` the bottom of the drawing; its last words on a line of their own
+    below it when the line would be wider than ``width`` (the room for it is in ``above``)."""
+    rl = rl_api()
+    x, y = 0.0, 3.0 + above
+    for colour, text in _legend_entries():
         drawing.add(
             rl.Rect(
                 x,
@@ -619,7 +636,7 @@ def _legend(drawing: Any, above: float = 0.0) -> None:
         _hatch(drawing, x, y - 1, 14, 9, colour)
         drawing.add(rl.String(x + 17, y + 1, text, fontName=FONT, fontSize=7))
         x += 24 + rl.stringWidth(text, FONT, 7)
-    for dash, text in ((None, "cable"), ([2, 1.5], "LUN owner"), ([0.6, 1.4], "PV of a volume group")):
+    for dash, text in _LINES:
         drawing.add(
             rl.Line(
                 x,
@@ -633,13 +650,6 @@ def _legend(drawing: Any, above: float = 0.0) -> None:
         )
         drawing.add(rl.String(x + 19, y + 1, text, fontName=FONT, fontSize=7))
         x += 26 + rl.stringWidth(text, FONT, 7)
-    drawing.add(
-        rl.String(
-            x + 6,
-            y + 1,
-            "utilization of each part, read, data from disk",
-            fontName=FONT,
-            fontSize=7,
-            fillColor=rl.colors.HexColor("#555555"),
-        )
-    )
+    if x + 6 + rl.stringWidth(_READS, FONT, 7) > width:
+        x, y = -6.0, y - NOTE_H
+    drawing.add(rl.String(x + 6, y + 1, _READS, fontName=FONT, fontSize=7, fillColor=rl.colors.HexColor("#555555")))

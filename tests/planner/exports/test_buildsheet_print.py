@@ -11,7 +11,7 @@ import pytest
 
 from planner import placement
 from planner.commands import SetMeta
-from planner.examples import build_datacenter, build_example
+from planner.examples import build_datacenter, build_example, build_site
 from planner.exports.buildsheet import _history, build_sheet, diagram, sections_install
 from planner.exports.buildsheet.sections_overview import LABEL_H, LABEL_W, MM
 from planner.exports.buildsheet.sheet import Sheet
@@ -347,3 +347,36 @@ def test_a_subsystem_no_path_reaches_is_drawn_whole(parts):
     cabled = {topo.peer_port(c.id) for c in topo.of_kind("hba_port") if topo.peer_port(c.id)}
     assert {c.id for c in v.topo.of_kind("switch_port")} >= cabled
     assert "logical drives" not in v.note
+
+
+def _strings(node):
+    """Every reportlab String in a drawing, groups opened."""
+    for item in getattr(node, "contents", ()):
+        if type(item).__name__ == "String":
+            yield item
+        else:
+            yield from _strings(item)
+
+
+def test_the_legend_of_a_portrait_diagram_wraps_instead_of_running_off_the_page(parts):
+    """A site's overview is drawn on a portrait page, narrower than the legend on one line: its
+    last words ran off the page's edge; they go on a line of their own below, with room made."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    sheet = Sheet(build_site(parts, 3), "planning", "", "", "a4")
+    v = diagram.views(sheet)[0]
+    geo = diagram._geometry(sheet, v.diagram, v.note)
+    assert geo.page.template == "portrait" and diagram._legend_width() > geo.page.width
+    assert geo.foot == diagram.LEGEND_H + diagram.NOTE_H
+    drawing = diagram._drawing(v.diagram, geo, geo.bands[0], {}, {})
+    strings = list(_strings(drawing))
+    assert all(s.x + stringWidth(s.text, s.fontName, s.fontSize) <= geo.page.width + 0.01 for s in strings)
+    reads = next(s for s in strings if s.text.startswith("utilization of each part"))
+    cable = next(s for s in strings if s.text == "cable")
+    assert reads.x == 0 and reads.y == cable.y - diagram.NOTE_H >= 0
+    one = Sheet(build_example("p690-one-drawer", parts), "planning", "", "", "a4")
+    w = diagram.views(one)[0]
+    wide = diagram._geometry(one, w.diagram)
+    assert wide.page.template == "landscape" and wide.foot == diagram.LEGEND_H  # one line there
+    on_it = list(_strings(diagram._drawing(w.diagram, wide, wide.bands[0], {}, {})))
+    assert next(x for x in on_it if x.text.startswith("utilization")).y == next(x for x in on_it if x.text == "cable").y
