@@ -55,7 +55,6 @@ from planner.analysis import (
     path_totals,
     paths_from,
 )
-from planner.capacity import Capacities
 from planner.demand import demand_model, workload_results
 from planner.gcpause import gc_paused
 from planner.model import Component, Topology
@@ -64,13 +63,10 @@ from planner.part_search import PLACING_REFS as _PLACING_REFS
 from planner.part_search import REFS as _REFS
 from planner.part_search import lockstep
 from planner.part_search import near_ids as _near
-from planner.path_reuse import affected_ports, figure_changes, same_shape
+from planner.path_reuse import affected_ports, figure_changes, same_loads, same_shape
 from planner.replica import _REPLICAS, Delta, Replica
-from planner.schema import hop_kinds
 
 __all__ = ["Delta", "IncrementalAnalysis", "Partition", "Replica", "part_users"]
-
-HOP_KINDS = frozenset(hop_kinds())  # the kinds with a capacity (planner.analysis: the hops)
 
 
 @dataclass
@@ -221,7 +217,7 @@ class Partition:
         #: the parts the last split re-made with the members and paths they had but a figure
         #: attribute changed (a segment size, a port's speed): new key -> (the old key, the
         #: components changed); an analysis whose loads those leave as they were keeps its
-        #: allocation (see IncrementalAnalysis._same_loads)
+        #: allocation (see planner.path_reuse.same_loads)
         self.alike: dict[int, tuple[int, list[str]]] = {}
 
     def split_all(self) -> list[int]:
@@ -659,8 +655,9 @@ class IncrementalAnalysis:
                 allocs[key] = allocs.pop(was)
         for key, (was, changes) in self.partition.alike.items():  # ... or its loads as they were
             old = allocs.get(was)
-            if key in parts and key not in allocs and getattr(old, "done", False) and self._same_loads(old, changes):
-                allocs[key] = allocs.pop(was)
+            if key in parts and key not in allocs and getattr(old, "done", False) and not old.demanded:  # type: ignore[union-attr]
+                if same_loads(t, self.options, old.loads, old.idle, changes):  # type: ignore[union-attr]
+                    allocs[key] = allocs.pop(was)
         # (a part re-made has a key of its own: one allocated already, filled, is not again)
         todo = [k for k in dict.fromkeys([*fresh, *parts]) if k in parts and not getattr(allocs.get(k), "done", 0)]
         self.last_parts = len(todo)
@@ -683,43 +680,6 @@ class IncrementalAnalysis:
         if demand is not None:
             result.workloads = workload_results(demand, paths, self._rates(paths), loads)
         return result
-
-    def _same_loads(self, old: _Alloc, changes: list[str]) -> bool:
-        """Whether a part re-made with the members and paths it had (``old``: its allocation),
-        whose components ``changes`` changed an attribute an analysis may read, keeps that
-        allocation: each of them (and the subsystem of a changed array) has the capacity,
-        source and estimate it had, in a single direction with no workload's demand. Exact
-        because an allocation reads nothing else that an attribute sets: a component's
-        capacity comes from its own attributes and the parts of it and its ancestors (the edit
-        changed no part), a subsystem's also from its arrays' layouts (planner.capacity); the
-        paths are the same; the demands and a mixed run's read shares, which workloads and
-        volumes set, are left out. A segment size changed on the data centre (one part of
-        1,536 paths) re-allocated all of them: 100-150 ms of the edit in the editor."""
-        figures, direction, source, _ = self.options
-        topo = self.topo
-        if direction == "mixed" or old.demanded or any(wl["target_mbps"] > 0 for wl in topo.of_kind("workload")):
-            return False
-        comps = topo._components
-        ids = dict.fromkeys(changes)
-        for cid in changes:
-            if comps[cid].kind == "array":  # (a subsystem's figure from disk reads its arrays)
-                ids[comps[cid].parent] = None  # type: ignore[index]
-        cap = Capacities(topo, figures, direction, source)
-        for cid in ids:
-            comp = comps.get(cid)
-            if comp is None:
-                return False
-            fig = cap(comp) if comp.kind in HOP_KINDS else None
-            was = old.loads.get(cid) or old.idle.get(cid)  # (an idle one with no capacity: none)
-            if was is None:
-                if fig is not None:
-                    return False
-                continue
-            if (was.capacity, was.source, was.estimate) != (
-                (None, "", False) if fig is None else (fig.value, fig.source, fig.estimate)
-            ):
-                return False
-        return True
 
     def _gather(self, paths: list[Path], standby: list[Path], unreachable: list[str]) -> list[int]:
         """Fill ``paths``, ``standby`` and ``unreachable`` port by port in the design's order of

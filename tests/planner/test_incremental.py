@@ -115,6 +115,8 @@ class Edits(RuleBasedStateMachine):
         self.inc_shared = IncrementalAnalysis(
             self.replica.topo, "planning", "write", partition=self.inc_replica.partition
         )
+        part = self.inc_replica.partition  # (and mixed: an edit that moves no load keeps its allocation)
+        self.inc_mixed = IncrementalAnalysis(self.replica.topo, "planning", "mixed", partition=part)
         self.inc_live = IncrementalAnalysis(self.topo, "measured", "mixed")
         # the editor's shelf: an analysis of the shared partition made deferred, filled part by
         # part (interrupted) while idle and brought up to date only when shown, edits later
@@ -323,6 +325,7 @@ class Edits(RuleBasedStateMachine):
             comps, before = inc.components, prev.components
             assert {c for c in comps.keys() | before.keys() if comps.get(c) is not before.get(c)} <= set(inc.touched[1])
         same_analysis(self.inc_shared.update(delta, token=delta.revision), analyze(self.topo, "planning", "write"))
+        same_analysis(self.inc_mixed.update(delta, token=delta.revision), analyze(self.topo, "planning", "mixed"))
         if self.shelf_shown:  # shown again after any edits: only what it lacks is allocated
             self.shelf_shown = False
             same_analysis(self.inc_shelf.update(delta, token=delta.revision), full)

@@ -87,9 +87,9 @@ def test_a_figure_attribute_changed_keeps_the_allocation_only_when_no_load_moves
     """A segment size changed on the paper's benchmark (one part of 112 paths). The first
     change makes the FAStT's figure the mean of its array layouts: its Load's source changes,
     though no capacity does, so the part is allocated again. The next, to another size of the
-    same mean, moves nothing: the read and write analyses keep their allocations, Loads and all.
-    A mixed run (read shares) and a run under a workload's demand allocate again. Each result
-    is a full analysis's."""
+    same mean, moves nothing: the read, write and mixed analyses keep their allocations, Loads
+    and all. A workload's read share changed moves a mixed run's loads only; a run under a
+    workload's demand allocates again. Each result is a full analysis's."""
     topo = build_example("p690-benchmark", parts)
     replica = Replica(topo)
     read = IncrementalAnalysis(replica.topo, "planning", "read")
@@ -110,10 +110,12 @@ def test_a_figure_attribute_changed_keeps_the_allocation_only_when_no_load_moves
     was, now = before["read"].components["fastt1"], got["read"].components["fastt1"]
     assert was.capacity == now.capacity and was.source != now.source
     before, got, counts = step(lambda: edit.set_attr(topo, "fastt1.arr1", "segment_kb", 256))
-    assert counts == {"read": 0, "write": 0, "mixed": 1}
-    for d in ("read", "write"):
+    assert counts == {"read": 0, "write": 0, "mixed": 0}
+    for d in ("read", "write", "mixed"):
         assert all(got[d].components[c] is ld for c, ld in before[d].components.items())
     wl = topo.ids_of_kind("workload")[0]
+    _, _, counts = step(lambda: edit.set_attr(topo, wl, "read_pct", 30.0))
+    assert counts == {"read": 0, "write": 0, "mixed": 1}  # (no target: only the read shares)
     step(lambda: edit.set_attr(topo, wl, "target_mbps", 50.0))
     _, _, counts = step(lambda: edit.set_attr(topo, "fastt1.arr1", "segment_kb", 64))
     assert counts == {"read": 1, "write": 1, "mixed": 1}  # under a demand: allocated again
