@@ -49,10 +49,15 @@ class _Geometry:
         return nx + (box.x - ox) / ow * nw, box.w / ow * nw
 
 
-def _pdf_width(column: str) -> float:
-    """Width on paper (points before scaling) of the diagram column headed by ``column``."""
+def _pdf_width(column: str, wide: float | None = None) -> float:
+    """Width on paper (points before scaling) of the diagram column headed by ``column``, whose
+    layout is ``wide``: a column laid out as a grid several boxes wide (a site's subsystems) gets
+    as many times its kind's width on paper (squeezed into one, its labels were cut to "s1...")."""
     spec = KINDS.get(column)
-    return spec.pdf_width if spec is not None and spec.pdf_width is not None else PDF_COLUMN
+    width = spec.pdf_width if spec is not None and spec.pdf_width is not None else PDF_COLUMN
+    if wide is not None and spec is not None and spec.column_width:
+        width *= max(1.0, round(wide / spec.column_width, 2))
+    return width
 
 
 def _geometry(sheet: Sheet, d: Diagram, note: str = "") -> _Geometry:
@@ -66,7 +71,7 @@ def _geometry(sheet: Sheet, d: Diagram, note: str = "") -> _Geometry:
         lo, hi = min(x0, b.x), max(x0 + w0, b.x + b.w)
         old[b.column] = (lo, max(hi - lo, 1.0))
     columns = sorted(old, key=lambda c: old[c][0])
-    total = sum(_pdf_width(c) for c in columns) + PDF_GAP * max(len(columns) - 1, 0)
+    total = sum(_pdf_width(c, old[c][1]) for c in columns) + PDF_GAP * max(len(columns) - 1, 0)
     top = min((b.y for b in boxes), default=0.0) - 4
     bottom = max((b.y + b.h for b in boxes), default=0.0) + 4
     best = None
@@ -82,7 +87,7 @@ def _geometry(sheet: Sheet, d: Diagram, note: str = "") -> _Geometry:
     _, page, sx, sy, room, foot = best
     new, x = {}, 0.0
     for c in columns:
-        w = _pdf_width(c) * sx
+        w = _pdf_width(c, old[c][1]) * sx
         new[c] = (x, w)
         x += w + PDF_GAP * sx
     return _Geometry(page, sx, sy, old, new, _bands(boxes, top, bottom, room / sy), foot)

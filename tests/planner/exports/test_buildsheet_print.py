@@ -359,11 +359,11 @@ def _strings(node):
 
 
 def test_the_legend_of_a_portrait_diagram_wraps_instead_of_running_off_the_page(parts):
-    """A site's overview is drawn on a portrait page, narrower than the legend on one line: its
-    last words ran off the page's edge; they go on a line of their own below, with room made."""
+    """A data centre's overview is drawn on a portrait page, narrower than the legend on one line:
+    its last words ran off the page's edge; they go on a line of their own below, room made."""
     from reportlab.pdfbase.pdfmetrics import stringWidth
 
-    sheet = Sheet(build_site(parts, 3), "planning", "", "", "a4")
+    sheet = Sheet(build_datacenter(parts, 24), "planning", "", "", "a4")
     v = diagram.views(sheet)[0]
     geo = diagram._geometry(sheet, v.diagram, v.note)
     assert geo.page.template == "portrait" and diagram._legend_width() > geo.page.width
@@ -380,3 +380,19 @@ def test_the_legend_of_a_portrait_diagram_wraps_instead_of_running_off_the_page(
     assert wide.page.template == "landscape" and wide.foot == diagram.LEGEND_H  # one line there
     on_it = list(_strings(diagram._drawing(w.diagram, wide, wide.bands[0], {}, {})))
     assert next(x for x in on_it if x.text.startswith("utilization")).y == next(x for x in on_it if x.text == "cable").y
+
+
+def test_a_grid_of_subsystems_is_drawn_at_the_scale_of_a_column_of_them(parts):
+    """A site's subsystems are laid out as a grid several boxes wide in one column; on paper
+    that column had the width of one box, so the grid was drawn at a third of the scale of the
+    other columns and the names were cut ("s1..."). It now gets as many boxes' width."""
+    from planner.schema import KINDS
+
+    spec = KINDS["subsystem"]
+    sheet = Sheet(build_site(parts, 3), "planning", "", "", "a4")
+    v = diagram.views(sheet)[0]
+    geo = diagram._geometry(sheet, v.diagram, v.note)
+    wide, paper = geo.old["subsystem"][1], geo.new["subsystem"][1]
+    assert wide > 1.5 * spec.column_width  # (a grid)
+    assert paper / wide >= 0.9 * spec.pdf_width * geo.sx / spec.column_width  # a column's scale
+    assert geo.sx >= diagram.READABLE_SX
