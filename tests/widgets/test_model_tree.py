@@ -260,6 +260,14 @@ def test_qts_filtering_of_a_large_design_begins_a_turn_of_its_own(tree, monkeypa
     assert "fastt1.A1" in shown and "fastt2.A1" not in shown
 
 
+def _search_steps(tree, text: str, ids: list[str]) -> list[int]:
+    """Run the search for ``text`` step by step: how many rows of ``ids`` each step built."""
+    built = [0]
+    for _ in tree._filtering(text):
+        built.append(sum(1 for c in ids if c in tree.rows))
+    return [b - a for a, b in zip(built, built[1:]) if b > a]
+
+
 def test_a_search_builds_a_group_of_many_a_few_rows_a_step(tree, doc, monkeypatch):
     """A match among the 16x site's 3,584 cables built all their rows in one turn of the
     search (45 ms): a group of many is built a few rows a step, the search pausing between,
@@ -275,10 +283,7 @@ def test_a_search_builds_a_group_of_many_a_few_rows_a_step(tree, doc, monkeypatc
     tree.rebuild()
     assert not any(c in tree.rows for c in cables)
     target = cables[-1]
-    built = [0]
-    for _ in tree._filtering(target):
-        built.append(sum(1 for c in cables if c in tree.rows))
-    steps = [b - a for a, b in zip(built, built[1:]) if b > a]
+    steps = _search_steps(tree, target, cables)
     assert len(steps) >= len(cables) // 2 and max(steps) <= 2  # (the first: the placeholder's and one)
     group = tree.groups["cable"]
     assert [group.child(i).data(model_tree.ID_ROLE) for i in range(group.rowCount())] == cables
@@ -300,10 +305,7 @@ def test_a_search_builds_the_rows_inside_a_component_of_many_a_few_a_step(tree, 
     tree.rebuild()
     assert fabric.id in tree.rows and not any(z in tree.rows for z in zones)
     target = zones[-1]
-    built = [0]
-    for _ in tree._filtering(target):
-        built.append(sum(1 for z in zones if z in tree.rows))
-    steps = [b - a for a, b in zip(built, built[1:]) if b > a]
+    steps = _search_steps(tree, target, zones)
     assert len(steps) >= len(zones) // 2 and max(steps) <= 2  # (the first: the placeholder's and one)
     row = tree.rows[fabric.id]
     assert [row.child(i).data(model_tree.ID_ROLE) for i in range(row.rowCount())] == zones
