@@ -149,8 +149,6 @@ def _hops(paths: Iterable[Path]) -> list[tuple[str, list[str]]]:
 
 
 _HOPS = frozenset(HOP_LEVELS)  # the kinds with a capacity
-#: the kinds whose attributes set a mixed run's read shares (planner.analysis.path_read_shares)
-_SHARES = frozenset({"volume_group", "logical_volume", "workload", "hdisk"})
 
 
 def same_loads(
@@ -168,15 +166,16 @@ def same_loads(
     had (capacity, each way's, source, estimate), and no workload has a target. Exact because an
     allocation reads nothing else an attribute sets: a capacity comes from the component's own
     attributes and the parts of it and its ancestors (planner.capacity; the edit changed no
-    part); a mixed run's read shares come from the volume groups, volumes, workloads and hdisks,
-    so a change to one of those allocates again. A segment size changed on the data centre (one
+    part); a mixed run's read shares come from the volume groups, volumes, workloads and hdisks
+    (planner.analysis.path_read_shares), none of them a kind with a capacity, so a mixed run
+    keeps its allocation only when every changed component has one. A segment size changed on the data centre (one
     part of 1,536 paths) re-allocated all of them: 100-150 ms of the edit in the editor."""
     figures, direction, source, _ = options
     comps = topo._components
     if any(wl["target_mbps"] > 0 for wl in topo.of_kind("workload")):
         return False
     if direction == "mixed":
-        if any(comps[c].kind in _SHARES for c in changes):
+        if any(comps[c].kind not in _HOPS for c in changes):
             return False
         mixed = _Mixed(topo, Capacities(topo, figures, "read", source), Capacities(topo, figures, "write", source))
         new_load = mixed.load
