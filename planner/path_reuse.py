@@ -168,8 +168,9 @@ def same_loads(
     attributes and the parts of it and its ancestors (planner.capacity; the edit changed no
     part); a mixed run's read shares come from the volume groups, volumes, workloads and hdisks
     (planner.analysis.path_read_shares), none of them a kind with a capacity, so a mixed run
-    keeps its allocation only when every changed component has one. A segment size changed on the data centre (one
-    part of 1,536 paths) re-allocated all of them: 100-150 ms of the edit in the editor."""
+    keeps its allocation only when every changed component has one. A segment size changed on
+    the data centre (one part of 1,536 paths) re-allocated all of them: 100-150 ms of the edit
+    in the editor."""
     figures, direction, source, _ = options
     comps = topo._components
     if any(wl["target_mbps"] > 0 for wl in topo.of_kind("workload")):
