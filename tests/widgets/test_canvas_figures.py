@@ -7,7 +7,7 @@ import dataclasses
 
 from planner.analysis import analyze
 from planner.layout import layout
-from widgets.canvas.figures import canvas_figures, mark_boxes
+from widgets.canvas.figures import busiest, canvas_figures, mark_boxes, top_and_binds
 
 
 def _plain(before, after) -> set[str]:
@@ -56,3 +56,23 @@ def test_the_boxes_marked_with_the_figures_are_those_that_show_what_changed(part
     unlaid = write.__class__(write.result, {}, {}, changed=["x"])
     mark_boxes(unlaid, None)  # (no diagram)
     assert first.of is None and first.boxes is None and unlaid.boxes is None
+
+
+def test_a_box_is_painted_with_the_top_and_the_binds_its_tooltip_counts(parts, benchmark_design):
+    """``top_and_binds`` (what a box is painted with) gives what ``busiest`` (its tooltip) gives,
+    for read, write and mixed results (a mixed Load's utilization is the larger way or the sum),
+    for members in any order, some without a Load, and a member with no capacity."""
+    import random
+
+    rng = random.Random(7)
+    for direction in ("read", "write", "mixed"):
+        result = analyze(benchmark_design, "planning", direction, read_pct=70 if direction == "mixed" else None)
+        binds = canvas_figures(result).binds
+        ids = list(result.components) + ["no-such-component"]
+        result.components[ids[0]] = dataclasses.replace(result.components[ids[0]], capacity=None)
+        assert any(ld.read_capacity for ld in result.components.values()) == (direction == "mixed")
+        for _ in range(300):
+            members = rng.sample(ids, rng.randint(0, 12))
+            top, nb, _, _ = busiest(result, members, binds)
+            assert top_and_binds(result, members, binds) == (top, nb)
+        assert top_and_binds(result, ids, binds)[1] == sum(binds.values()) > 0

@@ -441,6 +441,35 @@ def test_far_out_the_figures_are_placed_when_the_boxes_are_woken(qtbot, parts, b
     assert shown(scene) == full_paint(qtbot, parts, doc, scene)
 
 
+def test_far_out_the_groups_loads_are_placed_when_the_boxes_are_woken(qtbot, parts, benchmark_design):
+    """Far out a figure set switched keeps each folded group's new load line on its box (no
+    text wrapped for a view that draws none); woken when idle, or at once when zoomed in, the
+    boxes show what a full paint shows."""
+    from tests.widgets.test_canvas_incremental import background_canvas, full_paint, settle, shown
+
+    doc, scene = background_canvas(qtbot, parts, benchmark_design)
+    scene.set_all_collapsed(True)
+    settle(qtbot, doc, scene)
+    groups = [it for it in scene.items_by_id.values() if it.box.collapsed and it.subtext is not None]
+    assert len(groups) > 10
+    scene.set_low_detail(True, FAR_SCALE * 0.5)
+    assert doc.figures == "planning"
+    for figures, woken in (("measured", "idle"), ("planning", "zoom")):
+        before = {it.cid: it.subtext.text() for it in groups}
+        doc.set_figures(figures)
+        settle(qtbot, doc, scene)
+        kept = [it for it in groups if it._sub_due is not None]
+        assert len(kept) > 10 and all(it.subtext.text() == before[it.cid] for it in kept)  # not placed yet
+        if woken == "idle":
+            qtbot.waitUntil(lambda: all(not it.due for it in groups), timeout=10000)
+            assert any(it.subtext.text() != before[it.cid] for it in kept)
+    assert any(it._sub_due is not None for it in groups)  # (the second switch's: not woken yet)
+    scene.set_low_detail(False, 1.0)  # zoomed in: the boxes brought to its detail, woken
+    qtbot.waitUntil(lambda: not scene.detail_pending(), timeout=10000)
+    assert not any(it.due for it in scene.items_by_id.values())
+    assert shown(scene) == full_paint(qtbot, parts, doc, scene)  # (of the planning figures)
+
+
 def test_what_changed_while_zoomed_in_is_all_the_overview_gathers_when_zoomed_out_again(
     qtbot, parts, benchmark_design, monkeypatch
 ):

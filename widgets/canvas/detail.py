@@ -43,13 +43,8 @@ _UNSORTED = Qt.SortOrder(-1)  # (Qt's own value for items in no particular order
 
 def behind(item: BoxItem, low: bool, scale: float) -> bool:
     """Whether ``item`` is not at the detail ``(low, scale)`` yet: its summary mode, asleep or a
-    figure still to place, or (a top-level box zoomed out) its name sized for another scale."""
-    return (
-        item.low != low
-        or item.asleep
-        or item._figure_due is not None
-        or (low and not item.depth and item.summary_scale != scale)
-    )
+    text still to place, or (a top-level box zoomed out) its name sized for another scale."""
+    return item.low != low or item.asleep or item.due or (low and not item.depth and item.summary_scale != scale)
 
 
 def _around(area: QRectF) -> list[QRectF]:
@@ -226,7 +221,7 @@ class Detailing:
         for part in parts:
             for item in self.items(part, _BY_RECT, _UNSORTED):
                 if isinstance(item, BoxItem):
-                    if item.low != low or item.asleep or item._figure_due is not None:
+                    if item.low != low or item.asleep or item.due:
                         item.set_low_detail(low, scale)
                     elif low and not item.depth and item.summary_scale != scale:
                         first.append(item)

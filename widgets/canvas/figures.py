@@ -119,6 +119,31 @@ def busiest(result: Analysis, members, binds: dict) -> tuple[float | None, int, 
     return top, nb, shown, more
 
 
+def top_and_binds(result: Analysis, members, binds: dict) -> tuple[float | None, int]:
+    """What a box is painted with: the highest utilization of the components it shows and the
+    paths they bind, as :func:`busiest` gives them, without its tooltip's lines (a figure set
+    switched on the 16x site folded painted 1,136 boxes of 25,000 members: 15 ms with them)."""
+    top: float | None = None
+    nb = 0
+    comps = result.components
+    for cid in members:
+        load = comps.get(cid)
+        if load is None:
+            continue
+        if cid in binds:
+            nb += binds[cid]
+        if load.read_capacity or load.write_capacity:  # a mixed run's
+            u = load.utilization
+        else:  # (Load.utilization inline: 2-3 ms of the 12)
+            cap = load.capacity
+            if not cap:
+                continue
+            u = load.load / cap
+        if top is None or u > top:  # type: ignore[operator]  (max() keeps the first of equals: so does this)
+            top = u
+    return top, nb
+
+
 def tip_lines(topo: Topology, shown: list[tuple[str, Load]], more: int) -> list[str]:
     """The tooltip lines of the loads :func:`busiest` chose (labelled only now), then how many
     more there are."""

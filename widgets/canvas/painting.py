@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from widgets import slice_budget
-from widgets.canvas.figures import busiest, tip_lines
+from widgets.canvas.figures import busiest, tip_lines, top_and_binds
 from widgets.canvas.items import BoxItem, LinkItem
 
 if TYPE_CHECKING:
@@ -257,6 +257,8 @@ class Painting:
         cid = item.cid
         own = result.components.get(cid)
         pct = f"{(own.utilization or 0) * 100:.0f}\u00a0%" if own is not None and own.capacity else ""
+        far = self.far  # (no item drawn: its texts placed when the item is woken)
+        due = False
         if item.box.collapsed and cid in group_load:
             first = item.box.label.split("\n")[1] + ", " if "\n" in item.box.label else ""
             load = f"{group_load[cid]:,.0f} MB/s"
@@ -267,14 +269,12 @@ class Painting:
                 texts = (f"{first}{load}",)
             if self._subtexts.get(cid) != texts:  # wrapping and eliding cost: only for a new text
                 self._subtexts[cid] = texts
-                item.set_subtext(*texts)
-        far = self.far  # (no item drawn: the figure placed when the item is woken)
+                due = item.set_subtext(*texts, later=far)
         if pct and not item.box.collapsed:
-            due = item.set_figure(f"{own.load:,.0f} / {own.capacity:,.0f} MB/s, {pct}", pct, far)
+            due = item.set_figure(f"{own.load:,.0f} / {own.capacity:,.0f} MB/s, {pct}", pct, far) or due
         else:
-            due = item.set_figure("", "", far)
-        u, nb, _, _ = busiest(result, members, binds)
-        item.set_analysis(u, nb)  # (its tooltip made when asked for: see analysis_tip)
+            due = item.set_figure("", "", far) or due
+        item.set_analysis(*top_and_binds(result, members, binds))  # (its tooltip made when asked for: see analysis_tip)
         return due
 
     def analysis_tip(self: Any, item: BoxItem) -> str:
