@@ -22,7 +22,6 @@ first analysis). The lanes never touch the live design: a job carries ``origin``
 from __future__ import annotations
 
 import logging
-import math
 import threading
 import time
 from collections import deque
@@ -33,6 +32,7 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 
 from app import gui_gc
+from app.cross_check import CrossCheck, cross_check  # noqa: F401  (re-exported: the lane's record)
 from app.piecewise import Pile
 from planner.analysis import Analysis, binding_kinds
 from planner.diagram_order import containers_first, heads, kept_and_changed
@@ -94,24 +94,6 @@ SETTLE_S, SETTLE_MAX_S = 0.15, 1.0
 #: interpreter, every call from Qt into Python waiting for it, and the 32x site's paths panel,
 #: shown while the fill ran after an open, blocked the window 30-57 ms (2-12 with no fill)
 FILL_QUIET_S, FILL_YIELD_S = 0.03, 0.002
-
-
-@dataclass
-class CrossCheck:
-    """The max-flow cross-check of one analysed revision: ``agrees`` when the analysis carries no
-    more than the network can (aggregate <= max flow, up to rounding)."""
-
-    revision: int
-    figures: str
-    direction: str
-    aggregate: float
-    max_flow: float
-    min_cut: list[str]
-    origin: Any = None
-
-    @property
-    def agrees(self) -> bool:
-        return math.isinf(self.max_flow) or self.aggregate <= self.max_flow * (1 + 1e-6) + 1e-6
 
 
 class _Lane:
@@ -343,6 +325,7 @@ class BackgroundAnalysis(QObject):
         self._rule_point = giveway.yielding()  # (made afresh for each check)
         self._check_origin: Any = None  # the live design the check lane's copy stands for
         self._canvas: Any = None  # the canvas figures sent last (the next ones say what changed since)
+        self._switches: dict[str, Any] = {}  # direction -> its canvas figures made while idle (see _prepare_switches)
         self._sent: tuple | None = None  # (figures, direction, revision) of the analysis sent last
         self._laid: Any = None  # the diagram laid out last
         self._layout_memo = LayoutMemo()  # what the next layout of the replica may reuse
@@ -542,6 +525,7 @@ class BackgroundAnalysis(QObject):
             self._incs, self._incs_key, self._shelf, self._ready = {}, None, {}, None
             self._fill_failed = False
             self._canvas = self._laid = None
+            self._switches = {}
             self._layout_memo = LayoutMemo()
             self._behind, self._unchecked, self._check_reset_due = set(), [], True
             self._sent = None
@@ -607,7 +591,11 @@ class BackgroundAnalysis(QObject):
             topo.revision, job.figures, job.direction, chosen, read and read.aggregate, write and write.aggregate
         )
         bundle.origin, bundle.checked = job.origin, False
-        bundle.canvas = self._canvas = canvas_figures(chosen, self._canvas)  # what the canvas repaints
+        made = self._switches.get(job.direction)  # (a direction switched: made while idle)
+        if made is None or made.result is not chosen or self._canvas is None or made.since is not self._canvas.result:
+            made = canvas_figures(chosen, self._canvas)
+        bundle.canvas = self._canvas = made  # what the canvas repaints
+        self._switches = {}  # (each made against the figures sent before these)
         bundle.binding = binding_kinds(topo, chosen)  # what the headline shows (6-8 ms on a site)
         self._ready = topo.revision
         return bundle, out
@@ -651,6 +639,9 @@ class BackgroundAnalysis(QObject):
                 time.sleep(FILL_YIELD_S)  # the GUI thread works: it has the interpreter to itself
             return True
 
+        if not self._prepare_switches(stop):
+            lane.want_idle = True  # (the rest once idle again)
+            return
         shown = self._incs_key
         todo = [(self._shelf.setdefault(f, {}), f, d) for f in FIGURE_SETS if f != shown for d in ("read", "write")]
         todo.append((self._incs, shown, "mixed"))  # (made afresh, the first switch to it took 282 ms)
@@ -674,6 +665,26 @@ class BackgroundAnalysis(QObject):
             self._shelf = {}
             if (mixed := self._incs.get("mixed")) is not None and mixed.analysis is None:  # (one filled)
                 del self._incs["mixed"]
+
+    def _prepare_switches(self, stop: Callable[[], bool]) -> bool:
+        """(Idle, before the fill.) The canvas figures of each other direction of the figure set
+        shown whose analysis is kept in step, made against the figures sent last and marked on
+        the diagram laid out last: a switch to that direction sends them as they are (the 16x
+        site's direction switched spent 22-37 ms of the lane on them before the canvas could
+        paint; the same functions, run earlier). False: ``stop`` said stop."""
+        shown, laid = self._canvas, self._laid
+        for direction, inc in list(self._incs.items()) if shown is not None else ():
+            result, made = inc.analysis, self._switches.get(direction)
+            skip = result is None or result is shown.result or direction in self._behind
+            if skip or getattr(made, "result", 0) is result:  # (the shown one, one not in step, made)
+                continue
+            if stop():
+                return False
+            with gc_paused():
+                made = canvas_figures(result, shown)
+                mark_boxes(made, laid)
+            self._switches[direction] = made
+        return True
 
     def _other_directions(self, job: _Job, ids: set[str], out: dict[str, Analysis]) -> None:
         """Bring the analyses of the other directions up to date (both totals are shown; the
@@ -785,15 +796,3 @@ class BackgroundAnalysis(QObject):
         self._crossed = id(bundle)
         if result is not None and not self._check_lane.queued():
             self._send("crossChecked", result)
-
-
-def cross_check(bundle: Any, result: Analysis, pause: Any = None) -> CrossCheck | None:
-    """The max-flow cross-check of ``result`` (the analysis of ``bundle``'s revision in its
-    direction); None for the mixed direction, a blend of the read and write analyses that no
-    single flow network describes. ``pause``: see planner.maxflow.max_flow."""
-    if result.direction == "mixed":
-        return None
-    from planner.maxflow import max_flow
-
-    flow, cut = max_flow(result.paths, result.components, pause) if result.paths else (0.0, [])
-    return CrossCheck(bundle.revision, bundle.figures, bundle.direction, result.aggregate, flow, cut, bundle.origin)

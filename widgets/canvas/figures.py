@@ -57,7 +57,7 @@ def mark_boxes(figures: CanvasFigures, d: Any) -> None:
     where the analysis is made: the canvas showing ``d`` paints them without looking each one
     up (a figure set or direction switched on the 16x site changes 26,000 components: 7-13 ms
     of the turn that shows the analysis on the GUI thread)."""
-    if figures.changed is None or d is None:
+    if figures.changed is None or d is None or figures.of is d:  # (marked for ``d`` already: while idle)
         return
     wanted = set(figures.changed)
     direct = d.boxes.keys() & wanted
