@@ -26,13 +26,22 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
 from app import gui_gc
 from app.cross_check import CrossCheck, cross_check  # noqa: F401  (re-exported: the lane's record)
+from app.lane_records import (  # noqa: F401  (LaidOut, Computed, Superseded re-exported)
+    Computed,
+    LaidOut,
+    Superseded,
+    _Adopted,
+    _Extra,
+    _Gate,
+    _Job,
+)
 from app.piecewise import Pile
 from planner.analysis import Analysis, binding_kinds
 from planner.diagram_order import containers_first, heads, kept_and_changed
@@ -198,99 +207,6 @@ class _Lane:
                 release_gc(leave_off=True)  # the GUI thread switches it back on (app.gui_gc)
 
 
-class _Adopted(Replica):
-    """A replica that takes over a private exact copy of the design (made by
-    :meth:`Topology.snapshot` and used by no one else) instead of copying it again."""
-
-    def __init__(self, snapshot: Topology) -> None:  # not Replica's: its copy is what is saved
-        self.topo = snapshot
-
-
-@dataclass
-class _Job:
-    """One request: the deltas since the last job (or a reset snapshot), the options, and the
-    live design the result is for (never read by the lanes)."""
-
-    delta: Delta | None
-    figures: str
-    direction: str
-    origin: Topology
-    snapshot: Topology | None = None  # set: start again from this copy of the design
-    layout: tuple | None = None  # (collapsed ids, box positions, diagram shown): lay out too (see LaidOut)
-    warm: tuple | None = None  # the same, laid out only once the lane has nothing else to do
-
-    def counts(self) -> bool:
-        """Whether it is more than a warm-up (one gives way to every other job and to the rules)."""
-        return self.delta is not None or self.snapshot is not None
-
-
-@dataclass
-class LaidOut:
-    """The canvas layout (:func:`planner.layout.layout`, ``editor=True``) of one revision, made
-    by the analysis lane on its replica: a structural edit is laid out off the GUI thread."""
-
-    revision: int
-    origin: Topology
-    collapsed: frozenset
-    diagram: Any
-    since: Any = None  # the diagram laid out before (the fields below are against it)
-    moved: list[str] | None = None  # components shown by another box than in ``since``
-    same: bool | None = None  # the boxes and links of ``since`` where they were (texts aside)
-    relabelled: list[str] | None = None  # boxes that differ from those of ``since``
-    kept: set[str] | None = None  # boxes whose items of ``since`` show them (when not ``same``)
-    changed: list[str] | None = None  # the boxes a canvas showing ``since`` touches (with ``kept``)
-    warm: bool = False  # asked for by BackgroundAnalysis.warm: nothing changed, the memo is filled
-
-
-@dataclass
-class _Extra:
-    """A computation a panel wants on the design as it is (the scaling curve): ``work(design,
-    progress)`` runs in the check lane on its replica; ``progress(fraction)`` raises
-    :class:`Superseded` once an edit is queued behind it."""
-
-    key: str
-    work: Callable[[Topology, Callable[[float], None]], Any]
-    revision: int  # the revision it is for: it waits until the lane's copy is there
-    origin: Any = None  # the live design it is for, handed back on the result (never read here)
-
-
-@dataclass
-class Computed:
-    """The result of a panel's computation (:meth:`BackgroundAnalysis.compute`): ``result`` is
-    what the work returned, or the Exception it raised; ``origin`` and ``revision`` say which
-    design and revision it describes (a panel drops a stale one)."""
-
-    key: str
-    revision: int
-    origin: Any
-    result: Any
-
-
-class Superseded(Exception):
-    """An edit arrived while a panel's computation ran: it stops, and the panel asks again."""
-
-
-class _Gate:
-    """The lanes send their results through this: a signal is emitted while the gate is open and
-    holding its lock, and the GUI thread closes it (taking the lock: an emission under way ends
-    first) before the QObject is deleted. Qt forbids deleting an object while another thread
-    emits its signals: a lane emitting while the window was destroyed crashed the process (2
-    runs in 6 of a probe emitting in a loop while the owner was deleted)."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self.open = True
-
-    def send(self, owner: QObject, name: str, value: Any) -> None:
-        with self._lock:
-            if self.open:
-                getattr(owner, name).emit(value)
-
-    def close(self, *_args: Any) -> None:
-        with self._lock:
-            self.open = False
-
-
 class BackgroundAnalysis(QObject):
     """Signals: ``analysed(bundle or Exception)`` (the chosen direction, sent before the other
     direction is analysed: a total not known yet is None), ``totalled(bundle)`` (the same
@@ -325,7 +241,8 @@ class BackgroundAnalysis(QObject):
         self._rule_point = giveway.yielding()  # (made afresh for each check)
         self._check_origin: Any = None  # the live design the check lane's copy stands for
         self._canvas: Any = None  # the canvas figures sent last (the next ones say what changed since)
-        self._switches: dict[str, Any] = {}  # direction -> its canvas figures made while idle (see _prepare_switches)
+        #: (figure set, direction) -> its canvas figures made while idle (see _prepare_switches)
+        self._switches: dict[tuple[str, str], Any] = {}
         self._sent: tuple | None = None  # (figures, direction, revision) of the analysis sent last
         self._laid: Any = None  # the diagram laid out last
         self._layout_memo = LayoutMemo()  # what the next layout of the replica may reuse
@@ -591,7 +508,7 @@ class BackgroundAnalysis(QObject):
             topo.revision, job.figures, job.direction, chosen, read and read.aggregate, write and write.aggregate
         )
         bundle.origin, bundle.checked = job.origin, False
-        made = self._switches.get(job.direction)  # (a direction switched: made while idle)
+        made = self._switches.get((job.figures, job.direction))  # (switched to: made while idle)
         if made is None or made.result is not chosen or self._canvas is None or made.since is not self._canvas.result:
             made = canvas_figures(chosen, self._canvas)
         bundle.canvas = self._canvas = made  # what the canvas repaints
@@ -642,6 +559,18 @@ class BackgroundAnalysis(QObject):
         if not self._prepare_switches(stop):
             lane.want_idle = True  # (the rest once idle again)
             return
+        if not self._fill(stop):
+            return
+        try:
+            self._prepare_sets(stop)
+        except Exception:  # noqa: BLE001 - a set switched to is then assembled when shown
+            log.exception("making the canvas figures of the other figure sets failed")
+            self._switches = {k: v for k, v in self._switches.items() if k[0] == self._incs_key}
+
+    def _fill(self, stop: Callable[[], bool]) -> bool:
+        """(Idle.) The prefill of :meth:`_fill_shelf`; whether it is done (False: ``stop`` said
+        stop, the rest is filled once idle again; or it failed)."""
+        topo, partition = self._replica.topo, self._partition  # type: ignore[union-attr]
         shown = self._incs_key
         todo = [(self._shelf.setdefault(f, {}), f, d) for f in FIGURE_SETS if f != shown for d in ("read", "write")]
         todo.append((self._incs, shown, "mixed"))  # (made afresh, the first switch to it took 282 ms)
@@ -656,8 +585,8 @@ class BackgroundAnalysis(QObject):
                         self._behind.add(direction)  # (brought up to date when shown: see _direction)
                 with gc_paused(), gui_gc.lane_making(len(topo)):
                     if not inc.prefill(stop):
-                        lane.want_idle = True  # (the rest once idle again)
-                        return
+                        self._lane.want_idle = True  # (the rest once idle again)
+                        return False
         except Exception:  # noqa: BLE001 - a figure set then is analysed afresh when shown
             log.exception("filling the analyses of the other figure sets failed")
             self._fill_failed = True
@@ -665,6 +594,8 @@ class BackgroundAnalysis(QObject):
             self._shelf = {}
             if (mixed := self._incs.get("mixed")) is not None and mixed.analysis is None:  # (one filled)
                 del self._incs["mixed"]
+            return False
+        return True
 
     def _prepare_switches(self, stop: Callable[[], bool]) -> bool:
         """(Idle, before the fill.) The canvas figures of each other direction of the figure set
@@ -674,7 +605,7 @@ class BackgroundAnalysis(QObject):
         paint; the same functions, run earlier). False: ``stop`` said stop."""
         shown, laid = self._canvas, self._laid
         for direction, inc in list(self._incs.items()) if shown is not None else ():
-            result, made = inc.analysis, self._switches.get(direction)
+            result, made = inc.analysis, self._switches.get((self._incs_key, direction))  # type: ignore[arg-type]
             skip = result is None or result is shown.result or direction in self._behind
             if skip or getattr(made, "result", 0) is result:  # (the shown one, one not in step, made)
                 continue
@@ -683,8 +614,35 @@ class BackgroundAnalysis(QObject):
             with gc_paused():
                 made = canvas_figures(result, shown)
                 mark_boxes(made, laid)
-            self._switches[direction] = made
+            self._switches[(self._incs_key, direction)] = made  # type: ignore[index]
         return True
+
+    def _prepare_sets(self, stop: Callable[[], bool]) -> None:
+        """(Idle, after the fill.) For each figure set not shown: its analysis of the direction
+        shown assembled (kept: see IncrementalAnalysis.current, _direction) and its canvas
+        figures made against those sent last and marked on the diagram laid out last: a switch
+        to that set sends them as they are (the 16x site's figure set switched spent 25-45 ms of
+        the lane on the two before the canvas could paint). Stops when ``stop`` says stop."""
+        shown, laid = self._canvas, self._laid
+        direction = shown.result.direction if shown is not None else None
+        topo = self._replica.topo  # type: ignore[union-attr]
+        for figures in FIGURE_SETS:
+            inc = self._shelf.get(figures, {}).get(direction)  # type: ignore[arg-type]
+            if inc is None or figures == self._incs_key:
+                continue
+            made = self._switches.get((figures, direction))  # type: ignore[arg-type]
+            if inc.current() and getattr(made, "result", 0) is inc.analysis:
+                continue
+            if stop():
+                return
+            with gc_paused(), gui_gc.lane_making(len(topo)):
+                result = inc.analysis if inc.current() else inc.update((), token=topo.revision)
+            if stop():
+                return
+            with gc_paused():
+                made = canvas_figures(result, shown)
+                mark_boxes(made, laid)
+            self._switches[(figures, direction)] = made  # type: ignore[index]
 
     def _other_directions(self, job: _Job, ids: set[str], out: dict[str, Analysis]) -> None:
         """Bring the analyses of the other directions up to date (both totals are shown; the
@@ -711,6 +669,8 @@ class BackgroundAnalysis(QObject):
             return inc.analysis  # type: ignore[return-value]
         skipped = direction in self._behind or inc.analysis is None
         self._behind.discard(direction)
+        if not ids and inc.current():  # (a figure set not shown, assembled while idle: _prepare_sets)
+            return inc.analysis  # type: ignore[return-value]
         return inc.update(ids, token=topo.revision, pause=pause) if ids or skipped else inc.analysis  # type: ignore[return-value]
 
     # -- the check lane ------------------------------------------------------------------------

@@ -525,14 +525,26 @@ class IncrementalAnalysis:
         self.last_parts = 0
         self._touched: list[str] = []  # the components of the parts the last refresh re-analysed
         self.analysis: Analysis | None = None
+        self._stamp: tuple[int, int] | None = None  # (revision, partition.updates) ``analysis`` is of
         if deferred:  # nothing analysed yet: see prefill
             if not self.partition.parts and len(topo):
                 raise ValueError("a deferred analysis needs a partition split already")
         elif self.partition.parts or not len(topo):  # split already (for other options)
             with gc_paused():
                 self.analysis = self._refresh([], pause)
+                self._stamp = self._now()
         else:
             self.analysis = self.rebuild()
+
+    def _now(self) -> tuple[int, int]:
+        return (self.topo.revision, self.partition.updates)
+
+    def current(self) -> bool:
+        """Whether :attr:`analysis` is of the design as it is and split: assembled since the
+        last edit and the partition's last split (by any analysis sharing it), none undone by a
+        prefill since. Such an analysis is what :meth:`update` with nothing changed would
+        assemble again (the editor assembles a figure set not shown while idle and keeps it)."""
+        return self.analysis is not None and self._stamp == self._now()
 
     @property
     def parts(self) -> dict[int, _Part]:
@@ -552,6 +564,7 @@ class IncrementalAnalysis:
                 self.partition.split_all()
                 self.partition._seen, self.partition._fresh = token, list(self.partition.parts)
             self.analysis = self._refresh([])
+            self._stamp = self._now()
             return self.analysis
 
     def update(
@@ -566,10 +579,12 @@ class IncrementalAnalysis:
         it may wait, not raise)."""
         if isinstance(changed, Delta):
             changed = changed.ids | part_users(self.topo, changed.parts)
-        with gc_paused():
-            fresh = self.partition.split_change(set(changed), token)
+        changed = set(changed)
+        with gc_paused():  # (nothing changed: nothing to split; the parts re-made since are allocated)
+            fresh = self.partition.split_change(changed, token) if changed else []
             before = self.analysis
             self.analysis = self._refresh(fresh, pause)
+            self._stamp = self._now()
             self.analysis.touched = (weakref.ref(before), self._touched) if before is not None else None
         return self.analysis
 

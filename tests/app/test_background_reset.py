@@ -722,18 +722,18 @@ def test_a_direction_switched_sends_the_canvas_figures_made_while_idle(qtbot, pa
     doc.replace_project(Project(build_site(parts, 2)), None)
     shown = doc.wait_for_analysis(20000)
     bg = doc._background
-    qtbot.waitUntil(lambda: "write" in bg._switches, timeout=10000)
-    ready = bg._switches["write"]
+    qtbot.waitUntil(lambda: ("planning", "write") in bg._switches, timeout=10000)
+    ready = bg._switches["planning", "write"]
     assert ready.since is shown.result and ready.changed and ready.of is bg._laid
     made.clear()
     doc.set_direction("write")
     _assert_like_a_full_run(doc)
     switched = doc.analysis
     assert switched.canvas is ready and ready.result is switched.result
-    assert all(r.direction != "write" for r in made)  # (the read figures made for the next switch, at most)
+    assert all(r is not switched.result for r in made)  # (made since: those for the next switches, at most)
     assert same(ready, canvas_figures(switched.result, shown.canvas))
-    qtbot.waitUntil(lambda: "read" in bg._switches, timeout=10000)
-    stale = bg._switches["read"]
+    qtbot.waitUntil(lambda: ("planning", "read") in bg._switches, timeout=10000)
+    stale = bg._switches["planning", "read"]
     doc.run(edit.delete, [doc.topology.of_kind("cable")[0].id])
     after = doc.wait_for_analysis(20000)
     doc.set_direction("read")
@@ -741,4 +741,56 @@ def test_a_direction_switched_sends_the_canvas_figures_made_while_idle(qtbot, pa
     got = doc.analysis.canvas
     assert got is not stale and got.since is after.result
     assert same(got, canvas_figures(doc.analysis.result, after.canvas))
+    doc._background.shutdown()
+
+
+def test_a_figure_set_switched_sends_its_analysis_and_canvas_figures_made_while_idle(qtbot, parts, monkeypatch):
+    """Once idle and the sets filled, the lane assembles each figure set not shown for the
+    direction shown and makes its canvas figures against those it sent last; a switch to that
+    set sends that very analysis and those figures (no assembly, no comparison then: the 16x
+    site's switch waited 25-45 ms for them), and they are what a full analysis and check and a
+    comparison made then give. Made before an edit, they are not sent after it."""
+    from app import background
+    from planner.examples import build_site
+    from planner.incremental import IncrementalAnalysis
+    from widgets.canvas.figures import canvas_figures
+
+    def same(a, b) -> bool:
+        return (sorted(a.changed), a.group_load, a.binds) == (sorted(b.changed), b.group_load, b.binds)
+
+    monkeypatch.setattr(background, "IDLE_S", 0.05)
+    made, real = [], background.canvas_figures
+    monkeypatch.setattr(background, "canvas_figures", lambda r, before=None: made.append(r) or real(r, before))
+    updated, update = [], IncrementalAnalysis.update
+    monkeypatch.setattr(
+        IncrementalAnalysis, "update", lambda inc, *a, **k: updated.append(inc.options[:2]) or update(inc, *a, **k)
+    )
+    doc = Document(parts)
+    doc.replace_project(Project(build_site(parts, 2)), None)
+    shown = doc.wait_for_analysis(20000)
+    bg = doc._background
+    qtbot.waitUntil(lambda: {("measured", "read"), ("rated", "read")} <= bg._switches.keys(), timeout=10000)
+    ready = bg._switches["measured", "read"]
+    inc = bg._shelf["measured"]["read"]
+    assert ready.since is shown.result and ready.changed and ready.of is bg._laid
+    assert inc.current() and ready.result is inc.analysis
+    made.clear()
+    updated.clear()
+    doc.set_figures("measured")
+    _assert_like_a_full_run(doc)
+    switched = doc.analysis
+    assert switched.canvas is ready and switched.result is ready.result
+    assert ("measured", "read") not in updated  # (kept as assembled while idle)
+    assert all((r.figures, r.direction) != ("measured", "read") for r in made)
+    assert same(ready, canvas_figures(switched.result, shown.canvas))
+    qtbot.waitUntil(lambda: ("rated", "read") in bg._switches, timeout=10000)  # (against measured now)
+    stale = bg._switches["rated", "read"]
+    assert stale.since is switched.result
+    doc.run(edit.delete, [doc.topology.of_kind("cable")[0].id])
+    after = doc.wait_for_analysis(20000)
+    doc.set_figures("rated")
+    _assert_like_a_full_run(doc)
+    got = doc.analysis
+    assert got.canvas is not stale and got.result is not stale.result and got.canvas.since is after.result
+    assert same(got.canvas, canvas_figures(got.result, after.canvas))
     doc._background.shutdown()
