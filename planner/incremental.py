@@ -167,27 +167,40 @@ def _with_loads(alloc: _Alloc) -> list[str]:
 
 class _Kept:
     """The parts an edit re-makes, before it, and the HBA ports whose paths it may have changed
-    (:func:`planner.path_reuse.affected_ports`; None: all of them)."""
+    (:func:`planner.path_reuse.affected_ports`; None: all of them), worked out only once a part
+    being made has a port those parts had: a server restored makes parts of its switches and
+    subsystems, none of which had a port, and the walk of its 884 ids took 1-2 ms a part."""
 
-    def __init__(self, old_parts: list[_Part], affected: set[str] | None) -> None:
-        self.old_parts, self.affected = old_parts, affected
+    def __init__(self, old_parts: list[_Part], topo: Topology, ids: Iterable[str]) -> None:
+        self.old_parts = old_parts
+        self._topo, self._ids = topo, ids
+        self._affected: set[str] | None = None
+        self._known = False
         self._by_port: dict[str, _Part] | None = None
 
     @classmethod
     def of(cls, topo: Topology, ids: Iterable[str], old_parts: list[_Part]) -> _Kept:
-        olds = {c.id: c for part in old_parts for c in part.comps}
-        old_paths = [p for part in old_parts for paths in (part.paths, part.standby) for p in paths]
-        return cls(old_parts, affected_ports(topo, ids, olds, old_paths))
+        return cls(old_parts, topo, ids)
+
+    @property
+    def affected(self) -> set[str] | None:
+        if not self._known:
+            olds = {c.id: c for part in self.old_parts for c in part.comps}
+            old_paths = [p for part in self.old_parts for paths in (part.paths, part.standby) for p in paths]
+            self._affected, self._known = affected_ports(self._topo, self._ids, olds, old_paths), True
+        return self._affected
 
     def parts_of(self, ports: list[Component]) -> dict[str, _Part]:
         """Port id -> the part before the edit whose paths it keeps, for the ``ports`` of a part
         being made that the edit cannot have changed."""
-        if self.affected is None:
-            return {}
-        affected, out = self.affected, {}
         by_port = self._by_port
         if by_port is None:
             by_port = self._by_port = {hp: part for part in self.old_parts for hp in part.ports}
+        if not by_port or not any(c.id in by_port for c in ports):
+            return {}  # (no port of these had paths before: nothing to keep)
+        affected, out = self.affected, {}
+        if affected is None:
+            return {}
         for c in ports:
             old = by_port.get(c.id)
             if old is not None and c.id not in affected:

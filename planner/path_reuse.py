@@ -108,8 +108,10 @@ def affected_ports(
                 out.update(m for m in ref.attrs.get("members") or () if m in hba_ports)
             elif ref.kind == "host_mapping":
                 out.update(m for m in ref.attrs.get("hba_ports") or () if m in hba_ports)
-    for cid in holders:  # its ports now (those before: on the paths above, or changed too)
-        out.update(c.id for c in topo.descendants(cid) if c.kind == "hba_port")
+    tops = set(holders)  # (one inside another changed holder is walked with it: a server
+    for cid in holders:  # restored changes every drawer, slot and HBA below it too)
+        if comps[cid].parent not in tops:  # its ports now (those before: on the paths above, or changed too)
+            out.update(c.id for c in topo.descendants(cid) if c.kind == "hba_port")
     return out
 
 
