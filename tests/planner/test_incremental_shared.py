@@ -120,3 +120,38 @@ def test_a_figure_attribute_changed_keeps_the_allocation_only_when_no_load_moves
     _, _, counts = step(lambda: edit.set_attr(topo, "fastt1.arr1", "segment_kb", 64))
     assert counts == {"read": 1, "write": 1, "mixed": 1}  # under a demand: allocated again
     same_parts(read.partition)
+
+
+def test_the_ports_an_edit_may_change_are_worked_out_only_for_parts_that_had_ports(parts, monkeypatch):
+    """Which ports' paths an edit may have changed is worked out only when a part being made
+    has a port the parts before it had: a server deleted and restored makes parts whose parts
+    before had none (the 16x site's undo walked its 884 ids three times for them); an HBA added
+    to a host of a shared part asks, and the other ports keep their very paths. Every result is
+    a full analysis's."""
+    from planner import incremental
+    from planner.commands import UndoStack
+    from planner.examples import build_site
+
+    asked = []
+    real = incremental.affected_ports
+    monkeypatch.setattr(incremental, "affected_ports", lambda *a: asked.append(1) or real(*a))
+    site = build_site(parts, 2)
+    replica = Replica(site)
+    inc = IncrementalAnalysis(replica.topo, "planning", "read")
+    stack = UndoStack(site)
+    server = site.ids_of_kind("server")[1]
+    same_analysis(
+        replayed(site, replica, inc, lambda: stack.push(edit.delete(site, [server]), applied=True)), analyze(site)
+    )
+    same_analysis(replayed(site, replica, inc, stack.undo), analyze(site))
+    assert asked == [] and inc.last_parts >= 1
+    same_parts(inc.partition)
+    topo = build_datacenter(parts, 6)
+    replica = Replica(topo)
+    inc = IncrementalAnalysis(replica.topo, "planning", "read")
+    (part,) = [p for p in inc.parts.values() if p.paths]
+    before = {hp: list(v) for hp, v in part.paths_of.items()}
+    slot = next(s for s in topo.of_kind("slot") if not topo.children(s.id, "hba"))
+    same_analysis(replayed(topo, replica, inc, lambda: edit.add_hba(topo, slot.id, parts["FC6239"])), analyze(topo))
+    (after,) = [p for p in inc.parts.values() if p.paths]
+    assert asked and all(after.paths_of[hp][i] is q for hp, v in before.items() for i, q in enumerate(v))
