@@ -703,24 +703,50 @@ def test_the_fill_waits_while_the_gui_thread_works(qtbot, parts, monkeypatch):
     doc._background.shutdown()
 
 
-def test_a_direction_switched_sends_the_canvas_figures_made_while_idle(qtbot, parts, monkeypatch):
-    """Once idle, the lane makes the canvas figures of the other direction it keeps in step,
-    against those it sent last; a switch to that direction sends them as they are (no
-    comparison made then: the 16x site's switch waited 22-37 ms for it), and they say what a
-    comparison made then says. Made before an edit, they are not sent after it."""
+def _same_figures(a, b) -> bool:
+    return (sorted(a.changed), a.group_load, a.binds) == (sorted(b.changed), b.group_load, b.binds)
+
+
+def _switching_site(parts, monkeypatch) -> tuple[Document, list, object]:
+    """A two-server site analysed by a document whose lane goes idle after 0.05 s; the results
+    the lane makes canvas figures of, as it makes them; the first analysis sent."""
     from app import background
     from planner.examples import build_site
-    from widgets.canvas.figures import canvas_figures
-
-    def same(a, b) -> bool:
-        return (sorted(a.changed), a.group_load, a.binds) == (sorted(b.changed), b.group_load, b.binds)
 
     monkeypatch.setattr(background, "IDLE_S", 0.05)
     made, real = [], background.canvas_figures
     monkeypatch.setattr(background, "canvas_figures", lambda r, before=None: made.append(r) or real(r, before))
     doc = Document(parts)
     doc.replace_project(Project(build_site(parts, 2)), None)
-    shown = doc.wait_for_analysis(20000)
+    return doc, made, doc.wait_for_analysis(20000)
+
+
+def _not_sent_after_an_edit(qtbot, doc: Document, key: tuple[str, str], switch) -> None:
+    """Once idle, the figures for a switch to ``key`` are made; after an edit, ``switch()``
+    sends others, made against the analysis of the edit, as a comparison made then says."""
+    from widgets.canvas.figures import canvas_figures
+
+    bg = doc._background
+    qtbot.waitUntil(lambda: key in bg._switches, timeout=10000)
+    stale = bg._switches[key]
+    doc.run(edit.delete, [doc.topology.of_kind("cable")[0].id])
+    after = doc.wait_for_analysis(20000)
+    switch()
+    _assert_like_a_full_run(doc)
+    got = doc.analysis
+    assert got.canvas is not stale and got.result is not stale.result and got.canvas.since is after.result
+    assert _same_figures(got.canvas, canvas_figures(got.result, after.canvas))
+    doc._background.shutdown()
+
+
+def test_a_direction_switched_sends_the_canvas_figures_made_while_idle(qtbot, parts, monkeypatch):
+    """Once idle, the lane makes the canvas figures of the other direction it keeps in step,
+    against those it sent last; a switch to that direction sends them as they are (no
+    comparison made then: the 16x site's switch waited 22-37 ms for it), and they say what a
+    comparison made then says. Made before an edit, they are not sent after it."""
+    from widgets.canvas.figures import canvas_figures
+
+    doc, made, shown = _switching_site(parts, monkeypatch)
     bg = doc._background
     qtbot.waitUntil(lambda: ("planning", "write") in bg._switches, timeout=10000)
     ready = bg._switches["planning", "write"]
@@ -731,17 +757,8 @@ def test_a_direction_switched_sends_the_canvas_figures_made_while_idle(qtbot, pa
     switched = doc.analysis
     assert switched.canvas is ready and ready.result is switched.result
     assert all(r is not switched.result for r in made)  # (made since: those for the next switches, at most)
-    assert same(ready, canvas_figures(switched.result, shown.canvas))
-    qtbot.waitUntil(lambda: ("planning", "read") in bg._switches, timeout=10000)
-    stale = bg._switches["planning", "read"]
-    doc.run(edit.delete, [doc.topology.of_kind("cable")[0].id])
-    after = doc.wait_for_analysis(20000)
-    doc.set_direction("read")
-    _assert_like_a_full_run(doc)
-    got = doc.analysis.canvas
-    assert got is not stale and got.since is after.result
-    assert same(got, canvas_figures(doc.analysis.result, after.canvas))
-    doc._background.shutdown()
+    assert _same_figures(ready, canvas_figures(switched.result, shown.canvas))
+    _not_sent_after_an_edit(qtbot, doc, ("planning", "read"), lambda: doc.set_direction("read"))
 
 
 def test_a_figure_set_switched_sends_its_analysis_and_canvas_figures_made_while_idle(qtbot, parts, monkeypatch):
@@ -750,24 +767,14 @@ def test_a_figure_set_switched_sends_its_analysis_and_canvas_figures_made_while_
     set sends that very analysis and those figures (no assembly, no comparison then: the 16x
     site's switch waited 25-45 ms for them), and they are what a full analysis and check and a
     comparison made then give. Made before an edit, they are not sent after it."""
-    from app import background
-    from planner.examples import build_site
     from planner.incremental import IncrementalAnalysis
     from widgets.canvas.figures import canvas_figures
 
-    def same(a, b) -> bool:
-        return (sorted(a.changed), a.group_load, a.binds) == (sorted(b.changed), b.group_load, b.binds)
-
-    monkeypatch.setattr(background, "IDLE_S", 0.05)
-    made, real = [], background.canvas_figures
-    monkeypatch.setattr(background, "canvas_figures", lambda r, before=None: made.append(r) or real(r, before))
     updated, update = [], IncrementalAnalysis.update
     monkeypatch.setattr(
         IncrementalAnalysis, "update", lambda inc, *a, **k: updated.append(inc.options[:2]) or update(inc, *a, **k)
     )
-    doc = Document(parts)
-    doc.replace_project(Project(build_site(parts, 2)), None)
-    shown = doc.wait_for_analysis(20000)
+    doc, made, shown = _switching_site(parts, monkeypatch)
     bg = doc._background
     qtbot.waitUntil(lambda: {("measured", "read"), ("rated", "read")} <= bg._switches.keys(), timeout=10000)
     ready = bg._switches["measured", "read"]
@@ -782,15 +789,7 @@ def test_a_figure_set_switched_sends_its_analysis_and_canvas_figures_made_while_
     assert switched.canvas is ready and switched.result is ready.result
     assert ("measured", "read") not in updated  # (kept as assembled while idle)
     assert all((r.figures, r.direction) != ("measured", "read") for r in made)
-    assert same(ready, canvas_figures(switched.result, shown.canvas))
+    assert _same_figures(ready, canvas_figures(switched.result, shown.canvas))
     qtbot.waitUntil(lambda: ("rated", "read") in bg._switches, timeout=10000)  # (against measured now)
-    stale = bg._switches["rated", "read"]
-    assert stale.since is switched.result
-    doc.run(edit.delete, [doc.topology.of_kind("cable")[0].id])
-    after = doc.wait_for_analysis(20000)
-    doc.set_figures("rated")
-    _assert_like_a_full_run(doc)
-    got = doc.analysis
-    assert got.canvas is not stale and got.result is not stale.result and got.canvas.since is after.result
-    assert same(got.canvas, canvas_figures(got.result, after.canvas))
-    doc._background.shutdown()
+    assert bg._switches["rated", "read"].since is switched.result
+    _not_sent_after_an_edit(qtbot, doc, ("rated", "read"), lambda: doc.set_figures("rated"))
