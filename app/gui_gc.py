@@ -152,7 +152,10 @@ def freeze_when_idle() -> None:
     global _freezer
     if _freezer is None:
         _freezer = _Freezer()
-    _freezer.timer.start()
+    try:
+        _freezer.timer.start()
+    except RuntimeError:  # its timer deleted (the application torn down while a view still scrolls)
+        _freezer = None
 
 
 #: while the canvas makes its items in slices, the heap is frozen at most this often

@@ -495,3 +495,21 @@ def test_what_a_pan_or_zoom_made_is_frozen_once_the_view_is_still(window, qtbot)
     finally:
         freezer.timer.setInterval(gui_gc.FREEZE_AFTER_MS)
         gc.unfreeze()
+
+
+def test_a_freeze_asked_for_after_its_timer_was_deleted_is_dropped_and_made_again(qtbot, monkeypatch):
+    """A view still scrolling while the application is torn down (a script that quits without
+    closing its window) asked the freezer, whose timer Qt had deleted: a traceback at exit. The
+    freezer is dropped then, and made again at the next call."""
+    import shiboken6
+
+    monkeypatch.setattr(gui_gc, "_freezer", None)
+    gui_gc.freeze_when_idle()
+    first = gui_gc._freezer
+    assert first is not None and first.timer.isActive()
+    shiboken6.delete(first.timer)
+    gui_gc.freeze_when_idle()  # (raised RuntimeError)
+    assert gui_gc._freezer is None
+    gui_gc.freeze_when_idle()
+    assert gui_gc._freezer is not None and gui_gc._freezer is not first and gui_gc._freezer.timer.isActive()
+    gui_gc._freezer.timer.stop()
