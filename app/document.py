@@ -166,9 +166,12 @@ class Document(QObject):
 
     changed = Signal()
     edited = Signal()
-    modelEvents = Signal(list)
+    #: lists are sent as ``object``, the list itself: a ``Signal(list)`` copies it through Qt's
+    #: variants for every slot (a server of the 16x site deleted, 2,800 events to 6 slots: 2 ms;
+    #: 55,000 ids: 51 ms). The receivers read them, never change them.
+    modelEvents = Signal(object)  # list[Event]
     analysisReady = Signal(object)
-    selectionChanged = Signal(list)
+    selectionChanged = Signal(object)  # list[str]
     pathHighlighted = Signal(object)
     fileStateChanged = Signal()
     projectReplaced = Signal()

@@ -67,7 +67,7 @@ class FindingsPanel(QWidget):
     :meth:`findings`, :meth:`current_finding`, :meth:`select_finding`.
     """
 
-    focusRequested = Signal(list)
+    focusRequested = Signal(object)  # list[str] (see Document.modelEvents)
     fixRequested = Signal(object)
 
     def __init__(

@@ -89,7 +89,7 @@ class InspectorPanel(QWidget):
     :meth:`shown_ids`, :meth:`info_text`.
     """
 
-    attributeEdited = Signal(list, str, object)
+    attributeEdited = Signal(object, str, object)  # list[str] (see Document.modelEvents)
     slotChosen = Signal(str, str)  # hba id, slot id: move the HBA (the "Slot" field of an HBA)
 
     def __init__(self, doc: Document, parent: QWidget | None = None) -> None:

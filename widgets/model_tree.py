@@ -110,8 +110,8 @@ class ModelTreePanel(OutlineSearch, QWidget):
     registered actions for the components ``ids`` to a context menu. Signals: ``focusRequested(list[str])``
     (double-click or "Show on canvas"); ``hbasDropped(list[str], str)``: HBAs (ids) dragged onto an LPAR row (id)."""
 
-    focusRequested = Signal(list)
-    hbasDropped = Signal(list, str)
+    focusRequested = Signal(object)  # list[str] (see Document.modelEvents)
+    hbasDropped = Signal(object, str)  # list[str] (see Document.modelEvents)
 
     def __init__(self, doc: Any, fill_menu: Callable[[QMenu, list[str]], None] | None = None, parent=None) -> None:
         super().__init__(parent)

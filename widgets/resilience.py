@@ -51,7 +51,7 @@ class ResiliencePanel(QWidget):
     """Signals: ``focusRequested(list[str])``. Public: ``run()``, ``result``, ``table``,
     ``select_component(id)``; ``synchronous`` computes in the GUI thread (tests)."""
 
-    focusRequested = Signal(list)
+    focusRequested = Signal(object)  # list[str] (see Document.modelEvents)
 
     def __init__(self, doc: Document, parent: QWidget | None = None) -> None:
         super().__init__(parent)

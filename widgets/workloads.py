@@ -36,7 +36,7 @@ class WorkloadsPanel(QWidget):
     """The workloads of the latest current analysis. ``doc`` is an ``app.document.Document``
     (duck-typed). Signals: ``focusRequested(list[str])``. Public: :meth:`rows` (the text shown)."""
 
-    focusRequested = Signal(list)
+    focusRequested = Signal(object)  # list[str] (see Document.modelEvents)
 
     def __init__(self, doc: Document, parent: QWidget | None = None) -> None:
         super().__init__(parent)

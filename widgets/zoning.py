@@ -51,7 +51,7 @@ class ZoningDialog(QDialog):
     zoneToggled = Signal(str, str, str, bool)
     nameEdited = Signal(str, str)
     wwpnEdited = Signal(str, str)
-    wwpnsPasted = Signal(dict)
+    wwpnsPasted = Signal(object)  # dict (see Document.modelEvents)
 
     def __init__(self, doc: Any, fabric: str = "", parent=None) -> None:
         super().__init__(parent)

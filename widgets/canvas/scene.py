@@ -79,11 +79,11 @@ SELECTION_AT_ONCE = 100
 class DiagramScene(Painting, Morphing, Detailing, ToolLookups, QGraphicsScene):
     """Scene of one design (see the module docstring for its signals and events)."""
 
-    boxesMoved = Signal(dict)
+    boxesMoved = Signal(object)  # dict (see Document.modelEvents)
     dropPart = Signal(str, str, QPointF)
     cableRequested = Signal(str, str)
-    deleteRequested = Signal(list)
-    duplicateRequested = Signal(list)
+    deleteRequested = Signal(object)  # list[str]
+    duplicateRequested = Signal(object)  # list[str]
     hbaMoveRequested = Signal(str, str)  # hba id, slot id
     collapseChanged = Signal()
     rebuilt = Signal()  # the items were made again (many long-lived objects: see app.gui_gc)
