@@ -441,6 +441,32 @@ def test_far_out_the_figures_are_placed_when_the_boxes_are_woken(qtbot, parts, b
     assert shown(scene) == full_paint(qtbot, parts, doc, scene)
 
 
+def test_far_out_a_new_title_is_placed_when_the_box_is_woken(qtbot, parts, benchmark_design):
+    """Far out a relabelled box (a switch port whose subsystem was deleted, then back) keeps
+    its new title to wrap and place until it is woken: when the canvas is idle, or at once
+    when zoomed in; the canvas then shows what a full paint shows."""
+    from tests.widgets.test_canvas_incremental import background_canvas, full_paint, settle, shown
+
+    doc, scene = background_canvas(qtbot, parts, benchmark_design)
+    scene.set_all_collapsed(False)
+    settle(qtbot, doc, scene)
+    scene.set_low_detail(True, FAR_SCALE * 0.5)
+    ports = [it for cid, it in scene.items_by_id.items() if it.box.kind == "switch_port" and it.text is not None]
+    for change, woken in ((lambda: doc.run(edit.delete, ["fastt3"]), "idle"), (doc.undo_stack.undo, "zoom")):
+        before = {it.cid: it.text.text() for it in ports}
+        change()
+        settle(qtbot, doc, scene)
+        kept = [it for it in ports if it._title_due]
+        assert len(kept) >= 2 and all(it.text.text() == before[it.cid] for it in kept)  # not placed yet
+        if woken == "idle":
+            qtbot.waitUntil(lambda kept=kept: not any(it.due for it in kept), timeout=10000)
+            assert all(it.text.text() != before[it.cid] for it in kept)
+    scene.set_low_detail(False, 1.0)  # zoomed in: the boxes brought to its detail, woken
+    qtbot.waitUntil(lambda: not scene.detail_pending(), timeout=10000)
+    assert not any(it.due for it in scene.items_by_id.values())
+    assert shown(scene) == full_paint(qtbot, parts, doc, scene)
+
+
 def test_far_out_the_groups_loads_are_placed_when_the_boxes_are_woken(qtbot, parts, benchmark_design):
     """Far out a figure set switched keeps each folded group's new load line on its box (no
     text wrapped for a view that draws none); woken when idle, or at once when zoomed in, the

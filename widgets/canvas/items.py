@@ -144,6 +144,7 @@ class BoxItem(QGraphicsRectItem):
         self._figure_text = self._short = ""
         self._figure_due: tuple[str, str] | None = None  # (far out) the figure to place once woken
         self._sub_due: tuple[str, ...] | None = None  # (far out) the second line to place once woken
+        self._title_due = False  # (far out) relabelled: its title to wrap and place once woken
         self._tip_due = False  # the analysis tooltip is to be made (see toolTip)
         self.setToolTip(self.base_tip())
         self.bays = False  # an enclosure whose drive bays it draws
@@ -182,6 +183,11 @@ class BoxItem(QGraphicsRectItem):
         canvas's work when a server of the 16x site comes back (361 boxes made, 424 painted). An
         item awake places the second line and the figure it was given far out (see
         :meth:`set_subtext`, :meth:`set_figure`)."""
+        if self._title_due:
+            self._title_due = False
+            self._set_title(self.box.label.split("\n")[0])
+            if self.summary is not None:
+                self.set_low_detail(self.low, self.summary_scale)
         if self._sub_due is not None:
             sub_due, self._sub_due = self._sub_due, None
             self.set_subtext(*sub_due)
@@ -232,24 +238,34 @@ class BoxItem(QGraphicsRectItem):
         if self.figure is not None:
             self._place_figure(below)
 
-    def set_label(self, box) -> None:
-        """Show a new label of the same box (an edit that moved nothing)."""
+    def set_label(self, box, later: bool = False) -> bool:
+        """Show a new label of the same box (an edit that moved nothing). ``later``: the canvas
+        is zoomed far out (no item drawn): a new title is wrapped and placed when the box is
+        woken, as :meth:`set_figure` keeps a figure (a server of the 16x site deleted or back
+        relabels the 224 switch ports cabled to it, 4-5 ms of the morph); True when it is to
+        be woken."""
         old, self.box = self.box.label.split("\n", 1), box
         new = box.label.split("\n", 1)
-        if self.text is not None and old[0] != new[0]:  # (asleep: made from the label when it wakes)
-            self._set_title(new[0])
-            if self.summary is not None:  # (its name, large, zoomed out: at the scale it was set for)
-                self.set_low_detail(self.low, self.summary_scale)
+        due = False  # (asleep, no text: made from the label when it wakes)
+        if self.text is not None and (old[0] != new[0] or self._title_due):
+            if later:
+                self._title_due = due = True
+            else:
+                self._title_due = False
+                self._set_title(new[0])
+                if self.summary is not None:  # (its name, large, zoomed out: at the scale it was set for)
+                    self.set_low_detail(self.low, self.summary_scale)
         if old[1:] != new[1:] and len(new) > 1:
-            self.set_subtext(new[1])
+            due = self.set_subtext(new[1], later=later) or due
         if (self.text is None and not self.asleep) or self.util is None:
             self._tip_due = False
             self.setToolTip(self.base_tip())
+        return due
 
     @property
     def due(self) -> bool:
         """Whether a text given far out is still to be placed (see :meth:`wake`)."""
-        return self._figure_due is not None or self._sub_due is not None
+        return self._figure_due is not None or self._sub_due is not None or self._title_due
 
     def set_subtext(self, text: str, *shorter: str, later: bool = False) -> bool:
         """The second line (a group's count, a collapsed group's load): ``text``, or the first of

@@ -304,7 +304,8 @@ class Morph:
         elif was.x != box.x or was.y != box.y:
             self.moved.append(cid)
         if was.label != box.label or was.tip != box.tip:
-            item.set_label(box)
+            if item.set_label(box, self.scene.far):
+                self.scene.wake_later(item)
             self.changed.append(cid)
         item.box = box
 
