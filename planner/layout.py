@@ -228,7 +228,8 @@ def _lay_band(
         d.boxes, d.alias, d.folded = outer
     if d.keep_cells:  # (the drive bays its expanded subsystems' cells read)
         cells = d.memo.cells  # type: ignore[union-attr]
-        band.bays = tuple(r for s in subs if s.id not in collapsed and (c := cells.get(s.id)) for r in c[3])
+        reads = (r for s in subs if s.id not in collapsed and (c := cells.get(s.id)) for r in c[3])
+        band.bays = tuple(dict.fromkeys(reads))  # (once each: the 16x site's kept bands read 13,500, 50 distinct)
     return band
 
 
@@ -463,8 +464,11 @@ def _subsystem_cell(topo: Topology, d: Diagram, sub: Component, editor: bool) ->
     boxes = list(cell.values())
     cw, ch = max(b.x + b.w for b in boxes), max(b.y + b.h for b in boxes)
     if d.keep_cells:
-        parts = tuple(
-            ((e.part or "", sub.part or ""), _bays(topo, e.part, sub.part)) for e in topo.children(sub.id, "enclosure")
+        parts = tuple(  # (each distinct read once: a subsystem's enclosures are mostly of one part)
+            dict.fromkeys(
+                ((e.part or "", sub.part or ""), _bays(topo, e.part, sub.part))
+                for e in topo.children(sub.id, "enclosure")
+            )
         )
         memo.cells[sub.id] = (editor, [_copy_box(b) for b in boxes], aliases, parts, cw, ch)
         reads = memo.cell_reads
