@@ -613,7 +613,7 @@ class BackgroundAnalysis(QObject):
                 return False
             with gc_paused():
                 made = canvas_figures(result, shown)
-                mark_boxes(made, laid)
+                mark_boxes(made, laid, self._replica.topo)  # type: ignore[union-attr]
             self._switches[(self._incs_key, direction)] = made  # type: ignore[index]
         return True
 
@@ -641,7 +641,7 @@ class BackgroundAnalysis(QObject):
                 return
             with gc_paused():
                 made = canvas_figures(result, shown)
-                mark_boxes(made, laid)
+                mark_boxes(made, laid, self._replica.topo)  # type: ignore[union-attr]
             self._switches[(figures, direction)] = made  # type: ignore[index]
 
     def _other_directions(self, job: _Job, ids: set[str], out: dict[str, Analysis]) -> None:

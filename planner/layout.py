@@ -92,6 +92,8 @@ class Diagram:
     orders: dict[str, object] | None = field(default=None, repr=False, compare=False)  # diagram_order
     keep_cells: bool = field(default=False, repr=False, compare=False)  # while laid out with a memo
     bands: list[BandLaid] | None = field(default=None, repr=False, compare=False)  # as laid out (layout_keep)
+    #: each box hiding components -> the ids it shows (widgets.canvas.figures.members_by_box)
+    by_box: dict[str, list[str]] | None = field(default=None, repr=False, compare=False)
 
     def visible(self, cid: str) -> str | None:
         """The box that shows ``cid``: its own, or that of the collapsed group hiding it."""

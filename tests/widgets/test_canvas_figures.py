@@ -76,3 +76,33 @@ def test_a_box_is_painted_with_the_top_and_the_binds_its_tooltip_counts(parts, b
             top, nb, _, _ = busiest(result, members, binds)
             assert top_and_binds(result, members, binds) == (top, nb)
         assert top_and_binds(result, ids, binds)[1] == sum(binds.values()) > 0
+
+
+def test_the_figures_worked_out_while_idle_are_what_the_boxes_and_cables_are_painted_with(parts, benchmark_design):
+    """With the design given, the marked boxes come with what each is painted with (the top
+    and the binds of every component it shows: its own and those folded into it) and the
+    marked boxes' cables with their colour, as the canvas works them out from the components
+    each box shows and each cable's ends."""
+    from widgets.canvas.figures import link_util, members_by_box
+
+    read = canvas_figures(analyze(benchmark_design, "planning", "read"))
+    write = canvas_figures(analyze(benchmark_design, "planning", "write"), read)
+    drawer = benchmark_design.ids_of_kind("drawer")[0]
+    d = layout(benchmark_design, {drawer}, editor=True)
+    mark_boxes(write, d)
+    assert write.tops is None and write.cable_utils is None  # (no design given: not worked out)
+    mark_boxes(write, d, benchmark_design)
+    shows: dict[str, list[str]] = {}
+    for comp in benchmark_design.components():
+        if (v := d.visible(comp.id)) is not None:
+            shows.setdefault(v, []).append(comp.id)
+    assert len(shows[drawer]) > 20 and sorted(members_by_box(d)[drawer]) == sorted(shows[drawer])
+    assert write.tops == {v: top_and_binds(write.result, shows.get(v, ()), write.binds) for v in write.boxes}
+    assert write.tops[drawer][0] is not None
+    cables = [li for li in d.links if li.kind == "cable" and (li.a in write.boxes or li.b in write.boxes)]
+    assert cables and write.cable_utils.keys() == {li.via for li in cables}
+    for li in cables:
+        ends = [write.result.components.get(p) for p in (benchmark_design[li.via]["a"], benchmark_design[li.via]["b"])]
+        busy = [ld.utilization for ld in ends if ld is not None and ld.utilization is not None]
+        assert write.cable_utils[li.via] == link_util(benchmark_design, write.result, "cable", li.via, li.b)
+        assert not busy or write.cable_utils[li.via] == max(busy)

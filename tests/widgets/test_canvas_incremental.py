@@ -116,6 +116,7 @@ def full_paint(qtbot, parts, doc, scene) -> tuple:
     (not incremental) analysis of a copy of the design."""
     ref_doc = Document(parts)
     ref_doc.synchronous = True
+    ref_doc.figures, ref_doc.direction = doc.figures, doc.direction  # (those the canvas shows)
     ref = DiagramScene(ref_doc)
     ref_doc.replace_project(Project(Replica(doc.topology).topo), None)  # the copy keeps the order of children
     ref.collapsed = set(scene.collapsed)
@@ -449,3 +450,32 @@ def test_a_subsystem_deleted_and_back_before_a_paint_lists_its_own_load(qtbot, p
     settle(qtbot, doc, scene)
     assert own in scene.items_by_id[sub].toolTip()
     assert shown(scene) == full_paint(qtbot, parts, doc, scene)
+
+
+def test_a_switch_made_ready_while_idle_paints_what_the_lane_worked_out(qtbot, parts, monkeypatch):
+    """Once the lane is idle, the figures of a switch to another figure set or direction come
+    with what each changed box is painted with and each cable's colour: the canvas paints
+    those without working them out again, and shows what a full paint shows."""
+    from planner.examples import build_site
+
+    monkeypatch.setattr(app.background, "IDLE_S", 0.05)
+    doc, scene = background_canvas(qtbot, parts, build_site(parts, 2))
+    bg = doc._background
+    worked: list = []
+    real_top, real_util = painting_module.top_and_binds, painting_module.link_util
+    monkeypatch.setattr(painting_module, "top_and_binds", lambda *a: worked.append(a) or real_top(*a))
+    monkeypatch.setattr(  # (a cable's colour: the others are one lookup)
+        painting_module, "link_util", lambda *a: (a[2] == "cable" and worked.append(a)) or real_util(*a)
+    )
+    for switch, key in (
+        (lambda: doc.set_figures("measured"), ("measured", "read")),
+        (lambda: doc.set_direction("write"), ("measured", "write")),
+    ):
+        qtbot.waitUntil(lambda key=key: key in bg._switches and bg._switches[key].tops is not None, timeout=20000)
+        ready = bg._switches[key]
+        worked.clear()
+        switch()
+        settle(qtbot, doc, scene)
+        assert doc.analysis.canvas is ready and len(ready.tops) > 20 and ready.cable_utils
+        assert worked == []  # (every box and cable painted from what the lane worked out)
+        assert shown(scene) == full_paint(qtbot, parts, doc, scene)

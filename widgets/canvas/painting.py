@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from widgets import slice_budget
-from widgets.canvas.figures import busiest, tip_lines, top_and_binds
+from widgets.canvas.figures import busiest, link_util, tip_lines, top_and_binds
 from widgets.canvas.items import BoxItem, LinkItem
 
 if TYPE_CHECKING:
@@ -112,6 +112,9 @@ class Painting:
         """Paint the next boxes of ``job`` and the links at them whose figure changed, until
         ``spent()`` (one box at least): the boxes painted (ids) and the links restyled."""
         topo, result, members = self.doc.topology, job.bundle.result, self._members or {}
+        fig = getattr(job.bundle, "canvas", None)  # (what the boxes are painted with, if worked out while idle)
+        ready = fig is not None and fig.tops is not None and fig.of is self.diagram
+        tops, known = (fig.tops, fig.cable_utils) if ready else ({}, None)
         painted: list[str] = []
         restyled: list[LinkItem] = []
         links_at = self._links_by_box()
@@ -123,14 +126,14 @@ class Painting:
             item = self.items_by_id.get(cid)
             if item is None:
                 continue
-            if self._paint_box(item, result, topo, members.get(cid, ()), job.group_load, job.binds):
+            if self._paint_box(item, result, topo, members.get(cid, ()), job.group_load, job.binds, tops.get(cid)):
                 due.append(item)
             painted.append(cid)
             for li in links_at.get(cid, ()):
                 if id(li) in seen:
                     continue
                 seen.add(id(li))
-                util = self._link_util(li, result)
+                util = self._link_util(li, result, known)
                 if util != li.util:
                     li.util = util
                     if li.restyle():
@@ -258,9 +261,12 @@ class Painting:
                 yield
         self._links_at = at
 
-    def _paint_box(self: Any, item: BoxItem, result: Analysis, topo: Topology, members, group_load, binds) -> bool:
+    def _paint_box(
+        self: Any, item: BoxItem, result: Analysis, topo: Topology, members, group_load, binds, top=None
+    ) -> bool:
         """Paint ``item`` with ``result``; True when its figure is to be placed once the canvas
-        is idle (zoomed far out: see BoxItem.set_figure), for the caller to have it woken."""
+        is idle (zoomed far out: see BoxItem.set_figure), for the caller to have it woken.
+        ``top``: its (highest utilization, paths bound), if worked out (``CanvasFigures.tops``)."""
         cid = item.cid
         own = result.components.get(cid)
         pct = f"{(own.utilization or 0) * 100:.0f}\u00a0%" if own is not None and own.capacity else ""
@@ -281,7 +287,8 @@ class Painting:
             due = item.set_figure(f"{own.load:,.0f} / {own.capacity:,.0f} MB/s, {pct}", pct, far) or due
         else:
             due = item.set_figure("", "", far) or due
-        item.set_analysis(*top_and_binds(result, members, binds))  # (its tooltip made when asked for: see analysis_tip)
+        # (its tooltip made when asked for: see analysis_tip)
+        item.set_analysis(*(top if top is not None else top_and_binds(result, members, binds)))
         return due
 
     def analysis_tip(self: Any, item: BoxItem) -> str:
@@ -300,22 +307,9 @@ class Painting:
             lines.append(f"binds {nb} path{'s' if nb != 1 else ''}")
         return "\n".join(lines)
 
-    def _link_util(self: Any, li: LinkItem, result: Analysis) -> float | None:
-        topo = self.doc.topology
-        if li.link.kind == "tree":
-            load = result.components.get(li.b.cid)
-            return load.utilization if load else None
-        if li.link.kind != "cable":
-            return None
-        cab = topo.get(li.cid)
-        if cab is None:
-            return None
-        ends = (cab["a"], cab["b"])
-        us = [u for p in ends if p in result.components and (u := result.components[p].utilization) is not None]
-        if us:
-            return max(us)
-        for p in ends:  # a port without a figure of its own (an HBA port): colour by its adapter
-            comp = topo.get(p)
-            if comp is not None and comp.parent in result.components:
-                return result.components[comp.parent].utilization
-        return None
+    def _link_util(self: Any, li: LinkItem, result: Analysis, known: dict | None = None) -> float | None:
+        """The utilization ``li`` is coloured by (see ``figures.link_util``); ``known``: the
+        cables' worked out while idle (``CanvasFigures.cable_utils``)."""
+        if known is not None and li.cid in known and li.link.kind == "cable":
+            return known[li.cid]
+        return link_util(self.doc.topology, result, li.link.kind, li.cid, li.b.cid)
