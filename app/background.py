@@ -52,7 +52,7 @@ from planner.layout import LayoutMemo, alias_changes, changed_boxes, layout, sam
 from planner.model import Topology
 from planner.rules import CheckStopped, check
 from widgets import giveway, slice_budget
-from widgets.canvas.figures import canvas_figures, mark_boxes
+from widgets.canvas.figures import canvas_figures, mark_boxes, working_out_tops
 
 log = logging.getLogger(__name__)
 
@@ -607,14 +607,28 @@ class BackgroundAnalysis(QObject):
         for direction, inc in list(self._incs.items()) if shown is not None else ():
             result, made = inc.analysis, self._switches.get((self._incs_key, direction))  # type: ignore[arg-type]
             skip = result is None or result is shown.result or direction in self._behind
-            if skip or getattr(made, "result", 0) is result:  # (the shown one, one not in step, made)
+            if skip:  # (the shown one, one not in step)
                 continue
+            if getattr(made, "result", 0) is not result:
+                if stop():
+                    return False
+                with gc_paused():
+                    made = canvas_figures(result, shown)
+                    mark_boxes(made, laid)
+                self._switches[(self._incs_key, direction)] = made  # type: ignore[index]
+            if not self._worked_out(made, laid, stop):
+                return False
+        return True
+
+    def _worked_out(self, made: Any, laid: Any, stop: Callable[[], bool]) -> bool:
+        """What each box ``made`` marks on ``laid`` is painted with, and its cables' colours
+        (``CanvasFigures.tops``: a switch to it paints them as they are), worked out a step at a
+        time; False: ``stop`` said stop (the rest when idle again)."""
+        if made.steps is None:
+            made.steps = working_out_tops(made, laid, self._replica.topo)  # type: ignore[union-attr]
+        for _ in made.steps:
             if stop():
                 return False
-            with gc_paused():
-                made = canvas_figures(result, shown)
-                mark_boxes(made, laid, self._replica.topo)  # type: ignore[union-attr]
-            self._switches[(self._incs_key, direction)] = made  # type: ignore[index]
         return True
 
     def _prepare_sets(self, stop: Callable[[], bool]) -> None:
@@ -631,18 +645,19 @@ class BackgroundAnalysis(QObject):
             if inc is None or figures == self._incs_key:
                 continue
             made = self._switches.get((figures, direction))  # type: ignore[arg-type]
-            if inc.current() and getattr(made, "result", 0) is inc.analysis:
-                continue
-            if stop():
+            if not (inc.current() and getattr(made, "result", 0) is inc.analysis):
+                if stop():
+                    return
+                with gc_paused(), gui_gc.lane_making(len(topo)):
+                    result = inc.analysis if inc.current() else inc.update((), token=topo.revision)
+                if stop():
+                    return
+                with gc_paused():
+                    made = canvas_figures(result, shown)
+                    mark_boxes(made, laid)
+                self._switches[(figures, direction)] = made  # type: ignore[index]
+            if not self._worked_out(made, laid, stop):
                 return
-            with gc_paused(), gui_gc.lane_making(len(topo)):
-                result = inc.analysis if inc.current() else inc.update((), token=topo.revision)
-            if stop():
-                return
-            with gc_paused():
-                made = canvas_figures(result, shown)
-                mark_boxes(made, laid, self._replica.topo)  # type: ignore[union-attr]
-            self._switches[(figures, direction)] = made  # type: ignore[index]
 
     def _other_directions(self, job: _Job, ids: set[str], out: dict[str, Analysis]) -> None:
         """Bring the analyses of the other directions up to date (both totals are shown; the
