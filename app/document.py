@@ -181,6 +181,7 @@ class Document(QObject):
     computed = Signal(object)
     layoutReady = Signal(object)  # app.background.LaidOut: a layout asked for with request_layout
     totalsReady = Signal(object)  # the bundle shown, now with both directions' totals
+    optionsChanged = Signal()  # the figure set or the direction analysed
     #: the analysis of the revision shown is on the canvas (painted, or no canvas paints it),
     #: or it failed: the side panels redraw what an edit changed after it (see widgets.rack_elevation)
     analysisShown = Signal()
@@ -369,11 +370,13 @@ class Document(QObject):
         if figures != self.figures:
             self.figures = figures
             self._schedule(now=True)
+            self.optionsChanged.emit()
 
     def set_direction(self, direction: str) -> None:
         if direction != self.direction:
             self.direction = direction
             self._schedule(now=True)
+            self.optionsChanged.emit()
 
     def _schedule(self, now: bool = False) -> None:
         if self.synchronous:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import time
@@ -37,7 +38,7 @@ from app.export_files import with_extension, written_report
 from app.opening import copy_design, prepare_shown, read_project, saving
 from app.recent import MAX_RECENT, forget, menu_text, recent_files, remember  # noqa: F401
 from app.session import APP_NAME, _latest_revision, _remove_autosave, data_dir, pending_recovery, settings  # noqa: F401
-from app.startup import apply_tips, build_central, show_guide, show_start_page
+from app.startup import apply_tips, build_central, follow_options, show_guide, show_start_page
 from app.status import show_building
 from app.theme import apply_theme
 from app.undo_actions import toolbar_buttons, undo_actions
@@ -299,6 +300,7 @@ class MainWindow(QMainWindow):
         self.direction_box = QComboBox()
         self.direction_box.addItems(ANALYSIS_DIRECTIONS)  # mixed: each workload's read share
         self.direction_box.currentTextChanged.connect(self.doc.set_direction)
+        self.doc.optionsChanged.connect(functools.partial(follow_options, self))  # (also when set elsewhere)
         tb.addWidget(self.direction_box)
         tb.addSeparator()
         tb.addAction(self.act_expand)

@@ -136,3 +136,15 @@ def show_guide(window: Any) -> None:
     dialog.show()
     dialog.raise_()
     dialog.activateWindow()
+
+
+def follow_options(window: Any) -> None:
+    """The toolbar's Figures and Direction show the document's, whatever set them (a script, a
+    panel): the boxes are set without asking the document again."""
+    if not isValid(window):  # (the window is being destroyed)
+        return
+    for box, value in ((window.figures_box, window.doc.figures), (window.direction_box, window.doc.direction)):
+        if box.currentText() != value:
+            box.blockSignals(True)
+            box.setCurrentText(value)
+            box.blockSignals(False)

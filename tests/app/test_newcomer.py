@@ -231,6 +231,23 @@ def test_the_headline_shows_the_aggregate_and_counts_and_follows_an_edit(window)
     assert h.bound_value.text() == binding_text(binding_kinds(w.doc.topology, w.doc.analysis.result))
 
 
+def test_the_toolbar_shows_the_figure_set_and_direction_however_they_were_set(window, monkeypatch):
+    """Figures and Direction follow the document when something else sets them (a script, a
+    panel), and setting them so asks for no second analysis; the boxes still set the document."""
+    w = window
+    asked: list[str] = []
+    real = type(w.doc).set_figures
+    monkeypatch.setattr(type(w.doc), "set_figures", lambda doc, f: asked.append(f) or real(doc, f))
+    w.doc.set_figures("rated")
+    w.doc.set_direction("write")
+    assert (w.figures_box.currentText(), w.direction_box.currentText()) == ("rated", "write")
+    assert asked == ["rated"]  # (the box set without asking the document again)
+    assert w.headline.figures_value.text() == "rated, write"
+    w.figures_box.setCurrentText("measured")
+    w.direction_box.setCurrentText("read")
+    assert (w.doc.figures, w.doc.direction) == ("measured", "read")
+
+
 def test_the_headline_counts_errors(window):
     w = window
     w.doc.run(edit.set_attr, "hba.d1s1.0", "wwpn", w.doc.topology["hba.d1s2.0"]["wwpn"])  # a duplicate WWPN
