@@ -83,15 +83,16 @@ def test_the_figures_worked_out_while_idle_are_what_the_boxes_and_cables_are_pai
     and the binds of every component it shows: its own and those folded into it) and the
     marked boxes' cables with their colour, as the canvas works them out from the components
     each box shows and each cable's ends."""
-    from widgets.canvas.figures import link_util, members_by_box
+    from widgets.canvas.figures import link_util, members_by_box, working_out_tops
 
     read = canvas_figures(analyze(benchmark_design, "planning", "read"))
     write = canvas_figures(analyze(benchmark_design, "planning", "write"), read)
     drawer = benchmark_design.ids_of_kind("drawer")[0]
     d = layout(benchmark_design, {drawer}, editor=True)
     mark_boxes(write, d)
-    assert write.tops is None and write.cable_utils is None  # (no design given: not worked out)
-    mark_boxes(write, d, benchmark_design)
+    assert write.tops is None and write.cable_utils is None  # (worked out afterwards, a step at a time)
+    for _ in working_out_tops(write, d, benchmark_design):
+        pass
     shows: dict[str, list[str]] = {}
     for comp in benchmark_design.components():
         if (v := d.visible(comp.id)) is not None:
@@ -106,3 +107,26 @@ def test_the_figures_worked_out_while_idle_are_what_the_boxes_and_cables_are_pai
         busy = [ld.utilization for ld in ends if ld is not None and ld.utilization is not None]
         assert write.cable_utils[li.via] == link_util(benchmark_design, write.result, "cable", li.via, li.b)
         assert not busy or write.cable_utils[li.via] == max(busy)
+
+
+def test_the_idle_figures_are_worked_out_a_step_at_a_time(parts, benchmark_design, monkeypatch):
+    """The lane works them out between its give-way checks: a step is a few components or
+    links; nothing is set until the last step, and then the same as all at once."""
+    import widgets.canvas.figures as figures_module
+    from widgets.canvas.figures import working_out_tops
+
+    read = canvas_figures(analyze(benchmark_design, "planning", "read"))
+    whole = canvas_figures(analyze(benchmark_design, "planning", "write"), read)
+    d = layout(benchmark_design, set(), editor=True)
+    mark_boxes(whole, d)
+    for _ in working_out_tops(whole, d, benchmark_design):
+        pass
+    stepped = canvas_figures(whole.result, read)
+    mark_boxes(stepped, d)
+    monkeypatch.setattr(figures_module, "STEP_WORK", 16)
+    steps = 0
+    for _ in working_out_tops(stepped, d, benchmark_design):
+        steps += 1
+        assert stepped.tops is None and stepped.cable_utils is None
+    assert steps > 20
+    assert (stepped.tops, stepped.cable_utils) == (whole.tops, whole.cable_utils) and whole.tops

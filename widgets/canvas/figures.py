@@ -60,15 +60,13 @@ def canvas_figures(result: Analysis, before: CanvasFigures | None = None) -> Can
     return figures
 
 
-def mark_boxes(figures: CanvasFigures, d: Any, topo: Topology | None = None) -> None:
+def mark_boxes(figures: CanvasFigures, d: Any) -> None:
     """Work out which boxes of diagram ``d`` (a :class:`planner.layout.Diagram`: its box ids and
     aliases, which never change once laid out) show the components ``figures`` says changed,
     where the analysis is made: the canvas showing ``d`` paints them without looking each one
     up (a figure set or direction switched on the 16x site changes 26,000 components: 7-13 ms
-    of the turn that shows the analysis on the GUI thread). ``topo`` (the design the figures
-    are of): also what each of those boxes is painted with and the colour of each cable drawn
-    at them (``CanvasFigures.tops``, ``cable_utils``; the 16x site folded, a switch painted
-    1,136 groups of 25,000 members and 1,700 cables: 14-15 ms of the canvas's paint)."""
+    of the turn that shows the analysis on the GUI thread). What those boxes are painted with
+    is worked out afterwards, while idle (:func:`working_out_tops`)."""
     if figures.changed is None or d is None:
         return
     if figures.of is not d:  # (else marked for ``d`` already: while idle)
@@ -79,9 +77,6 @@ def mark_boxes(figures: CanvasFigures, d: Any, topo: Topology | None = None) -> 
         boxes.discard("")
         figures.of, figures.boxes, figures.wanted = d, boxes, wanted
         figures.tops = figures.cable_utils = figures.steps = None
-    if topo is not None:
-        for _ in working_out_tops(figures, d, topo):
-            pass
 
 
 #: :func:`working_out_tops` yields after about this many components looked at
@@ -90,9 +85,11 @@ STEP_WORK = 4096
 
 def working_out_tops(figures: CanvasFigures, d: Any, topo: Topology) -> Iterator[None]:
     """Work out ``figures.tops`` and ``cable_utils`` for the boxes marked on ``d`` (see
-    :func:`mark_boxes`), yielding after every :data:`STEP_WORK` components or links looked at:
-    idle work that stops when an edit comes (the 16x site: 20-50 ms for a figure set's 1,100
-    folded groups or 17,000 expanded boxes). Set once all is worked out; nothing when the
+    :func:`mark_boxes`; ``topo``: the design the figures are of), yielding after every
+    :data:`STEP_WORK` components or links looked at: idle work that stops when an edit comes
+    (the canvas worked them out as it painted a switch: on the 16x site folded, 1,136 groups of
+    25,000 members and 1,700 cables, 14-15 ms of its paint; here 20-50 ms a figure set, folded
+    or expanded). Set once all is worked out; nothing when the
     boxes are marked on another diagram, or nothing is marked."""
     if figures.of is not d or figures.boxes is None or figures.tops is not None:
         return
